@@ -1,0 +1,12 @@
+# nvcc for Hopper (H100, H200). Program sources (.c) are compiled as CUDA
+# (-x cu), so the header selects the CUDA macros; SoA and VVL 1 give
+# coalesced accesses, one site per thread.
+CONFIG_TARGET = cuda
+NVCC      ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+CUDA_ARCH ?= sm_90
+CC        = gcc
+CFLAGS    = -std=c99 -O3 -Wall -Wextra
+NVCCFLAGS = -O3 -arch=$(CUDA_ARCH) -std=c++17 -Xcompiler -Wall,-Wextra
+LDFLAGS   =
+LAYOUT   ?= SOA
+VVL      ?= 1

@@ -1,0 +1,336 @@
+/*
+ * targetDP.h -- one header that lets a structured-grid C code run on
+ * multicore CPUs (OpenMP threads + SIMD) and on NVIDIA GPUs (CUDA).
+ *
+ * The model (Gray & Stratford, IJHPCA 2018): grid-level parallelism is
+ * exposed as threads (TLP) striding by a virtual vector length VVL, and the
+ * VVL sites inside a stride as an innermost loop the compiler vectorises
+ * (ILP). Multi-component fields are 1-D arrays addressed through TDP_INDEX so
+ * the memory layout (AoS, SoA, AoSoA) is a build option. Host and target
+ * memory are distinct and synchronised explicitly.
+ *
+ * The backend follows the compiler: code compiled by nvcc (as CUDA, -x cu)
+ * gets the CUDA macros, anything else the C/OpenMP macros. targetInit()
+ * checks that the library was built with the same backend, layout and VVL
+ * as the caller, so a mismatched build fails loudly instead of silently.
+ * Documentation: docs/api.md.
+ */
+#ifndef TARGETDP_H
+#define TARGETDP_H
+
+#include <stddef.h>
+
+/* ---------------------------------------------------------------------- */
+/* Build configuration (override with -D, normally through make variables) */
+
+#ifdef __CUDACC__
+#define TARGETDP_BACKEND "cuda"
+#else
+#define TARGETDP_BACKEND "c"
+#endif
+
+/* GPUs: one site per thread (VVL 1) and SoA give coalesced accesses.
+ * CPUs: VVL equal to the SIMD width in doubles (4 for AVX2) and AoSoA with
+ * SAL = VVL give unit-stride vector loads inside each short array. */
+#ifndef VVL
+#ifdef __CUDACC__
+#define VVL 1
+#else
+#define VVL 4
+#endif
+#endif
+
+#if !defined(TARGETDP_AOS) && !defined(TARGETDP_SOA) && !defined(TARGETDP_AOSOA)
+#ifdef __CUDACC__
+#define TARGETDP_SOA
+#else
+#define TARGETDP_AOSOA
+#endif
+#endif
+
+#ifndef SAL
+#define SAL VVL
+#endif
+
+/* CUDA threads per block (the paper found 128 good; tune per kernel). */
+#ifndef TARGET_TPB
+#define TARGET_TPB 128
+#endif
+
+#if (defined(TARGETDP_AOS) + defined(TARGETDP_SOA) + defined(TARGETDP_AOSOA)) != 1
+#error "define exactly one of TARGETDP_AOS, TARGETDP_SOA, TARGETDP_AOSOA"
+#endif
+#if VVL < 1 || SAL < 1 || TARGET_TPB < 32 || TARGET_TPB > 1024 || TARGET_TPB % 32
+#error "need VVL >= 1, SAL >= 1 and TARGET_TPB a multiple of 32 in [32, 1024]"
+#endif
+
+#define TDP_STR_(x) #x
+#define TDP_STR(x) TDP_STR_(x)
+
+/* ---------------------------------------------------------------------- */
+/* Layout: the position of component icomp (of ncomp) at site isite (of
+ * nsites) in a field array. Arithmetic is in size_t so that 19 components
+ * of a 512^3 lattice do not overflow int. Rank-2 components (i1 of n1,
+ * i2 of n2, e.g. a 3x3 tensor) are stored as component i1*n2 + i2.
+ * AoSoA groups sites into short arrays of SAL; a field therefore needs
+ * TDP_NSITES_ALLOC(nsites) sites of storage (nsites rounded up to SAL). */
+
+#if defined(TARGETDP_AOS)
+#define TARGETDP_LAYOUT "AOS"
+#define TDP_INDEX_(nsites, ncomp, isite, icomp) \
+  ((size_t)(isite) * (size_t)(ncomp) + (size_t)(icomp))
+#define TDP_NSITES_ALLOC(nsites) ((size_t)(nsites))
+#elif defined(TARGETDP_SOA)
+#define TARGETDP_LAYOUT "SOA"
+#define TDP_INDEX_(nsites, ncomp, isite, icomp) \
+  ((size_t)(icomp) * (size_t)(nsites) + (size_t)(isite))
+#define TDP_NSITES_ALLOC(nsites) ((size_t)(nsites))
+#else
+#define TARGETDP_LAYOUT "AOSOA"
+#define TDP_INDEX_(nsites, ncomp, isite, icomp)                       \
+  (((size_t)(isite) / SAL) * (size_t)(ncomp) * SAL                    \
+   + (size_t)(icomp) * SAL + (size_t)(isite) % SAL)
+#define TDP_NSITES_ALLOC(nsites) ((((size_t)(nsites) + SAL - 1) / SAL) * SAL)
+#endif
+
+#define TDP_INDEX(nsites, ncomp, isite, icomp) \
+  TDP_INDEX_(nsites, ncomp, isite, icomp)
+#define TDP_INDEX2(nsites, n1, n2, isite, i1, i2) \
+  TDP_INDEX(nsites, (n1) * (n2), isite, (i1) * (n2) + (i2))
+
+/* Elements to allocate for a field of ncomp components on nsites sites. */
+#define TDP_FIELD_SIZE(nsites, ncomp) (TDP_NSITES_ALLOC(nsites) * (size_t)(ncomp))
+
+/* One string naming the build, compared by targetInit() with the library's. */
+#define TARGETDP_CONFIG \
+  "backend=" TARGETDP_BACKEND " layout=" TARGETDP_LAYOUT \
+  " VVL=" TDP_STR(VVL) " SAL=" TDP_STR(SAL) " TPB=" TDP_STR(TARGET_TPB)
+
+/* ---------------------------------------------------------------------- */
+/* Function qualifiers, parallel loops and launch.
+ *
+ * __targetTLP__ walks the sites in strides of VVL; the hidden inner loop
+ * runs once and fixes tdp_nlane_, the number of valid sites in this stride
+ * (VVL except in the last stride when N is not a multiple of VVL).
+ * __targetILP__ then loops over those lanes. For every full stride the trip
+ * count is VVL, so the vectorised body is what runs; the short tail stride
+ * takes the compiler's remainder path. */
+
+#define TDP_PRAGMA(x) _Pragma(TDP_STR(x))
+#define TDP_LANES_(base, N) \
+  for (int tdp_nlane_ = ((N) - (base) < VVL) ? (int)((N) - (base)) : VVL, \
+       tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+
+#ifdef __CUDACC__
+
+#define __targetEntry__ __global__
+#define __target__ __device__
+#define __targetHost__ __host__ __device__
+#define __targetConst__ __constant__
+
+#define TDP_THREAD_ ((int)(blockIdx.x * blockDim.x + threadIdx.x))
+#define TDP_NTHREADS_ ((int)(gridDim.x * blockDim.x))
+
+#define __targetTLP__(baseIndex, N)                                        \
+  for (int baseIndex = VVL * TDP_THREAD_; baseIndex < (N);                 \
+       baseIndex += VVL * TDP_NTHREADS_) TDP_LANES_(baseIndex, N)
+#define __targetTLPNoStride__(index, N) \
+  for (int index = TDP_THREAD_; index < (N); index += TDP_NTHREADS_)
+#define __targetILP__(vecIndex) \
+  _Pragma("unroll") for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
+
+/* Each thread keeps its own partial; combine with targetBlockAdd*(). */
+#define __targetTLPSum__(baseIndex, N, var) __targetTLP__(baseIndex, N)
+#define __targetILPSum__(vecIndex, var) __targetILP__(vecIndex)
+
+#define __targetLaunch__(N) \
+  <<<tdpNumBlocks((N), VVL * TARGET_TPB), TARGET_TPB>>>
+#define __targetLaunchNoStride__(N) \
+  <<<tdpNumBlocks((N), TARGET_TPB), TARGET_TPB>>>
+
+static inline unsigned int tdpNumBlocks(long n, long per_block) {
+  long nb = (n + per_block - 1) / per_block;
+  return (unsigned int) (nb < 1 ? 1 : nb);
+}
+
+static __device__ inline void targetAtomicAddDouble(double *t, double v) {
+  atomicAdd(t, v);
+}
+static __device__ inline void targetAtomicAddInt(int *t, int v) {
+  atomicAdd(t, v);
+}
+
+/* Add every thread's partial into *t_sum: warp shuffles, then one value
+ * per warp through shared memory, then one atomic per block. Every thread
+ * of the block must call it (it synchronises the block). */
+static __device__ inline double tdpBlockSum_(double v) {
+  __shared__ double warp_sum[TARGET_TPB / 32];
+  for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
+  if (threadIdx.x % 32 == 0) warp_sum[threadIdx.x / 32] = v;
+  __syncthreads();
+  v = (threadIdx.x < blockDim.x / 32) ? warp_sum[threadIdx.x] : 0.0;
+  if (threadIdx.x < 32) {
+    for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
+  }
+  return v;
+}
+static __device__ inline void targetBlockAddDouble(double *t_sum, double partial) {
+  double s = tdpBlockSum_(partial);
+  if (threadIdx.x == 0) atomicAdd(t_sum, s);
+}
+static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
+  double s = tdpBlockSum_((double) partial); /* exact below 2^53 */
+  if (threadIdx.x == 0) atomicAdd(t_sum, (int) s);
+}
+
+#else /* C backend: OpenMP threads + omp simd, or serial without OpenMP */
+
+#define __targetEntry__
+#define __target__
+#define __targetHost__
+#define __targetConst__
+
+#define __targetTLP__(baseIndex, N)                                   \
+  TDP_PRAGMA(omp parallel for schedule(static))                       \
+  for (int baseIndex = 0; baseIndex < (N); baseIndex += VVL)          \
+    TDP_LANES_(baseIndex, N)
+#define __targetTLPNoStride__(index, N)              \
+  TDP_PRAGMA(omp parallel for simd schedule(static)) \
+  for (int index = 0; index < (N); index++)
+#define __targetILP__(vecIndex) \
+  TDP_PRAGMA(omp simd) for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
+
+#define __targetTLPSum__(baseIndex, N, var)                           \
+  TDP_PRAGMA(omp parallel for schedule(static) reduction(+:var))      \
+  for (int baseIndex = 0; baseIndex < (N); baseIndex += VVL)          \
+    TDP_LANES_(baseIndex, N)
+#define __targetILPSum__(vecIndex, var)           \
+  TDP_PRAGMA(omp simd reduction(+:var))           \
+  for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
+
+#define __targetLaunch__(N)
+#define __targetLaunchNoStride__(N)
+
+static inline void targetAtomicAddDouble(double *t, double v) {
+  TDP_PRAGMA(omp atomic update)
+  *t += v;
+}
+static inline void targetAtomicAddInt(int *t, int v) {
+  TDP_PRAGMA(omp atomic update)
+  *t += v;
+}
+/* Called after the TLP loop, where the reduction clause has already
+ * combined the threads' partials: one atomic per call. */
+static inline void targetBlockAddDouble(double *t_sum, double partial) {
+  targetAtomicAddDouble(t_sum, partial);
+}
+static inline void targetBlockAddInt(int *t_sum, int partial) {
+  targetAtomicAddInt(t_sum, partial);
+}
+
+#endif /* __CUDACC__ */
+
+/* ---------------------------------------------------------------------- */
+/* Host API. Every call is checked; on failure the default is to print the
+ * call, the caller's file and line and the reason, and exit(1). After
+ * targetSetErrorAbort(0) a failing call returns the error code instead and
+ * targetLastErrorString() holds the message. The public names are macros
+ * that pass the caller's __FILE__ and __LINE__. */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  TARGET_SUCCESS = 0,
+  TARGET_ERROR_INVALID_VALUE, /* NULL pointer, bad size or extent */
+  TARGET_ERROR_MEMORY,        /* allocation failed */
+  TARGET_ERROR_CONFIG,        /* library and caller built differently */
+  TARGET_ERROR_DEVICE         /* the CUDA runtime reported an error */
+} targetError_t;
+
+#define TDP_AT __FILE__, __LINE__
+
+int tdpInit(const char *caller_config, const char *file, int line);
+int tdpFinalize(const char *file, int line);
+#define targetInit() tdpInit(TARGETDP_CONFIG, TDP_AT)
+#define targetFinalize() tdpFinalize(TDP_AT)
+
+void targetSetErrorAbort(int abort_on_error);
+targetError_t targetLastError(void);
+const char *targetLastErrorString(void);
+const char *targetConfigString(void); /* library build + device, for logs */
+
+int tdpMalloc(void **t_ptr, size_t nbytes, int zero, int unified, const char *f, int l);
+int tdpFree(void *t_ptr, const char *f, int l);
+#define targetMalloc(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 0, 0, TDP_AT)
+#define targetCalloc(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 1, 0, TDP_AT)
+#define targetMallocUnified(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 0, 1, TDP_AT)
+#define targetCallocUnified(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 1, 1, TDP_AT)
+#define targetFree(t_ptr) tdpFree((t_ptr), TDP_AT)
+
+int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, const char *f, int l);
+int tdpCopyConst(void *t_symbol, const void *src, size_t nbytes, const char *f, int l);
+#define copyToTarget(t_dst, src, nbytes) tdpCopy((t_dst), (src), (nbytes), 1, TDP_AT)
+#define copyFromTarget(dst, t_src, nbytes) tdpCopy((dst), (t_src), (nbytes), 0, TDP_AT)
+#define copyConstToTarget(t_symbol, src, nbytes) \
+  tdpCopyConst((void *) (t_symbol), (src), (nbytes), TDP_AT)
+
+int tdpSetConstant(double *t_array, double value, size_t n, const char *f, int l);
+#define targetZero(t_array, n) tdpSetConstant((t_array), 0.0, (n), TDP_AT)
+#define targetSetConstant(t_array, value, n) tdpSetConstant((t_array), (value), (n), TDP_AT)
+
+/* Subset copies of a field of ncomp doubles per site in the build's layout:
+ * all components of the listed sites move, nothing else. */
+int tdpCopySites(double *dst, const double *src, int nsites, int ncomp,
+                 const int *sites, int nlist, int to_target, const char *f, int l);
+int tdpCopyMasked(double *dst, const double *src, int nsites, int ncomp,
+                  const char *mask, int to_target, const char *f, int l);
+int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo,
+              int ncomp, int to_target, const char *f, int l);
+#define copyToTargetSites(t_dst, src, nsites, ncomp, sites, nlist) \
+  tdpCopySites((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
+#define copyFromTargetSites(dst, t_src, nsites, ncomp, sites, nlist) \
+  tdpCopySites((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
+#define copyToTargetMasked(t_dst, src, nsites, ncomp, mask) \
+  tdpCopyMasked((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
+#define copyFromTargetMasked(dst, t_src, nsites, ncomp, mask) \
+  tdpCopyMasked((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
+/* extents: local lattice including the halo, site (x,y,z) at (x*ny + y)*nz + z.
+ * The halo is every site within nhalo of a face; the edge is the interior
+ * layer of depth nhalo next to it: what neighbours need from us. */
+#define copyToTarget3DHalo(t_dst, src, extents, nhalo, ncomp) \
+  tdpCopy3D((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
+#define copyFromTarget3DEdge(dst, t_src, extents, nhalo, ncomp) \
+  tdpCopy3D((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
+
+/* Reductions of n values of a target array, result on the host. The order
+ * of summation is fixed, so a run is bitwise reproducible on one device. */
+int tdpReduceDouble(double *result, const double *t_a, size_t n, int op, const char *f, int l);
+int tdpReduceInt(long long *result, const int *t_a, size_t n, int op, const char *f, int l);
+enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 };
+#define targetDoubleSum(res, t_a, n) tdpReduceDouble((res), (t_a), (n), TDP_SUM, TDP_AT)
+#define targetDoubleMin(res, t_a, n) tdpReduceDouble((res), (t_a), (n), TDP_MIN, TDP_AT)
+#define targetDoubleMax(res, t_a, n) tdpReduceDouble((res), (t_a), (n), TDP_MAX, TDP_AT)
+#define targetIntSum(res, t_a, n) tdpReduceInt((res), (t_a), (n), TDP_SUM, TDP_AT)
+#define targetIntMin(res, t_a, n) tdpReduceInt((res), (t_a), (n), TDP_MIN, TDP_AT)
+#define targetIntMax(res, t_a, n) tdpReduceInt((res), (t_a), (n), TDP_MAX, TDP_AT)
+
+/* Layout conversion between target arrays (dst and src distinct). */
+int tdpConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int aos2soa,
+               const char *f, int l);
+#define targetAoS2SoA(t_soa, t_aos, nsites, ncomp) \
+  tdpConvert((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
+#define targetSoA2AoS(t_aos, t_soa, nsites, ncomp) \
+  tdpConvert((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
+
+/* Wait for the target; on CUDA also reports a failed kernel launch. */
+int tdpSynchronize(const char *what, const char *f, int l);
+#define targetSynchronize() tdpSynchronize("targetSynchronize", TDP_AT)
+#define checkTargetError(what) tdpSynchronize((what), TDP_AT)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TARGETDP_H */

@@ -1,0 +1,181 @@
+/*
+ * targetDP_C.c -- the C backend: OpenMP threads and omp simd, or plain
+ * serial C when compiled without OpenMP.
+ *
+ * Memory model: target memory is a separate, 64-byte aligned allocation and
+ * the copies are real memcpys, as on a GPU. That costs a copy, but a program
+ * that forgets a copyToTarget gives a wrong answer here too, not only on the
+ * GPU cluster; and the alignment lets full VVL strides use aligned vector
+ * loads.
+ */
+#define _POSIX_C_SOURCE 200809L /* posix_memalign, sysconf */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "targetDP_internal.h"
+
+#define ALIGNMENT 64
+
+/* Reductions sum fixed blocks in parallel, then the block sums in order:
+ * the result is the same for any number of threads. */
+#define REDUCE_BLOCK 8192
+
+static char device_name[128] = "host";
+
+/* Warn when MPI ranks x OpenMP threads on this node exceed its cores: the
+ * classic cause of a run that gets 10x slower when OpenMP is switched on. */
+static void warn_oversubscription(void) {
+#ifdef _OPENMP
+  const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"};
+  int ranks = 1;
+  for (int i = 0; i < 3; i++) {
+    if (getenv(vars[i])) {
+      ranks = atoi(getenv(vars[i]));
+      break;
+    }
+  }
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  int threads = omp_get_max_threads();
+  if (ranks > 0 && cores > 0 && (long) ranks * threads > cores && !getenv("TARGETDP_QUIET"))
+    fprintf(stderr,
+            "targetDP: warning: %d ranks x %d OpenMP threads on %ld cores: oversubscribed; "
+            "set OMP_NUM_THREADS=%ld\n",
+            ranks, threads, cores, cores / ranks > 0 ? cores / ranks : 1);
+#endif
+}
+
+int tdpBackendInit(tdpSite at) {
+  (void) at;
+#ifdef _OPENMP
+  snprintf(device_name, sizeof(device_name), "host, %d OpenMP threads", omp_get_max_threads());
+#else
+  snprintf(device_name, sizeof(device_name), "host, serial");
+#endif
+  warn_oversubscription();
+  return TARGET_SUCCESS;
+}
+
+void tdpBackendFinalize(void) {}
+
+const char *tdpBackendDevice(void) { return device_name; }
+const char *tdpBackendConfig(void) { return TARGETDP_CONFIG; }
+
+int tdpBackendMalloc(void **t_ptr, size_t nbytes, int zero, int unified, tdpSite at) {
+  (void) unified; /* host and target share an address space here */
+  void *p = NULL;
+  if (nbytes > ((size_t) -1) / 4 || posix_memalign(&p, ALIGNMENT, nbytes) != 0)
+    return tdpFail(TARGET_ERROR_MEMORY, at, "out of memory allocating %zu bytes (%.3g GiB)",
+                   nbytes, nbytes / 1073741824.0);
+  if (zero) memset(p, 0, nbytes);
+  *t_ptr = p;
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendFree(void *t_ptr, tdpSite at) {
+  (void) at;
+  free(t_ptr);
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendCopy(void *dst, const void *src, size_t nbytes, int to_target, tdpSite at) {
+  (void) to_target;
+  (void) at;
+  memcpy(dst, src, nbytes);
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendCopyConst(void *t_symbol, const void *src, size_t nbytes, tdpSite at) {
+  (void) at;
+  memcpy(t_symbol, src, nbytes);
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendSetConstant(double *t_a, double value, size_t n, tdpSite at) {
+  (void) at;
+  TDP_PRAGMA(omp parallel for simd schedule(static))
+  for (size_t i = 0; i < n; i++) t_a[i] = value;
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendCopySites(double *dst, const double *src, int nsites, int ncomp,
+                        const int *sites, int nlist, int to_target, tdpSite at) {
+  (void) nsites; /* not every layout needs it */
+  (void) to_target;
+  (void) at;
+  TDP_PRAGMA(omp parallel for schedule(static))
+  for (int k = 0; k < nlist; k++) {
+    for (int c = 0; c < ncomp; c++) {
+      size_t i = TDP_INDEX(nsites, ncomp, sites[k], c);
+      dst[i] = src[i];
+    }
+  }
+  return TARGET_SUCCESS;
+}
+
+/* op is TDP_SUM, TDP_MIN or TDP_MAX; T the element type, A the result type. */
+#define REDUCE(T, A, res, t_a, n, op)                                           \
+  do {                                                                          \
+    size_t nblocks = ((n) + REDUCE_BLOCK - 1) / REDUCE_BLOCK;                   \
+    A *part = (A *) malloc(nblocks * sizeof(A));                                \
+    if (!part) return tdpFail(TARGET_ERROR_MEMORY, at, "no memory for partials"); \
+    TDP_PRAGMA(omp parallel for schedule(static))                               \
+    for (size_t b = 0; b < nblocks; b++) {                                      \
+      size_t lo = b * REDUCE_BLOCK, hi = lo + REDUCE_BLOCK < (n) ? lo + REDUCE_BLOCK : (n); \
+      A acc = (A) (t_a)[lo];                                                    \
+      if ((op) == TDP_SUM) {                                                    \
+        A s = 0;                                                                \
+        TDP_PRAGMA(omp simd reduction(+:s))                                     \
+        for (size_t i = lo; i < hi; i++) s += (A) (t_a)[i];                     \
+        acc = s;                                                                \
+      } else if ((op) == TDP_MIN) {                                             \
+        TDP_PRAGMA(omp simd reduction(min:acc))                                 \
+        for (size_t i = lo; i < hi; i++) acc = (A) (t_a)[i] < acc ? (A) (t_a)[i] : acc; \
+      } else {                                                                  \
+        TDP_PRAGMA(omp simd reduction(max:acc))                                 \
+        for (size_t i = lo; i < hi; i++) acc = (A) (t_a)[i] > acc ? (A) (t_a)[i] : acc; \
+      }                                                                         \
+      part[b] = acc;                                                            \
+    }                                                                           \
+    A r = part[0];                                                              \
+    for (size_t b = 1; b < nblocks; b++) {                                      \
+      if ((op) == TDP_SUM) r += part[b];                                        \
+      else if ((op) == TDP_MIN) r = part[b] < r ? part[b] : r;                  \
+      else r = part[b] > r ? part[b] : r;                                       \
+    }                                                                           \
+    *(res) = r;                                                                 \
+    free(part);                                                                 \
+  } while (0)
+
+int tdpBackendReduceDouble(double *res, const double *t_a, size_t n, int op, tdpSite at) {
+  REDUCE(double, double, res, t_a, n, op);
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, int op, tdpSite at) {
+  REDUCE(int, long long, res, t_a, n, op);
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int aos2soa,
+                      tdpSite at) {
+  (void) at;
+  TDP_PRAGMA(omp parallel for schedule(static))
+  for (int s = 0; s < nsites; s++) {
+    for (int c = 0; c < ncomp; c++) {
+      size_t aos = (size_t) s * ncomp + c, soa = (size_t) c * nsites + s;
+      if (aos2soa) t_dst[soa] = t_src[aos];
+      else t_dst[aos] = t_src[soa];
+    }
+  }
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendSynchronize(tdpSite at) {
+  (void) at; /* kernels are synchronous function calls here */
+  return TARGET_SUCCESS;
+}

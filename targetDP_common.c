@@ -1,0 +1,287 @@
+/*
+ * targetDP_common.c -- the half of the host API that does not depend on
+ * the hardware: argument checks, error reporting, the registry of target
+ * allocations, and turning masks and 3-D halos into site lists. Compiled
+ * with the host C compiler into both backends' libraries.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "targetDP_internal.h"
+
+#define SITE(name) ((tdpSite){name, f, l})
+
+static int abort_on_error = 1;
+static targetError_t last_error = TARGET_SUCCESS;
+static char last_message[512] = "no error";
+static int initialised = 0;
+
+void targetSetErrorAbort(int flag) { abort_on_error = flag; }
+targetError_t targetLastError(void) { return last_error; }
+const char *targetLastErrorString(void) { return last_message; }
+
+int tdpFail(targetError_t code, tdpSite at, const char *fmt, ...) {
+  int n = snprintf(last_message, sizeof(last_message), "targetDP: %s failed at %s:%d: ",
+                   at.call, at.file ? at.file : "?", at.line);
+  va_list ap;
+  va_start(ap, fmt);
+  if (n > 0 && (size_t) n < sizeof(last_message))
+    vsnprintf(last_message + n, sizeof(last_message) - n, fmt, ap);
+  va_end(ap);
+  last_error = code;
+  if (abort_on_error) {
+    fprintf(stderr, "%s\n", last_message);
+    exit(1);
+  }
+  return code;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Registry of live allocations. A handful of fields per program, so a
+ * linear list is plenty; it lets every call say "that is not a target
+ * pointer" or "that copy runs past the end" instead of corrupting memory. */
+
+typedef struct { char *ptr; size_t nbytes; } tdpAlloc;
+static tdpAlloc *allocs = NULL;
+static int nallocs = 0, maxallocs = 0;
+
+static void track_add(void *p, size_t nbytes) {
+  if (nallocs == maxallocs) {
+    int nmax = maxallocs ? 2 * maxallocs : 64;
+    tdpAlloc *grown = (tdpAlloc *) realloc(allocs, nmax * sizeof(tdpAlloc));
+    if (!grown) return; /* untracked: only the extra checks are lost */
+    allocs = grown;
+    maxallocs = nmax;
+  }
+  allocs[nallocs].ptr = (char *) p;
+  allocs[nallocs++].nbytes = nbytes;
+}
+
+static int track_remove(void *p) {
+  for (int i = 0; i < nallocs; i++) {
+    if (allocs[i].ptr == p) {
+      allocs[i] = allocs[--nallocs];
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Bytes from p to the end of the target allocation holding it; 0 if none. */
+static size_t track_bytes_after(const void *p) {
+  const char *c = (const char *) p;
+  for (int i = 0; i < nallocs; i++) {
+    if (c >= allocs[i].ptr && c < allocs[i].ptr + allocs[i].nbytes)
+      return (size_t) (allocs[i].ptr + allocs[i].nbytes - c);
+  }
+  return 0;
+}
+
+/* A target pointer that is ours must have room for nbytes. */
+static int check_room(const void *t, size_t nbytes, const char *what, tdpSite at) {
+  size_t room = track_bytes_after(t);
+  if (room && nbytes > room)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "%zu bytes asked of %s but only %zu remain in its target allocation",
+                   nbytes, what, room);
+  return TARGET_SUCCESS;
+}
+
+static int check_ptrs(const void *a, const void *b, size_t n, tdpSite at) {
+  if (!a || !b) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
+  if (n == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size is zero");
+  if (n > SIZE_MAX / 4)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size %zu is absurd (a negative value?)", n);
+  return TARGET_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------- */
+
+int tdpInit(const char *caller_config, const char *f, int l) {
+  if (strcmp(caller_config, tdpBackendConfig()) != 0)
+    return tdpFail(TARGET_ERROR_CONFIG, SITE("targetInit"),
+                   "the program was compiled with [%s] but libtargetDP with [%s]; "
+                   "rebuild both with the same TARGET, LAYOUT, VVL, SAL and TPB",
+                   caller_config, tdpBackendConfig());
+  if (initialised) return TARGET_SUCCESS;
+  int rc = tdpBackendInit(SITE("targetInit"));
+  if (rc == TARGET_SUCCESS) initialised = 1;
+  if (rc == TARGET_SUCCESS && getenv("TARGETDP_VERBOSE"))
+    fprintf(stderr, "targetDP: %s\n", targetConfigString());
+  return rc;
+}
+
+int tdpFinalize(const char *f, int l) {
+  (void) f;
+  (void) l;
+  if (!initialised) return TARGET_SUCCESS;
+  tdpBackendFinalize();
+  initialised = 0;
+  return TARGET_SUCCESS;
+}
+
+const char *targetConfigString(void) {
+  static char s[256];
+  snprintf(s, sizeof(s), "%s device=\"%s\"", tdpBackendConfig(), tdpBackendDevice());
+  return s;
+}
+
+int tdpMalloc(void **t_ptr, size_t nbytes, int zero, int unified, const char *f, int l) {
+  tdpSite at = SITE(zero ? (unified ? "targetCallocUnified" : "targetCalloc")
+                         : (unified ? "targetMallocUnified" : "targetMalloc"));
+  if (!t_ptr) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL address for the pointer");
+  *t_ptr = NULL;
+  if (nbytes == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size is zero");
+  int rc = tdpBackendMalloc(t_ptr, nbytes, zero, unified, at);
+  if (rc == TARGET_SUCCESS) track_add(*t_ptr, nbytes);
+  return rc;
+}
+
+int tdpFree(void *t_ptr, const char *f, int l) {
+  tdpSite at = SITE("targetFree");
+  if (!t_ptr) return TARGET_SUCCESS; /* like free(NULL) */
+  if (!track_remove(t_ptr))
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "%p is not a live target allocation (freed twice, or never "
+                   "allocated with targetMalloc?)", t_ptr);
+  return tdpBackendFree(t_ptr, at);
+}
+
+int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, const char *f, int l) {
+  tdpSite at = SITE(to_target ? "copyToTarget" : "copyFromTarget");
+  int rc = check_ptrs(dst, src, nbytes, at);
+  if (rc == TARGET_SUCCESS)
+    rc = check_room(to_target ? dst : src, nbytes, "the target array", at);
+  return rc ? rc : tdpBackendCopy(dst, src, nbytes, to_target, at);
+}
+
+int tdpCopyConst(void *t_symbol, const void *src, size_t nbytes, const char *f, int l) {
+  tdpSite at = SITE("copyConstToTarget");
+  int rc = check_ptrs(t_symbol, src, nbytes, at);
+  return rc ? rc : tdpBackendCopyConst(t_symbol, src, nbytes, at);
+}
+
+int tdpSetConstant(double *t_a, double value, size_t n, const char *f, int l) {
+  tdpSite at = SITE(value == 0.0 ? "targetZero" : "targetSetConstant");
+  int rc = check_ptrs(t_a, t_a, n, at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(double), "the target array", at);
+  return rc ? rc : tdpBackendSetConstant(t_a, value, n, at);
+}
+
+static int check_field(const void *dst, const void *src, int nsites, int ncomp,
+                       int to_target, tdpSite at) {
+  /* to_target: 1 dst is the target field, 0 src is, 2 both are plain
+   * (unpadded) target arrays of nsites * ncomp. */
+  int rc = check_ptrs(dst, src, 1, at);
+  if (rc) return rc;
+  if (nsites <= 0 || ncomp <= 0)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nsites %d and ncomp %d must be positive",
+                   nsites, ncomp);
+  size_t nbytes = TDP_FIELD_SIZE(nsites, ncomp) * sizeof(double);
+  if (to_target == 2) {
+    nbytes = (size_t) nsites * ncomp * sizeof(double);
+    rc = check_room(dst, nbytes, "the destination field", at);
+    return rc ? rc : check_room(src, nbytes, "the source field", at);
+  }
+  return check_room(to_target ? dst : src, nbytes, "the target field", at);
+}
+
+int tdpCopySites(double *dst, const double *src, int nsites, int ncomp, const int *sites,
+                 int nlist, int to_target, const char *f, int l) {
+  tdpSite at = SITE(to_target ? "copyToTargetSites" : "copyFromTargetSites");
+  int rc = check_field(dst, src, nsites, ncomp, to_target, at);
+  if (rc) return rc;
+  if (nlist < 0 || (nlist > 0 && !sites))
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "bad site list");
+  for (int k = 0; k < nlist; k++) {
+    if (sites[k] < 0 || sites[k] >= nsites)
+      return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "site %d out of range [0, %d)",
+                     sites[k], nsites);
+  }
+  if (nlist == 0) return TARGET_SUCCESS;
+  return tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist, to_target, at);
+}
+
+int tdpCopyMasked(double *dst, const double *src, int nsites, int ncomp, const char *mask,
+                  int to_target, const char *f, int l) {
+  tdpSite at = SITE(to_target ? "copyToTargetMasked" : "copyFromTargetMasked");
+  int rc = check_field(dst, src, nsites, ncomp, to_target, at);
+  if (rc) return rc;
+  if (!mask) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL mask");
+  int *sites = (int *) malloc(sizeof(int) * nsites);
+  if (!sites) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %d sites", nsites);
+  int nlist = 0;
+  for (int i = 0; i < nsites; i++) {
+    if (mask[i]) sites[nlist++] = i;
+  }
+  rc = nlist ? tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist, to_target, at) : 0;
+  free(sites);
+  return rc;
+}
+
+/* Halo: sites within nhalo of a face. Edge: interior sites within nhalo of
+ * the halo, i.e. what the neighbouring ranks' halos are filled from. */
+int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo, int ncomp,
+              int to_target, const char *f, int l) {
+  tdpSite at = SITE(to_target ? "copyToTarget3DHalo" : "copyFromTarget3DEdge");
+  if (!extents) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL extents");
+  const int nx = extents[0], ny = extents[1], nz = extents[2];
+  if (nhalo < 1 || nx <= 2 * nhalo || ny <= 2 * nhalo || nz <= 2 * nhalo)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "extents %d x %d x %d must exceed twice nhalo = %d", nx, ny, nz, nhalo);
+  const long nsites = (long) nx * ny * nz;
+  int rc = check_field(dst, src, (int) nsites, ncomp, to_target, at);
+  if (rc) return rc;
+  int *sites = (int *) malloc(sizeof(int) * nsites);
+  if (!sites) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %ld sites", nsites);
+  /* dist: distance of a coordinate from the nearer end (0 = outermost). */
+#define DIST(c, n) ((c) < (n) - 1 - (c) ? (c) : (n) - 1 - (c))
+  int nlist = 0;
+  for (int x = 0; x < nx; x++) {
+    for (int y = 0; y < ny; y++) {
+      for (int z = 0; z < nz; z++) {
+        int d = DIST(x, nx);
+        if (DIST(y, ny) < d) d = DIST(y, ny);
+        if (DIST(z, nz) < d) d = DIST(z, nz);
+        int take = to_target ? (d < nhalo) : (d >= nhalo && d < 2 * nhalo);
+        if (take) sites[nlist++] = (x * ny + y) * nz + z;
+      }
+    }
+  }
+#undef DIST
+  rc = tdpBackendCopySites(dst, src, (int) nsites, ncomp, sites, nlist, to_target, at);
+  free(sites);
+  return rc;
+}
+
+int tdpReduceDouble(double *res, const double *t_a, size_t n, int op, const char *f, int l) {
+  static const char *names[] = {"targetDoubleSum", "targetDoubleMin", "targetDoubleMax"};
+  tdpSite at = SITE(names[op]);
+  int rc = check_ptrs(res, t_a, n, at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(double), "the target array", at);
+  return rc ? rc : tdpBackendReduceDouble(res, t_a, n, op, at);
+}
+
+int tdpReduceInt(long long *res, const int *t_a, size_t n, int op, const char *f, int l) {
+  static const char *names[] = {"targetIntSum", "targetIntMin", "targetIntMax"};
+  tdpSite at = SITE(names[op]);
+  int rc = check_ptrs(res, t_a, n, at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(int), "the target array", at);
+  return rc ? rc : tdpBackendReduceInt(res, t_a, n, op, at);
+}
+
+int tdpConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int aos2soa,
+               const char *f, int l) {
+  tdpSite at = SITE(aos2soa ? "targetAoS2SoA" : "targetSoA2AoS");
+  int rc = check_field(t_dst, t_src, nsites, ncomp, 2, at);
+  if (rc == TARGET_SUCCESS && t_dst == t_src)
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "source and destination are the same array");
+  return rc ? rc : tdpBackendConvert(t_dst, t_src, nsites, ncomp, aos2soa, at);
+}
+
+int tdpSynchronize(const char *what, const char *f, int l) {
+  return tdpBackendSynchronize(SITE(what));
+}

@@ -1,0 +1,53 @@
+/*
+ * targetDP_internal.h -- the interface between targetDP_common.c (argument
+ * checks, errors, bookkeeping: everything that does not depend on the
+ * hardware) and the backends targetDP_C.c and targetDP_CUDA.cu (everything
+ * that does). Not for applications.
+ */
+#ifndef TARGETDP_INTERNAL_H
+#define TARGETDP_INTERNAL_H
+
+#include "targetDP.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where an API call came from, for error messages. */
+typedef struct {
+  const char *call;
+  const char *file;
+  int line;
+} tdpSite;
+
+/* Record an error; print it and exit(1), or return code when the caller
+ * asked for error codes (targetSetErrorAbort(0)). */
+int tdpFail(targetError_t code, tdpSite at, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Implemented by each backend; arguments are already checked. */
+int tdpBackendInit(tdpSite at);
+void tdpBackendFinalize(void);
+const char *tdpBackendDevice(void);
+const char *tdpBackendConfig(void); /* TARGETDP_CONFIG as the backend was compiled */
+int tdpBackendMalloc(void **t_ptr, size_t nbytes, int zero, int unified, tdpSite at);
+int tdpBackendFree(void *t_ptr, tdpSite at);
+int tdpBackendCopy(void *dst, const void *src, size_t nbytes, int to_target, tdpSite at);
+int tdpBackendCopyConst(void *t_symbol, const void *src, size_t nbytes, tdpSite at);
+int tdpBackendSetConstant(double *t_a, double value, size_t n, tdpSite at);
+int tdpBackendCopySites(double *dst, const double *src, int nsites, int ncomp,
+                        const int *sites, int nlist, int to_target, tdpSite at);
+int tdpBackendReduceDouble(double *res, const double *t_a, size_t n, int op, tdpSite at);
+int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, int op, tdpSite at);
+int tdpBackendConvert(double *t_dst, const double *t_src, int nsites, int ncomp,
+                      int aos2soa, tdpSite at);
+int tdpBackendSynchronize(tdpSite at);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
