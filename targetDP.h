@@ -190,22 +190,42 @@ static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
 #define __targetHost__
 #define __targetConst__
 
+/* With VVL 1 the sites themselves are the SIMD lanes: the TLP loop is the
+ * simd loop and the ILP loop a single pass. */
+#if VVL == 1
+#define TDP_TLP_SIMD_ simd
+#define TDP_ILP_SIMD_(clauses)
+#undef TDP_LANES_
+#define TDP_LANES_(base, N) for (int tdp_nlane_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+#else
+#define TDP_TLP_SIMD_
+#define TDP_ILP_SIMD_(clauses) TDP_PRAGMA(omp simd clauses)
+#endif
+/* Telling the compiler 1 <= tdp_nlane_ <= VVL lets it emit the full-stride
+ * vector body without a general remainder loop around it. */
+#ifdef __GNUC__
+#define TDP_LANES_HINT_ if (tdp_nlane_ < 1 || tdp_nlane_ > VVL) __builtin_unreachable();
+#else
+#define TDP_LANES_HINT_
+#endif
+
 #define __targetTLP__(baseIndex, N)                                   \
-  TDP_PRAGMA(omp parallel for schedule(static))                       \
+  TDP_PRAGMA(omp parallel for TDP_TLP_SIMD_ schedule(static))         \
   for (int baseIndex = 0; baseIndex < (N); baseIndex += VVL)          \
     TDP_LANES_(baseIndex, N)
 #define __targetTLPNoStride__(index, N)              \
   TDP_PRAGMA(omp parallel for simd schedule(static)) \
   for (int index = 0; index < (N); index++)
-#define __targetILP__(vecIndex) \
-  TDP_PRAGMA(omp simd) for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
+#define __targetILP__(vecIndex)                 \
+  TDP_LANES_HINT_ TDP_ILP_SIMD_()               \
+  for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
 
-#define __targetTLPSum__(baseIndex, N, var)                           \
-  TDP_PRAGMA(omp parallel for schedule(static) reduction(+:var))      \
+#define __targetTLPSum__(baseIndex, N, var)                                \
+  TDP_PRAGMA(omp parallel for TDP_TLP_SIMD_ schedule(static) reduction(+:var)) \
   for (int baseIndex = 0; baseIndex < (N); baseIndex += VVL)          \
     TDP_LANES_(baseIndex, N)
 #define __targetILPSum__(vecIndex, var)           \
-  TDP_PRAGMA(omp simd reduction(+:var))           \
+  TDP_LANES_HINT_ TDP_ILP_SIMD_(reduction(+:var)) \
   for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
 
 #define __targetLaunch__(N)
