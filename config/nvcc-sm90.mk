@@ -5,7 +5,7 @@ CONFIG_TARGET = cuda
 NVCC      ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 CUDA_ARCH ?= sm_90
 CC        = gcc
-CFLAGS    = -std=c99 -O3 -Wall -Wextra
+CFLAGS    = -std=c99 -O3 -Wall -Wextra -Wno-unknown-pragmas
 NVCCFLAGS = -O3 -arch=$(CUDA_ARCH) -std=c++17 -Xcompiler -Wall,-Wextra
 LDFLAGS   =
 LAYOUT   ?= SOA
