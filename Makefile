@@ -39,6 +39,18 @@ ifeq ($(CHECK),1)
 endif
 LDLIBS += -lm
 
+# cmocka for the tests: the system's, or an unpacked Debian package in
+# .deps/root (how the tests reach a machine that cannot install packages).
+ifeq ($(wildcard /usr/include/cmocka.h),)
+  ifneq ($(wildcard $(CURDIR)/.deps/root/usr/include/cmocka.h),)
+    CMOCKA_DIR ?= $(CURDIR)/.deps/root/usr
+  endif
+endif
+ifneq ($(CMOCKA_DIR),)
+  CPPFLAGS += -I$(CMOCKA_DIR)/include
+  LDFLAGS  += -L$(CMOCKA_DIR)/lib/x86_64-linux-gnu -Xlinker -rpath=$(CMOCKA_DIR)/lib/x86_64-linux-gnu
+endif
+
 BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)
 LIB = $(BUILD)/libtargetDP.a
 
