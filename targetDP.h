@@ -93,8 +93,14 @@
 #define TDP_NSITES_ALLOC(nsites) ((((size_t)(nsites) + SAL - 1) / SAL) * SAL)
 #endif
 
+#ifdef TARGETDP_CHECK /* checked build: every access is bounds-checked */
+#define TDP_INDEX(nsites, ncomp, isite, icomp)                                   \
+  tdpIndexChecked_((long) (nsites), (long) (ncomp), (long) (isite), (long) (icomp), \
+                   __func__, __FILE__, __LINE__)
+#else
 #define TDP_INDEX(nsites, ncomp, isite, icomp) \
   TDP_INDEX_(nsites, ncomp, isite, icomp)
+#endif
 #define TDP_INDEX2(nsites, n1, n2, isite, i1, i2) \
   TDP_INDEX(nsites, (n1) * (n2), isite, (i1) * (n2) + (i2))
 
@@ -102,9 +108,15 @@
 #define TDP_FIELD_SIZE(nsites, ncomp) (TDP_NSITES_ALLOC(nsites) * (size_t)(ncomp))
 
 /* One string naming the build, compared by targetInit() with the library's. */
-#define TARGETDP_CONFIG \
-  "backend=" TARGETDP_BACKEND " layout=" TARGETDP_LAYOUT \
-  " VVL=" TDP_STR(VVL) " SAL=" TDP_STR(SAL) " TPB=" TDP_STR(TARGET_TPB)
+#ifdef TARGETDP_CHECK
+#define TDP_CHECK_NAME_ " checked"
+#else
+#define TDP_CHECK_NAME_ ""
+#endif
+#define TARGETDP_CONFIG                                                    \
+  "backend=" TARGETDP_BACKEND " layout=" TARGETDP_LAYOUT                   \
+  " VVL=" TDP_STR(VVL) " SAL=" TDP_STR(SAL) " TPB=" TDP_STR(TARGET_TPB)   \
+  TDP_CHECK_NAME_
 
 /* ---------------------------------------------------------------------- */
 /* Function qualifiers, parallel loops and launch.
@@ -202,9 +214,10 @@ static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
 #define TDP_ILP_SIMD_(clauses) TDP_PRAGMA(omp simd clauses)
 #endif
 /* Telling the compiler 1 <= tdp_nlane_ <= VVL lets it emit the full-stride
- * vector body without a general remainder loop around it. */
+ * vector body without a general remainder loop around it. The trailing
+ * else keeps __targetILP__ one statement (usable as an unbraced loop body). */
 #ifdef __GNUC__
-#define TDP_LANES_HINT_ if (tdp_nlane_ < 1 || tdp_nlane_ > VVL) __builtin_unreachable();
+#define TDP_LANES_HINT_ if (tdp_nlane_ < 1 || tdp_nlane_ > VVL) __builtin_unreachable(); else
 #else
 #define TDP_LANES_HINT_
 #endif
@@ -249,6 +262,28 @@ static inline void targetBlockAddInt(int *t_sum, int partial) {
 }
 
 #endif /* __CUDACC__ */
+
+#ifdef TARGETDP_CHECK
+#include <stdio.h>
+#include <stdlib.h>
+/* An out-of-range site or component names the kernel, file and line, then
+ * stops: exit on the host, a trap (reported by targetSynchronize) on a GPU. */
+static __targetHost__ inline size_t tdpIndexChecked_(long nsites, long ncomp, long isite,
+                                                     long icomp, const char *func,
+                                                     const char *file, int line) {
+  if (isite < 0 || isite >= nsites || icomp < 0 || icomp >= ncomp) {
+#define TDP_OOB_ "targetDP: index out of bounds in %s at %s:%d: site %ld of %ld, component %ld of %ld\n"
+#ifdef __CUDA_ARCH__
+    printf(TDP_OOB_, func, file, line, isite, nsites, icomp, ncomp);
+    __trap();
+#else
+    fprintf(stderr, TDP_OOB_, func, file, line, isite, nsites, icomp, ncomp);
+    exit(1);
+#endif
+  }
+  return TDP_INDEX_(nsites, ncomp, isite, icomp);
+}
+#endif
 
 /* ---------------------------------------------------------------------- */
 /* Host API. Every call is checked; on failure the default is to print the

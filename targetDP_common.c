@@ -4,6 +4,7 @@
  * allocations, and turning masks and 3-D halos into site lists. Compiled
  * with the host C compiler into both backends' libraries.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,11 +45,11 @@ int tdpFail(targetError_t code, tdpSite at, const char *fmt, ...) {
  * linear list is plenty; it lets every call say "that is not a target
  * pointer" or "that copy runs past the end" instead of corrupting memory. */
 
-typedef struct { char *ptr; size_t nbytes; } tdpAlloc;
+typedef struct { char *ptr; size_t nbytes; int unified; } tdpAlloc;
 static tdpAlloc *allocs = NULL;
 static int nallocs = 0, maxallocs = 0;
 
-static void track_add(void *p, size_t nbytes) {
+static void track_add(void *p, size_t nbytes, int unified) {
   if (nallocs == maxallocs) {
     int nmax = maxallocs ? 2 * maxallocs : 64;
     tdpAlloc *grown = (tdpAlloc *) realloc(allocs, nmax * sizeof(tdpAlloc));
@@ -57,6 +58,7 @@ static void track_add(void *p, size_t nbytes) {
     maxallocs = nmax;
   }
   allocs[nallocs].ptr = (char *) p;
+  allocs[nallocs].unified = unified;
   allocs[nallocs++].nbytes = nbytes;
 }
 
@@ -70,23 +72,45 @@ static int track_remove(void *p) {
   return 0;
 }
 
-/* Bytes from p to the end of the target allocation holding it; 0 if none. */
-static size_t track_bytes_after(const void *p) {
+static tdpAlloc *track_find(const void *p) {
   const char *c = (const char *) p;
   for (int i = 0; i < nallocs; i++) {
-    if (c >= allocs[i].ptr && c < allocs[i].ptr + allocs[i].nbytes)
-      return (size_t) (allocs[i].ptr + allocs[i].nbytes - c);
+    if (c >= allocs[i].ptr && c < allocs[i].ptr + allocs[i].nbytes) return allocs + i;
   }
-  return 0;
+  return NULL;
 }
 
-/* A target pointer that is ours must have room for nbytes. */
+/* A target pointer that is ours must have room for nbytes. In a checked
+ * build (TARGETDP_CHECK) it must also be ours: a host array passed where a
+ * target array belongs is the bug a CPU run would otherwise hide. */
 static int check_room(const void *t, size_t nbytes, const char *what, tdpSite at) {
-  size_t room = track_bytes_after(t);
-  if (room && nbytes > room)
+  tdpAlloc *a = track_find(t);
+  size_t room = a ? (size_t) (a->ptr + a->nbytes - (const char *) t) : 0;
+  if (a && nbytes > room)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "%zu bytes asked of %s but only %zu remain in its target allocation",
                    nbytes, what, room);
+#ifdef TARGETDP_CHECK
+  if (!a)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "%s (%p) is not target memory from targetMalloc: a host pointer?", what, t);
+#endif
+  return TARGET_SUCCESS;
+}
+
+/* The reverse mistake, caught in a checked build: target memory passed as
+ * the host side of a copy. */
+static int check_host(const void *h, const char *what, tdpSite at) {
+#ifdef TARGETDP_CHECK
+  tdpAlloc *a = track_find(h);
+  if (a && !a->unified)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "%s (%p) is target memory, not host memory: arguments swapped?", what, h);
+#else
+  (void) h;
+  (void) what;
+  (void) at;
+#endif
   return TARGET_SUCCESS;
 }
 
@@ -136,17 +160,29 @@ int tdpMalloc(void **t_ptr, size_t nbytes, int zero, int unified, const char *f,
   *t_ptr = NULL;
   if (nbytes == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size is zero");
   int rc = tdpBackendMalloc(t_ptr, nbytes, zero, unified, at);
-  if (rc == TARGET_SUCCESS) track_add(*t_ptr, nbytes);
+  if (rc == TARGET_SUCCESS) track_add(*t_ptr, nbytes, unified);
+#ifdef TARGETDP_CHECK
+  /* Fresh target memory is NaN, so data never copied there shows up. */
+  if (rc == TARGET_SUCCESS && !zero && nbytes >= sizeof(double))
+    rc = tdpBackendSetConstant((double *) *t_ptr, NAN, nbytes / sizeof(double), at);
+#endif
   return rc;
 }
 
 int tdpFree(void *t_ptr, const char *f, int l) {
   tdpSite at = SITE("targetFree");
   if (!t_ptr) return TARGET_SUCCESS; /* like free(NULL) */
-  if (!track_remove(t_ptr))
+  tdpAlloc *a = track_find(t_ptr);
+  if (!a || a->ptr != (char *) t_ptr)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "%p is not a live target allocation (freed twice, or never "
                    "allocated with targetMalloc?)", t_ptr);
+#ifdef TARGETDP_CHECK
+  /* Poisoned on the way out too: a stale pointer then reads NaN. */
+  if (a->nbytes >= sizeof(double))
+    tdpBackendSetConstant((double *) t_ptr, NAN, a->nbytes / sizeof(double), at);
+#endif
+  track_remove(t_ptr);
   return tdpBackendFree(t_ptr, at);
 }
 
@@ -155,12 +191,14 @@ int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, const char
   int rc = check_ptrs(dst, src, nbytes, at);
   if (rc == TARGET_SUCCESS)
     rc = check_room(to_target ? dst : src, nbytes, "the target array", at);
+  if (rc == TARGET_SUCCESS) rc = check_host(to_target ? src : dst, "the host array", at);
   return rc ? rc : tdpBackendCopy(dst, src, nbytes, to_target, at);
 }
 
 int tdpCopyConst(void *t_symbol, const void *src, size_t nbytes, const char *f, int l) {
   tdpSite at = SITE("copyConstToTarget");
   int rc = check_ptrs(t_symbol, src, nbytes, at);
+  if (rc == TARGET_SUCCESS) rc = check_host(src, "the host value", at);
   return rc ? rc : tdpBackendCopyConst(t_symbol, src, nbytes, at);
 }
 
@@ -186,7 +224,8 @@ static int check_field(const void *dst, const void *src, int nsites, int ncomp,
     rc = check_room(dst, nbytes, "the destination field", at);
     return rc ? rc : check_room(src, nbytes, "the source field", at);
   }
-  return check_room(to_target ? dst : src, nbytes, "the target field", at);
+  rc = check_room(to_target ? dst : src, nbytes, "the target field", at);
+  return rc ? rc : check_host(to_target ? src : dst, "the host field", at);
 }
 
 int tdpCopySites(double *dst, const double *src, int nsites, int ncomp, const int *sites,
