@@ -129,9 +129,13 @@
  * takes the compiler's remainder path. */
 
 #define TDP_PRAGMA(x) _Pragma(TDP_STR(x))
+#if VVL == 1
+#define TDP_LANES_(base, N) for (int tdp_nlane_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+#else
 #define TDP_LANES_(base, N) \
   for (int tdp_nlane_ = ((N) - (base) < VVL) ? (int)((N) - (base)) : VVL, \
        tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+#endif
 
 #ifdef __CUDACC__
 
@@ -207,8 +211,6 @@ static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
 #if VVL == 1
 #define TDP_TLP_SIMD_ simd
 #define TDP_ILP_SIMD_(clauses)
-#undef TDP_LANES_
-#define TDP_LANES_(base, N) for (int tdp_nlane_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
 #else
 #define TDP_TLP_SIMD_
 #define TDP_ILP_SIMD_(clauses) TDP_PRAGMA(omp simd clauses)
