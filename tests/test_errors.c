@@ -1,0 +1,303 @@
+/*
+ * test_errors.c -- error paths with targetSetErrorAbort(0): every bad call
+ * returns its error code, leaves a readable message naming the call (and
+ * the caller's file and line) in targetLastErrorString(), reports it in
+ * targetLastError(), and changes nothing. The default (abort) mode is
+ * tested in test_abort.c.
+ */
+#include "test_util.h"
+
+/* Assert that a call failed with code and a message containing sub. */
+#define expectError(call, code, name, sub)                                         \
+  do {                                                                             \
+    int rc_ = (call);                                                              \
+    if (rc_ != (code))                                                             \
+      fail_msg("%s returned %d, want %d (%s); last message: %s", #call, rc_,       \
+               (int) (code), #code, targetLastErrorString());                      \
+    assert_int_equal(targetLastError(), (code));                                   \
+    tuAssertContains(targetLastErrorString(), "targetDP: " name " failed at ");    \
+    tuAssertContains(targetLastErrorString(), "test_errors.c:");                   \
+    tuAssertContains(targetLastErrorString(), sub);                                \
+  } while (0)
+
+static int setupNoAbort(void **state) {
+  targetSetErrorAbort(0);
+  return tuSetup(state);
+}
+
+static int teardownAbort(void **state) {
+  int rc = tuTeardown(state);
+  targetSetErrorAbort(1);
+  return rc;
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void test_config_mismatch(void **state) {
+  (void) state;
+  int line = __LINE__ + 1;
+  int rc = tdpInit("backend=x layout=AOS VVL=9 SAL=9 TPB=128", __FILE__, __LINE__);
+  assert_int_equal(rc, TARGET_ERROR_CONFIG);
+  assert_int_equal(targetLastError(), TARGET_ERROR_CONFIG);
+  const char *m = targetLastErrorString();
+  char where[64];
+  snprintf(where, sizeof(where), "test_errors.c:%d", line);
+  tuAssertContains(m, "targetInit failed at");
+  tuAssertContains(m, where);
+  tuAssertContains(m, "[backend=x layout=AOS VVL=9 SAL=9 TPB=128]"); /* the program's */
+  tuAssertContains(m, "[" TARGETDP_CONFIG "]");                      /* the library's */
+  tuAssertContains(m, "rebuild");
+  /* the right configuration is still accepted */
+  assert_int_equal(targetInit(), TARGET_SUCCESS);
+}
+
+/* Absurd allocation sizes: TARGET_ERROR_MEMORY, the call and the size in
+ * the message, a NULL pointer back, and nothing else disturbed. */
+static void test_absurd_allocation(void **state) {
+  (void) state;
+  int n = 1003;
+  double *h = (double *) tuMalloc(n * sizeof(double));
+  double *h0 = (double *) tuMalloc(n * sizeof(double));
+  double *t = NULL, *big = NULL;
+  tuFillDouble(h0, n, -1.0, 1.0, 9);
+  memcpy(h, h0, n * sizeof(double));
+  assert_int_equal(targetMalloc(&t, n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t, h, n * sizeof(double)), TARGET_SUCCESS);
+
+  size_t absurd = (size_t) 1 << 60;
+  big = h; /* must be overwritten with NULL */
+  expectError(targetMalloc(&big, absurd), TARGET_ERROR_MEMORY, "targetMalloc",
+              "1152921504606846976");
+  assert_null(big);
+  big = h;
+  expectError(targetCalloc(&big, absurd), TARGET_ERROR_MEMORY, "targetCalloc",
+              "1152921504606846976");
+  assert_null(big);
+  big = h;
+  expectError(targetMallocUnified(&big, absurd), TARGET_ERROR_MEMORY, "targetMallocUnified",
+              "1152921504606846976");
+  assert_null(big);
+  big = h;
+  expectError(targetCallocUnified(&big, absurd), TARGET_ERROR_MEMORY, "targetCallocUnified",
+              "1152921504606846976");
+  assert_null(big);
+  /* a "negative" size */
+  expectError(targetMalloc(&big, (size_t) -8), TARGET_ERROR_MEMORY, "targetMalloc",
+              "18446744073709551608");
+
+  /* host data and the existing target allocation are intact */
+  assert_memory_equal(h, h0, n * sizeof(double));
+  memset(h, 0, n * sizeof(double));
+  assert_int_equal(copyFromTarget(h, t, n * sizeof(double)), TARGET_SUCCESS);
+  assert_memory_equal(h, h0, n * sizeof(double));
+  assert_int_equal(targetFree(t), TARGET_SUCCESS);
+  free(h);
+  free(h0);
+}
+
+static void test_bad_allocation_arguments(void **state) {
+  (void) state;
+  double *t = NULL;
+  expectError(targetMalloc(&t, 0), TARGET_ERROR_INVALID_VALUE, "targetMalloc", "size is zero");
+  assert_null(t);
+  expectError(targetCalloc(&t, 0), TARGET_ERROR_INVALID_VALUE, "targetCalloc", "size is zero");
+  expectError(targetMallocUnified(&t, 0), TARGET_ERROR_INVALID_VALUE, "targetMallocUnified",
+              "size is zero");
+  expectError(targetCallocUnified(&t, 0), TARGET_ERROR_INVALID_VALUE, "targetCallocUnified",
+              "size is zero");
+  expectError(tdpMalloc(NULL, 64, 0, 0, __FILE__, __LINE__), TARGET_ERROR_INVALID_VALUE,
+              "targetMalloc", "NULL");
+}
+
+static void test_bad_free(void **state) {
+  (void) state;
+  double *t = NULL;
+  double host[4] = {1.0, 2.0, 3.0, 4.0};
+  assert_int_equal(targetMalloc(&t, 4 * sizeof(double)), TARGET_SUCCESS);
+  /* an interior pointer is not an allocation */
+  expectError(targetFree(t + 1), TARGET_ERROR_INVALID_VALUE, "targetFree",
+              "not a live target allocation");
+  assert_int_equal(targetFree(t), TARGET_SUCCESS);
+  /* double free */
+  expectError(targetFree(t), TARGET_ERROR_INVALID_VALUE, "targetFree",
+              "not a live target allocation");
+  /* never allocated by targetDP */
+  expectError(targetFree(host), TARGET_ERROR_INVALID_VALUE, "targetFree",
+              "not a live target allocation");
+  double *m = (double *) tuMalloc(16);
+  expectError(targetFree(m), TARGET_ERROR_INVALID_VALUE, "targetFree", "freed twice");
+  free(m);
+  assert_true(host[0] == 1.0 && host[3] == 4.0);
+}
+
+static void test_bad_copies(void **state) {
+  (void) state;
+  int n = 100;
+  double *t = NULL, *h = (double *) tuMalloc((n + 10) * sizeof(double));
+  double *h0 = (double *) tuMalloc((n + 10) * sizeof(double));
+  tuFillDouble(h0, n + 10, 3.0, 4.0, 12);
+  memcpy(h, h0, (n + 10) * sizeof(double));
+  assert_int_equal(targetMalloc(&t, n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t, h, n * sizeof(double)), TARGET_SUCCESS);
+
+  expectError(copyToTarget(NULL, h, 8), TARGET_ERROR_INVALID_VALUE, "copyToTarget", "NULL");
+  expectError(copyToTarget(t, NULL, 8), TARGET_ERROR_INVALID_VALUE, "copyToTarget", "NULL");
+  expectError(copyFromTarget(NULL, t, 8), TARGET_ERROR_INVALID_VALUE, "copyFromTarget", "NULL");
+  expectError(copyFromTarget(h, NULL, 8), TARGET_ERROR_INVALID_VALUE, "copyFromTarget", "NULL");
+  expectError(copyToTarget(t, h, 0), TARGET_ERROR_INVALID_VALUE, "copyToTarget", "size is zero");
+  expectError(copyFromTarget(h, t, 0), TARGET_ERROR_INVALID_VALUE, "copyFromTarget",
+              "size is zero");
+  expectError(copyToTarget(t, h, (size_t) -8), TARGET_ERROR_INVALID_VALUE, "copyToTarget",
+              "absurd");
+  /* larger than the target allocation, from its start or from inside it */
+  expectError(copyToTarget(t, h, (n + 1) * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget", "808 bytes asked of the target array but only 800 remain");
+  expectError(copyFromTarget(h, t, (n + 10) * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTarget", "880 bytes asked");
+  expectError(copyFromTarget(h, t + 90, 11 * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTarget", "only 80 remain");
+  expectError(copyConstToTarget(NULL, h, 8), TARGET_ERROR_INVALID_VALUE, "copyConstToTarget",
+              "NULL");
+  expectError(targetZero(NULL, 4), TARGET_ERROR_INVALID_VALUE, "targetZero", "NULL");
+  expectError(targetZero(t, 0), TARGET_ERROR_INVALID_VALUE, "targetZero", "size is zero");
+  expectError(targetZero(t, n + 1), TARGET_ERROR_INVALID_VALUE, "targetZero", "only 800 remain");
+  expectError(targetSetConstant(t + 50, 2.0, 51), TARGET_ERROR_INVALID_VALUE,
+              "targetSetConstant", "only 400 remain");
+
+  /* nothing moved: host and target as before */
+  assert_memory_equal(h, h0, (n + 10) * sizeof(double));
+  memset(h, 0, n * sizeof(double));
+  assert_int_equal(copyFromTarget(h, t, n * sizeof(double)), TARGET_SUCCESS);
+  assert_memory_equal(h, h0, n * sizeof(double));
+  assert_int_equal(targetFree(t), TARGET_SUCCESS);
+  free(h);
+  free(h0);
+}
+
+static void test_bad_subset_copies(void **state) {
+  (void) state;
+  int n = 64, nc = 3;
+  size_t size = TDP_FIELD_SIZE(n, nc);
+  double *t = NULL, *small = NULL, *h = (double *) tuMalloc(size * sizeof(double));
+  char mask[64];
+  int sites[3] = {0, 5, 63}, bad_sites[3] = {0, 64, 1}, neg_sites[2] = {3, -1};
+  memset(mask, 1, sizeof(mask));
+  tuFillDouble(h, size, 1.0, 2.0, 13);
+  assert_int_equal(targetMalloc(&t, size * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&small, (size - 1) * sizeof(double)), TARGET_SUCCESS);
+
+  expectError(copyToTargetMasked(t, h, n, nc, NULL), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetMasked", "NULL mask");
+  expectError(copyToTargetMasked(NULL, h, n, nc, mask), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetMasked", "NULL");
+  expectError(copyFromTargetMasked(NULL, t, n, nc, mask), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTargetMasked", "NULL");
+  expectError(copyToTargetMasked(t, h, 0, nc, mask), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetMasked", "must be positive");
+  expectError(copyFromTargetMasked(h, t, n, -1, mask), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTargetMasked", "must be positive");
+  expectError(copyToTargetMasked(small, h, n, nc, mask), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetMasked", "remain");
+  expectError(copyFromTargetMasked(h, small, n, nc, mask), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTargetMasked", "remain");
+  expectError(copyToTargetSites(t, h, n, nc, bad_sites, 3), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetSites", "site 64 out of range [0, 64)");
+  expectError(copyFromTargetSites(h, t, n, nc, neg_sites, 2), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTargetSites", "site -1 out of range");
+  expectError(copyToTargetSites(t, h, n, nc, NULL, 3), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetSites", "bad site list");
+  expectError(copyToTargetSites(t, h, n, nc, sites, -1), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetSites", "bad site list");
+  expectError(copyToTargetSites(small, h, n, nc, sites, 3), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetSites", "remain");
+
+  /* 3-D: extents must exceed twice nhalo, nhalo >= 1, extents not NULL */
+  int e[3] = {4, 4, 4}, e_thin[3] = {4, 2, 4};
+  expectError(copyToTarget3DHalo(t, h, e, 2, 1), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget3DHalo", "must exceed twice nhalo");
+  expectError(copyFromTarget3DEdge(h, t, e_thin, 1, 1), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTarget3DEdge", "4 x 2 x 4");
+  expectError(copyToTarget3DHalo(t, h, e, 0, 1), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget3DHalo", "nhalo = 0");
+  expectError(copyToTarget3DHalo(t, h, NULL, 1, 1), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget3DHalo", "NULL extents");
+  /* 4^3 sites x 3 components do not fit in `small` */
+  expectError(copyToTarget3DHalo(small, h, e, 1, nc), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget3DHalo", "remain");
+
+  assert_int_equal(targetFree(t), TARGET_SUCCESS);
+  assert_int_equal(targetFree(small), TARGET_SUCCESS);
+  free(h);
+}
+
+static void test_bad_reductions_and_conversions(void **state) {
+  (void) state;
+  int n = 100;
+  double *t = NULL, *t2 = NULL, res = 7.0;
+  int *ti = NULL;
+  long long ires = 7;
+  assert_int_equal(targetCalloc(&t, n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetCalloc(&t2, n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetCalloc(&ti, n * sizeof(int)), TARGET_SUCCESS);
+
+  expectError(targetDoubleSum(NULL, t, n), TARGET_ERROR_INVALID_VALUE, "targetDoubleSum", "NULL");
+  expectError(targetDoubleMin(&res, NULL, n), TARGET_ERROR_INVALID_VALUE, "targetDoubleMin",
+              "NULL");
+  expectError(targetDoubleMax(&res, t, 0), TARGET_ERROR_INVALID_VALUE, "targetDoubleMax",
+              "size is zero");
+  expectError(targetDoubleSum(&res, t, n + 1), TARGET_ERROR_INVALID_VALUE, "targetDoubleSum",
+              "808 bytes asked");
+  expectError(targetIntSum(&ires, ti, n + 1), TARGET_ERROR_INVALID_VALUE, "targetIntSum",
+              "404 bytes asked");
+  expectError(targetIntMin(NULL, ti, n), TARGET_ERROR_INVALID_VALUE, "targetIntMin", "NULL");
+  expectError(targetIntMax(&ires, ti, 0), TARGET_ERROR_INVALID_VALUE, "targetIntMax",
+              "size is zero");
+  assert_true(res == 7.0 && ires == 7); /* results untouched */
+
+  expectError(targetAoS2SoA(t, t, 10, 3), TARGET_ERROR_INVALID_VALUE, "targetAoS2SoA",
+              "same array");
+  expectError(targetSoA2AoS(t2, t, 0, 3), TARGET_ERROR_INVALID_VALUE, "targetSoA2AoS",
+              "must be positive");
+  expectError(targetAoS2SoA(t2, t, 34, 3), TARGET_ERROR_INVALID_VALUE, "targetAoS2SoA",
+              "remain");
+  expectError(targetSoA2AoS(NULL, t, 10, 3), TARGET_ERROR_INVALID_VALUE, "targetSoA2AoS", "NULL");
+
+  assert_int_equal(targetFree(t), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t2), TARGET_SUCCESS);
+  assert_int_equal(targetFree(ti), TARGET_SUCCESS);
+}
+
+/* After errors the layer carries on normally. */
+static void test_recovers_after_errors(void **state) {
+  (void) state;
+  double *t = NULL, h[8] = {1, 2, 3, 4, 5, 6, 7, 8}, back[8];
+  expectError(targetMalloc(&t, 0), TARGET_ERROR_INVALID_VALUE, "targetMalloc", "size is zero");
+  assert_int_equal(targetMalloc(&t, sizeof(h)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t, h, sizeof(h)), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(back, t, sizeof(h)), TARGET_SUCCESS);
+  assert_memory_equal(back, h, sizeof(h));
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t), TARGET_SUCCESS);
+}
+
+int main(void) {
+#if defined(__SANITIZE_ADDRESS__)
+  /* The absurd allocation must fail with NULL, not stop the sanitizer;
+   * run_tests.sh sets ASAN_OPTIONS=allocator_may_return_null=1. */
+  const char *o = getenv("ASAN_OPTIONS");
+  if (!o || !strstr(o, "allocator_may_return_null=1"))
+    fprintf(stderr, "test_errors: set ASAN_OPTIONS=allocator_may_return_null=1\n");
+#endif
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_config_mismatch),
+      cmocka_unit_test(test_absurd_allocation),
+      cmocka_unit_test(test_bad_allocation_arguments),
+      cmocka_unit_test(test_bad_free),
+      cmocka_unit_test(test_bad_copies),
+      cmocka_unit_test(test_bad_subset_copies),
+      cmocka_unit_test(test_bad_reductions_and_conversions),
+      cmocka_unit_test(test_recovers_after_errors),
+  };
+  return cmocka_run_group_tests_name("errors " TARGETDP_CONFIG, tests, setupNoAbort,
+                                     teardownAbort);
+}

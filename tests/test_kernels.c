@@ -1,0 +1,463 @@
+/*
+ * test_kernels.c -- target code: the function qualifiers, the TLP/ILP loop
+ * macros and their launches, in-kernel reductions, atomics, target and
+ * host-and-target functions, and constants.
+ *
+ * Every kernel is launched as `k __targetLaunch__(n) (args); targetSynchronize();`
+ * on site counts that are and are not multiples of VVL, and checked on the
+ * host after copyFromTarget: every site is visited exactly once and nothing
+ * outside [0, n) is written (guard elements after the end keep a sentinel).
+ */
+#include "test_util.h"
+
+#define NCOMP 3
+#define GUARD (VVL + 16) /* sentinel elements after the last site */
+#define SENTINEL (-7)
+
+__targetConst__ double tc_scale;
+__targetConst__ double tc_coef[NCOMP];
+__targetConst__ int tc_table[8];
+
+/* Callable from host and target. Exact for the dyadic inputs used below,
+ * so host and target results must agree bit for bit. */
+__targetHost__ double tuPoly(double x) { return (3.0 * x - 2.0) * x + 1.0; }
+
+/* Callable from target code only. */
+__target__ double tuTwice(double x) { return 2.0 * x; }
+
+__target__ void tuTally(double *t_acc, int *t_hits, double v) {
+  targetAtomicAddDouble(t_acc, v);
+  targetAtomicAddInt(t_hits, 1);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Kernels */
+
+__targetEntry__ void kTouch(int *t_count, double *t_val, int n) {
+  __targetTLP__(baseIndex, n) {
+    __targetILP__(vecIndex) {
+      int i = baseIndex + vecIndex;
+      t_count[i] += 1;
+      t_val[i] = 3.0 * t_val[i] + (double) i;
+    }
+  }
+}
+
+__targetEntry__ void kTouchNoStride(int *t_count, double *t_val, int n) {
+  __targetTLPNoStride__(index, n) {
+    t_count[index] += 1;
+    t_val[index] = 3.0 * t_val[index] + (double) index;
+  }
+}
+
+/* A multi-component field: ILP inside a braced component loop. */
+__targetEntry__ void kField(double *t_f, int nsites) {
+  __targetTLP__(baseIndex, nsites) {
+    for (int c = 0; c < NCOMP; c++) {
+      __targetILP__(vecIndex) {
+        int s = baseIndex + vecIndex;
+        t_f[TDP_INDEX(nsites, NCOMP, s, c)] += 10.0 * s + c;
+      }
+    }
+  }
+}
+
+/* __targetILP__ as the whole (unbraced) body of a loop: the macro must be
+ * one statement, as on CUDA. */
+__targetEntry__ void kFieldUnbraced(double *t_f, int nsites) {
+  __targetTLP__(baseIndex, nsites) {
+    for (int c = 0; c < NCOMP; c++)
+      __targetILP__(vecIndex) t_f[TDP_INDEX(nsites, NCOMP, baseIndex + vecIndex, c)] -= c + 0.5;
+  }
+}
+
+/* Rank-2 components (3x3 per site) through TDP_INDEX2. */
+__targetEntry__ void kTensor(double *t_f, int nsites) {
+  __targetTLP__(baseIndex, nsites) {
+    for (int a = 0; a < 3; a++) {
+      for (int b = 0; b < 3; b++) {
+        __targetILP__(vecIndex) {
+          int s = baseIndex + vecIndex;
+          t_f[TDP_INDEX2(nsites, 3, 3, s, a, b)] = 100.0 * s + 3 * a + b;
+        }
+      }
+    }
+  }
+}
+
+/* The in-kernel reduction pattern of targetDP.h. */
+__targetEntry__ void kSumDouble(const double *t_a, int n, double *t_sum) {
+  double partial = 0.0;
+  __targetTLPSum__(baseIndex, n, partial) {
+    __targetILPSum__(vecIndex, partial) {
+      partial += t_a[baseIndex + vecIndex];
+    }
+  }
+  targetBlockAddDouble(t_sum, partial);
+}
+
+__targetEntry__ void kSumInt(const int *t_a, int n, int *t_sum) {
+  int partial = 0;
+  __targetTLPSum__(baseIndex, n, partial) {
+    __targetILPSum__(vecIndex, partial) {
+      partial += t_a[baseIndex + vecIndex];
+    }
+  }
+  targetBlockAddInt(t_sum, partial);
+}
+
+/* Atomics from a __target__ function, with heavy contention on few bins. */
+__targetEntry__ void kAtomic(double *t_acc, int *t_hits, int *t_bins, double *t_dbins, int n) {
+  __targetTLP__(baseIndex, n) {
+    __targetILP__(vecIndex) {
+      int i = baseIndex + vecIndex;
+      tuTally(t_acc, t_hits, 0.5 * (i % 5));
+      targetAtomicAddInt(&t_bins[i % 7], 1);
+      targetAtomicAddDouble(&t_dbins[i % 3], 0.25);
+    }
+  }
+}
+
+/* A __targetHost__ and a __target__ function called from a kernel. */
+__targetEntry__ void kFunctions(const double *t_in, double *t_out, double *t_out2, int n) {
+  __targetTLP__(baseIndex, n) {
+    __targetILP__(vecIndex) {
+      int i = baseIndex + vecIndex;
+      t_out[i] = tuPoly(t_in[i]);
+      t_out2[i] = tuTwice(t_in[i]);
+    }
+  }
+}
+
+/* Constants: a scalar and two arrays in target constant memory. */
+__targetEntry__ void kConst(const double *t_in, double *t_out, int n) {
+  __targetTLP__(baseIndex, n) {
+    __targetILP__(vecIndex) {
+      int i = baseIndex + vecIndex;
+      t_out[i] = tc_scale * t_in[i] + tc_coef[i % NCOMP] + tc_table[i % 8];
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Helpers */
+
+static int *newIntTarget(int n, int fill_host[], int value) {
+  int *t = NULL;
+  for (int i = 0; i < n + GUARD; i++) fill_host[i] = (i < n) ? value : SENTINEL;
+  assert_int_equal(targetMalloc(&t, (n + GUARD) * sizeof(int)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t, fill_host, (n + GUARD) * sizeof(int)), TARGET_SUCCESS);
+  return t;
+}
+
+/* Launch kTouch or kTouchNoStride on n sites and check every site moved
+ * exactly once and the guard did not. */
+static void runTouch(int n, int nostride) {
+  tuSetContext("%s, n = %d", nostride ? "NoStride" : "TLP/ILP", n);
+  int m = n + GUARD;
+  int *count = (int *) tuMalloc(m * sizeof(int));
+  double *val = (double *) tuMalloc(m * sizeof(double));
+  double *val0 = (double *) tuMalloc(m * sizeof(double));
+  double *t_val = NULL;
+  int *t_count = newIntTarget(n, count, 0);
+
+  tuFillDouble(val0, m, -2.0, 2.0, 1000 + n);
+  assert_int_equal(targetMalloc(&t_val, m * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t_val, val0, m * sizeof(double)), TARGET_SUCCESS);
+
+  if (nostride) {
+    kTouchNoStride __targetLaunchNoStride__(n) (t_count, t_val, n);
+  } else {
+    kTouch __targetLaunch__(n) (t_count, t_val, n);
+  }
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(count, t_count, m * sizeof(int)), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(val, t_val, m * sizeof(double)), TARGET_SUCCESS);
+
+  tuCheck cc, cv;
+  tuCheckInit(&cc);
+  tuCheckInit(&cv);
+  for (int i = 0; i < m; i++) {
+    tuCheckEq(&cc, i, count[i], i < n ? 1 : SENTINEL);
+    tuCheckEq(&cv, i, val[i], i < n ? 3.0 * val0[i] + (double) i : val0[i]);
+  }
+  tuCheckDone(&cc, "visit counts", m);
+  tuCheckDone(&cv, "values", m);
+
+  targetFree(t_count);
+  targetFree(t_val);
+  free(count);
+  free(val);
+  free(val0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Tests */
+
+static void test_tlp_ilp_every_site_once(void **state) {
+  (void) state;
+  for (int k = 0; k < TU_NSIZES; k++) runTouch(tuSize(k), 0);
+}
+
+static void test_tlp_no_stride_every_site_once(void **state) {
+  (void) state;
+  for (int k = 0; k < TU_NSIZES; k++) runTouch(tuSize(k), 1);
+}
+
+static void test_launch_zero_sites(void **state) {
+  (void) state;
+  runTouch(0, 0);
+  runTouch(0, 1);
+}
+
+static void test_kernel_called_twice(void **state) {
+  (void) state;
+  int n = 1003;
+  int *count = (int *) tuMalloc((n + GUARD) * sizeof(int));
+  int *t_count = newIntTarget(n, count, 5);
+  double *t_val = NULL;
+  assert_int_equal(targetCalloc(&t_val, n * sizeof(double)), TARGET_SUCCESS);
+  kTouch __targetLaunch__(n) (t_count, t_val, n);
+  kTouch __targetLaunch__(n) (t_count, t_val, n);
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(count, t_count, (n + GUARD) * sizeof(int)), TARGET_SUCCESS);
+  tuSetContext("two launches, n = %d", n);
+  tuCheck c;
+  tuCheckInit(&c);
+  for (int i = 0; i < n + GUARD; i++) tuCheckEq(&c, i, count[i], i < n ? 7 : SENTINEL);
+  tuCheckDone(&c, "counts after two launches", n + GUARD);
+  targetFree(t_count);
+  targetFree(t_val);
+  free(count);
+}
+
+/* Multi-component fields through TDP_INDEX and TDP_INDEX2 in kernels;
+ * padding (AoSoA) and guard elements must keep their values. */
+static void test_field_kernels(void **state) {
+  (void) state;
+  for (int k = 0; k < TU_NSIZES; k++) {
+    int n = tuSize(k);
+    tuSetContext("field kernels, n = %d", n);
+    size_t nf = TDP_FIELD_SIZE(n, NCOMP) + GUARD;
+    double *f0 = (double *) tuMalloc(nf * sizeof(double));
+    double *f = (double *) tuMalloc(nf * sizeof(double));
+    double *t_f = NULL;
+    tuFillDouble(f0, nf, 1.0, 5.0, 77 + n);
+    assert_int_equal(targetMalloc(&t_f, nf * sizeof(double)), TARGET_SUCCESS);
+    assert_int_equal(copyToTarget(t_f, f0, nf * sizeof(double)), TARGET_SUCCESS);
+    kField __targetLaunch__(n) (t_f, n);
+    kFieldUnbraced __targetLaunch__(n) (t_f, n);
+    assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+    assert_int_equal(copyFromTarget(f, t_f, nf * sizeof(double)), TARGET_SUCCESS);
+
+    /* expected: f0 everywhere, plus the update on (site, comp) elements */
+    double *want = (double *) tuMalloc(nf * sizeof(double));
+    memcpy(want, f0, nf * sizeof(double));
+    for (int s = 0; s < n; s++) {
+      for (int c = 0; c < NCOMP; c++) {
+        size_t i = TDP_INDEX(n, NCOMP, s, c);
+        want[i] = (f0[i] + (10.0 * s + c)) - (c + 0.5);
+      }
+    }
+    tuCheck ch;
+    tuCheckInit(&ch);
+    for (size_t i = 0; i < nf; i++) tuCheckEq(&ch, (long) i, f[i], want[i]);
+    tuCheckDone(&ch, "field", nf);
+
+    /* rank 2 */
+    size_t nt = TDP_FIELD_SIZE(n, 9);
+    double *t_t = NULL, *tens = (double *) tuMalloc(nt * sizeof(double));
+    assert_int_equal(targetCalloc(&t_t, nt * sizeof(double)), TARGET_SUCCESS);
+    kTensor __targetLaunch__(n) (t_t, n);
+    assert_int_equal(checkTargetError("kTensor"), TARGET_SUCCESS);
+    assert_int_equal(copyFromTarget(tens, t_t, nt * sizeof(double)), TARGET_SUCCESS);
+    tuCheckInit(&ch);
+    for (int s = 0; s < n; s++)
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+          tuCheckEq(&ch, s, tens[TDP_INDEX2(n, 3, 3, s, a, b)], 100.0 * s + 3 * a + b);
+    tuCheckDone(&ch, "tensor", (long) n * 9);
+
+    targetFree(t_t);
+    targetFree(t_f);
+    free(tens);
+    free(want);
+    free(f);
+    free(f0);
+  }
+}
+
+static void test_in_kernel_reduction(void **state) {
+  (void) state;
+  for (int k = 0; k < TU_NSIZES; k++) {
+    int n = tuSize(k);
+    double *a = (double *) tuMalloc(n * sizeof(double));
+    int *b = (int *) tuMalloc(n * sizeof(int));
+    tuFillDouble(a, n, 0.5, 1.5, 31 + n);
+    tuFillInt(b, n, -1000, 1000, 32 + n);
+    double ref = 0.0;
+    long long iref = 0;
+    for (int i = 0; i < n; i++) {
+      ref += a[i];
+      iref += b[i];
+    }
+    double *t_a = NULL, *t_sum = NULL, sum = -1.0;
+    int *t_b = NULL, *t_isum = NULL, isum = -1;
+    double zero = 0.0;
+    int izero = 0;
+    assert_int_equal(targetMalloc(&t_a, n * sizeof(double)), TARGET_SUCCESS);
+    assert_int_equal(targetMalloc(&t_b, n * sizeof(int)), TARGET_SUCCESS);
+    assert_int_equal(targetMalloc(&t_sum, sizeof(double)), TARGET_SUCCESS);
+    assert_int_equal(targetMalloc(&t_isum, sizeof(int)), TARGET_SUCCESS);
+    assert_int_equal(copyToTarget(t_a, a, n * sizeof(double)), TARGET_SUCCESS);
+    assert_int_equal(copyToTarget(t_b, b, n * sizeof(int)), TARGET_SUCCESS);
+    assert_int_equal(copyToTarget(t_sum, &zero, sizeof(double)), TARGET_SUCCESS);
+    assert_int_equal(copyToTarget(t_isum, &izero, sizeof(int)), TARGET_SUCCESS);
+
+    kSumDouble __targetLaunch__(n) (t_a, n, t_sum);
+    kSumInt __targetLaunch__(n) (t_b, n, t_isum);
+    assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+    assert_int_equal(copyFromTarget(&sum, t_sum, sizeof(double)), TARGET_SUCCESS);
+    assert_int_equal(copyFromTarget(&isum, t_isum, sizeof(int)), TARGET_SUCCESS);
+
+    tuSetContext("in-kernel reduction, n = %d", n);
+    tuAssertClose(sum, ref, 1e-12);
+    tuAssertClose(isum, (double) iref, 0.0);
+
+    targetFree(t_a);
+    targetFree(t_b);
+    targetFree(t_sum);
+    targetFree(t_isum);
+    free(a);
+    free(b);
+  }
+}
+
+static void test_atomics(void **state) {
+  (void) state;
+  for (int k = 0; k < TU_NSIZES; k++) {
+    int n = tuSize(k);
+    double *t_acc = NULL, *t_dbins = NULL, acc = -1.0, dbins[3];
+    int *t_hits = NULL, *t_bins = NULL, hits = -1, bins[7];
+    assert_int_equal(targetCalloc(&t_acc, sizeof(double)), TARGET_SUCCESS);
+    assert_int_equal(targetCalloc(&t_hits, sizeof(int)), TARGET_SUCCESS);
+    assert_int_equal(targetCalloc(&t_bins, 7 * sizeof(int)), TARGET_SUCCESS);
+    assert_int_equal(targetCalloc(&t_dbins, 3 * sizeof(double)), TARGET_SUCCESS);
+
+    kAtomic __targetLaunch__(n) (t_acc, t_hits, t_bins, t_dbins, n);
+    assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+    assert_int_equal(copyFromTarget(&acc, t_acc, sizeof(double)), TARGET_SUCCESS);
+    assert_int_equal(copyFromTarget(&hits, t_hits, sizeof(int)), TARGET_SUCCESS);
+    assert_int_equal(copyFromTarget(bins, t_bins, sizeof(bins)), TARGET_SUCCESS);
+    assert_int_equal(copyFromTarget(dbins, t_dbins, sizeof(dbins)), TARGET_SUCCESS);
+
+    /* all values are multiples of 0.25: the sums are exact in any order */
+    double want_acc = 0.0;
+    int want_bins[7] = {0, 0, 0, 0, 0, 0, 0};
+    double want_dbins[3] = {0.0, 0.0, 0.0};
+    for (int i = 0; i < n; i++) {
+      want_acc += 0.5 * (i % 5);
+      want_bins[i % 7] += 1;
+      want_dbins[i % 3] += 0.25;
+    }
+    tuSetContext("atomics, n = %d", n);
+    tuAssertClose(hits, n, 0.0);
+    tuAssertClose(acc, want_acc, 0.0);
+    for (int j = 0; j < 7; j++) tuAssertClose(bins[j], want_bins[j], 0.0);
+    for (int j = 0; j < 3; j++) tuAssertClose(dbins[j], want_dbins[j], 0.0);
+
+    targetFree(t_acc);
+    targetFree(t_hits);
+    targetFree(t_bins);
+    targetFree(t_dbins);
+  }
+}
+
+static void test_target_and_host_functions(void **state) {
+  (void) state;
+  int n = 12345;
+  tuSetContext("functions, n = %d", n);
+  double *in = (double *) tuMalloc(n * sizeof(double));
+  double *out = (double *) tuMalloc(n * sizeof(double));
+  double *out2 = (double *) tuMalloc(n * sizeof(double));
+  for (int i = 0; i < n; i++) in[i] = 0.25 * ((i * 37) % 97 - 48); /* exact dyadic values */
+  double *t_in = NULL, *t_out = NULL, *t_out2 = NULL;
+  assert_int_equal(targetMalloc(&t_in, n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t_out, n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t_out2, n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t_in, in, n * sizeof(double)), TARGET_SUCCESS);
+  kFunctions __targetLaunch__(n) (t_in, t_out, t_out2, n);
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(out, t_out, n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(out2, t_out2, n * sizeof(double)), TARGET_SUCCESS);
+  tuCheck c, c2;
+  tuCheckInit(&c);
+  tuCheckInit(&c2);
+  for (int i = 0; i < n; i++) {
+    double x = in[i];
+    tuCheckEq(&c, i, out[i], tuPoly(x)); /* the same function, on the host */
+    tuCheckEq(&c2, i, out2[i], 2.0 * x);
+  }
+  assert_true(tuPoly(2.0) == 9.0); /* the function itself is right */
+  tuCheckDone(&c, "__targetHost__ function", n);
+  tuCheckDone(&c2, "__target__ function", n);
+  targetFree(t_in);
+  targetFree(t_out);
+  targetFree(t_out2);
+  free(in);
+  free(out);
+  free(out2);
+}
+
+static void runConst(int n, double scale, const double coef[NCOMP], const int table[8]) {
+  tuSetContext("constants, n = %d, scale %g", n, scale);
+  double *in = (double *) tuMalloc(n * sizeof(double));
+  double *out = (double *) tuMalloc(n * sizeof(double));
+  double *t_in = NULL, *t_out = NULL;
+  for (int i = 0; i < n; i++) in[i] = 0.5 * (i % 1000) + 0.25;
+  assert_int_equal(targetMalloc(&t_in, n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t_out, n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t_in, in, n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyConstToTarget(&tc_scale, &scale, sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyConstToTarget(tc_coef, coef, NCOMP * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyConstToTarget(tc_table, table, 8 * sizeof(int)), TARGET_SUCCESS);
+  kConst __targetLaunch__(n) (t_in, t_out, n);
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(out, t_out, n * sizeof(double)), TARGET_SUCCESS);
+  tuCheck c;
+  tuCheckInit(&c);
+  for (int i = 0; i < n; i++)
+    tuCheckEq(&c, i, out[i], scale * in[i] + coef[i % NCOMP] + table[i % 8]);
+  tuCheckDone(&c, "constants", n);
+  targetFree(t_in);
+  targetFree(t_out);
+  free(in);
+  free(out);
+}
+
+static void test_constants(void **state) {
+  (void) state;
+  const double coef1[NCOMP] = {0.125, -1.5, 3.0};
+  const int table1[8] = {1, -2, 3, -4, 5, -6, 7, -8};
+  const double coef2[NCOMP] = {-0.75, 2.5, 0.0625};
+  const int table2[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+  runConst(1003, 2.5, coef1, table1);
+  /* new values must replace the old ones */
+  runConst(1003, -4.0, coef2, table2);
+  runConst(VVL + 1, 0.5, coef1, table2);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_tlp_ilp_every_site_once),
+      cmocka_unit_test(test_tlp_no_stride_every_site_once),
+      cmocka_unit_test(test_launch_zero_sites),
+      cmocka_unit_test(test_kernel_called_twice),
+      cmocka_unit_test(test_field_kernels),
+      cmocka_unit_test(test_in_kernel_reduction),
+      cmocka_unit_test(test_atomics),
+      cmocka_unit_test(test_target_and_host_functions),
+      cmocka_unit_test(test_constants),
+  };
+  return cmocka_run_group_tests_name("kernels " TARGETDP_CONFIG, tests, tuSetup, tuTeardown);
+}
