@@ -121,7 +121,7 @@ int tdpBackendCopySites(double *dst, const double *src, int nsites, int ncomp,
 #define REDUCE(T, A, res, t_a, n, op)                                           \
   do {                                                                          \
     size_t nblocks = ((n) + REDUCE_BLOCK - 1) / REDUCE_BLOCK;                   \
-    A *part = (A *) malloc(nblocks * sizeof(A));                                \
+    A *part = (A *) calloc(nblocks, sizeof(A)); /* calloc: no maybe-uninit */ \
     if (!part) return tdpFail(TARGET_ERROR_MEMORY, at, "no memory for partials"); \
     TDP_PRAGMA(omp parallel for schedule(static))                               \
     for (size_t b = 0; b < nblocks; b++) {                                      \
