@@ -1,0 +1,29 @@
+# Benchmarks: `make bench` builds and runs STREAM (targetDP beside native)
+# and the layout kernels for the current configuration and prints the
+# tables; BENCH_ARGS / LAYOUT_ARGS pass options. The layout x VVL sweep
+# (one build per configuration) is benchmarks/sweep_layout.sh; the device
+# run is benchmarks/run_device.sh. See docs/performance.md.
+.PHONY: bench bench-build
+
+BENCH_BINS := $(BUILD)/bench_stream $(BUILD)/bench_layout
+BENCH_OBJS := $(BUILD)/obj/benchmarks/bench.o $(BUILD)/obj/common/timer.o $(BUILD)/obj/common/cli.o
+
+bench-build: $(BENCH_BINS)
+
+# The preset's name goes into the results; the X-included kernels and the
+# shared header are dependencies the generic rule cannot see.
+$(BUILD)/obj/benchmarks/%.o: PROG_CPPFLAGS += -DBENCH_CONFIG='"$(CONFIG)"'
+$(BUILD)/obj/benchmarks/bench.o $(BUILD)/obj/benchmarks/stream.o \
+  $(BUILD)/obj/benchmarks/layout.o: benchmarks/bench.h benchmarks/stream_kernels.h
+
+$(BENCH_BINS): $(BUILD)/bench_%: $(BUILD)/obj/benchmarks/%.o $(BENCH_OBJS) $(LIB)
+	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS)
+
+bench: $(BENCH_BINS)
+	$(BUILD)/bench_stream $(BENCH_ARGS)
+	$(BUILD)/bench_layout $(LAYOUT_ARGS)
+
+# For scripts: the build folder of this configuration.
+.PHONY: bench-where
+bench-where:
+	@echo $(BUILD)

@@ -1,0 +1,236 @@
+/*
+ * STREAM through targetDP, beside the same kernels written natively, in one
+ * binary and one run: Copy c=a, Mul b=s*c, Add c=a+b, Triad a=b+s*c,
+ * Dot sum(a*b), Nstream a+=b+s*c. Each repetition runs every kernel
+ * natively, then through targetDP, on separate arrays, so the two see the
+ * same machine state and their time ratio can be taken pair by pair.
+ *
+ * Every result is checked against its closed form before any bandwidth is
+ * printed: each array is coef * w(i) (bench.h), the coefficients follow
+ * from the kernels' arithmetic, and Dot is coef_a * coef_b * sum(w^2).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench.h"
+#include "common/timer.h"
+
+#define REAL double
+#define R(name) name##_d
+#include "stream_kernels.h"
+#undef REAL
+#undef R
+#define REAL float
+#define R(name) name##_f
+#include "stream_kernels.h"
+#undef REAL
+#undef R
+
+#ifdef __CUDACC__
+#define DEFAULT_SIZE (1L << 27) /* 1 GiB per array: 20x the H100's L2 */
+#else
+#define DEFAULT_SIZE (1L << 25) /* 256 MiB per array */
+#endif
+
+static const char *const usage =
+    "usage: bench_stream [--size N] [--reps R] [--float] [--csv FILE]\n"
+    "  STREAM Copy, Mul, Add, Triad, Dot, Nstream through targetDP and natively.\n"
+    "  --size N   elements per array (default 2^25 on the C build, 2^27 on CUDA)\n"
+    "  --reps R   timed repetitions after one untimed warm-up (default 20)\n"
+    "  --float    single precision (default double)\n"
+    "  --csv FILE append one row per kernel and implementation\n";
+
+typedef struct {
+  void (*init)(int impl, const streamSet *x, int n, double ka, double kb, double kc);
+  void (*launch)(int impl, int k, const streamSet *x, int n, double scalar);
+} streamOps;
+
+/* The closed form: array a holds coef[0] * w(i), b coef[1] * w(i), c coef[2] * w(i). */
+typedef struct {
+  double coef[3];
+} streamState;
+
+/* Which array kernel k writes (-1: none), and its coefficient afterwards. */
+static int stream_update(int k, streamState *st, double s) {
+  double *ka = &st->coef[0], *kb = &st->coef[1], *kc = &st->coef[2];
+  switch (k) {
+  case STREAM_COPY: *kc = *ka; return 2;
+  case STREAM_MUL: *kb = s * *kc; return 1;
+  case STREAM_ADD: *kc = *ka + *kb; return 2;
+  case STREAM_TRIAD: *ka = *kb + s * *kc; return 0;
+  case STREAM_NSTREAM: *ka += *kb + s * *kc; return 0;
+  default: return -1;
+  }
+}
+
+/* sum of w(i) (p = 1) or w(i)^2 (p = 2) over n elements: w has period 16. */
+static double weight_sum(long n, int p) {
+  double period = 0.0, rest = 0.0;
+  for (int j = 0; j < 16; j++) {
+    double w = p == 1 ? streamWeight(j) : streamWeight(j) * streamWeight(j);
+    period += w;
+    if (j < n % 16) rest += w;
+  }
+  return (double) (n / 16) * period + rest;
+}
+
+static int has_impl(int k, int impl) {
+  return impl == BENCH_TDP || (k != STREAM_SUM && k != STREAM_DOT_GRID);
+}
+
+int main(int argc, char **argv) {
+  static const char *const known[] = {"--float", NULL};
+  benchOptions o = benchParse(argc, argv, "stream", known, DEFAULT_SIZE, usage);
+  targetInit();
+
+  const int n = (int) o.size, nt = o.reps + 1;
+  const size_t esize = o.is_float ? sizeof(float) : sizeof(double);
+  const char *precision = o.is_float ? "float" : "double";
+  streamOps ops;
+  ops.init = o.is_float ? streamInit_f : streamInit_d;
+  ops.launch = o.is_float ? streamLaunch_f : streamLaunch_d;
+  /* float kernels use s rounded to float: so does the expectation */
+  const double s = o.is_float ? (double) (float) STREAM_SCALAR : STREAM_SCALAR;
+  const double rtol = o.is_float ? 1e-3 : 1e-10;      /* per element, any reps */
+  const double rtol_sum = o.is_float ? 1e-3 : 1e-8;   /* sums of up to 2^30 terms */
+
+  /* The kernels run: the six of STREAM, then the extra rows. Sum takes
+   * double arrays only; DotGrid differs from Dot only on CUDA. */
+  int klist[STREAM_NKERNEL], nk = 0;
+  for (int k = STREAM_COPY; k <= STREAM_NSTREAM; k++) klist[nk++] = k;
+  if (!o.is_float) klist[nk++] = STREAM_SUM;
+#ifdef __CUDACC__
+  klist[nk++] = STREAM_DOT_GRID;
+#endif
+
+  streamSet set[2];
+  streamState st[2];
+  for (int impl = 0; impl < 2; impl++) {
+    void **arr[4] = {&set[impl].a, &set[impl].b, &set[impl].c, (void **) &set[impl].sum};
+    for (int j = 0; j < 4; j++) {
+      size_t nbytes = j < 3 ? n * esize : sizeof(double);
+      if (impl == BENCH_TDP) targetMalloc(arr[j], nbytes);
+      else *arr[j] = nativeMalloc(nbytes);
+    }
+    st[impl].coef[0] = 1.0;
+    st[impl].coef[1] = 2.0;
+    st[impl].coef[2] = 0.0;
+    ops.init(impl, &set[impl], n, 1.0, 2.0, 0.0);
+  }
+  void *host = malloc(n * esize);
+  double *times = (double *) calloc((size_t) STREAM_NKERNEL * 2 * nt, sizeof(double));
+  if (!host || !times) {
+    fprintf(stderr, "stream: out of host memory\n");
+    return 1;
+  }
+#define T(k, impl) (times + ((size_t) (k) * 2 + (impl)) * nt)
+
+  char what[128];
+  for (int it = 0; it < nt; it++) {
+    for (int i = 0; i < nk; i++) {
+      int k = klist[i];
+      for (int impl = 0; impl < 2; impl++) {
+        if (!has_impl(k, impl)) continue;
+        streamSet *x = &set[impl];
+        int is_dot = k == STREAM_DOT || k == STREAM_DOT_GRID;
+        if (is_dot && impl == BENCH_TDP) { /* untimed: zero the accumulator, wait */
+          targetZero(x->sum, 1);
+          targetSynchronize();
+        } else if (is_dot) {
+          nativeZero(x->sum, sizeof(double));
+          nativeSynchronize();
+        }
+        double result = 0.0, t0 = timerNow();
+        if (k == STREAM_SUM) targetDoubleSum(&result, (const double *) x->a, n);
+        else ops.launch(impl, k, x, n, s);
+        T(k, impl)[it] = timerNow() - t0;
+
+        snprintf(what, sizeof(what), "%s %s %s", streamName[k], benchImplName[impl], precision);
+        double *coef = st[impl].coef;
+        if (is_dot || k == STREAM_SUM) {
+          if (is_dot) benchToHost(impl, &result, x->sum, sizeof(double));
+          double want = is_dot ? coef[0] * coef[1] * weight_sum(n, 2) : coef[0] * weight_sum(n, 1);
+          if (!benchClose(result, want, rtol_sum)) benchWrong(what, -1, result, want);
+        }
+        int out = stream_update(k, &st[impl], s);
+        if (it == 0 && out >= 0) { /* the warm-up result of each kernel, element by element */
+          void *arr = out == 0 ? x->a : out == 1 ? x->b : x->c;
+          if (o.inject_error && impl == BENCH_TDP && k == STREAM_TRIAD)
+            benchCorrupt(arr, n - 1, o.is_float);
+          benchToHost(impl, host, arr, n * esize);
+          benchCheckStream(what, host, n, o.is_float, coef[out], rtol);
+        }
+      }
+    }
+  }
+  /* The state after every repetition: catches a kernel wrong only later. */
+  for (int impl = 0; impl < 2; impl++) {
+    void *arr[3] = {set[impl].a, set[impl].b, set[impl].c};
+    for (int j = 0; j < 3; j++) {
+      snprintf(what, sizeof(what), "array %c (%s, after all repetitions)", 'a' + j,
+               benchImplName[impl]);
+      benchToHost(impl, host, arr[j], n * esize);
+      benchCheckStream(what, host, n, o.is_float, st[impl].coef[j], rtol);
+    }
+  }
+  if (benchErrors()) {
+    fprintf(stderr, "stream: %ld wrong results: no bandwidth reported\n", benchErrors());
+    return 1;
+  }
+
+  /* Report: bandwidth relative to the native Triad's best, as STREAM quotes. */
+  benchTiming kt[STREAM_NKERNEL][2];
+  benchStats ks[STREAM_NKERNEL][2];
+  for (int i = 0; i < nk; i++) {
+    int k = klist[i];
+    for (int impl = 0; impl < 2; impl++) {
+      if (!has_impl(k, impl)) continue;
+      benchTiming *t = &kt[k][impl];
+      t->kernel = streamName[k];
+      t->impl = impl;
+      t->size = n;
+      t->bytes = (double) streamNArrays[k] * n * esize;
+      t->t = T(k, impl);
+      t->t_ref = (impl == BENCH_TDP && has_impl(k, BENCH_NATIVE)) ? T(k, BENCH_NATIVE) : NULL;
+      ks[k][impl] = benchSummarise(t, o.reps);
+    }
+  }
+  double triad = ks[STREAM_TRIAD][BENCH_NATIVE].best_gbs;
+
+  printf("# stream: %d %ss per array (%.1f MiB), %d timed repetitions after 1 warm-up\n", n,
+         precision, n * esize / 1048576.0, o.reps);
+  benchPrintConfig(stdout, &o);
+  printf("# all results validated (rtol %.0e per element, %.0e for sums)\n", rtol, rtol_sum);
+  printf("%-8s %10s %10s %10s %10s %10s %9s\n", "", "native", "GB/s", "targetDP", "GB/s",
+         "targetDP/", "% of");
+  printf("%-8s %10s %10s %10s %10s %10s %9s\n", "kernel", "best", "median", "best", "median",
+         "native", "Triad");
+  for (int i = 0; i < nk; i++) {
+    int k = klist[i];
+    const benchStats *nat = &ks[k][BENCH_NATIVE], *tdp = &ks[k][BENCH_TDP];
+    if (has_impl(k, BENCH_NATIVE))
+      printf("%-8s %10.2f %10.2f %10.2f %10.2f %10.4f %9.1f\n", streamName[k], nat->best_gbs,
+             nat->median_gbs, tdp->best_gbs, tdp->median_gbs, tdp->ratio,
+             100.0 * tdp->best_gbs / triad);
+    else
+      printf("%-8s %10s %10s %10.2f %10.2f %10s %9.1f\n", streamName[k], "-", "-", tdp->best_gbs,
+             tdp->median_gbs, "-", 100.0 * tdp->best_gbs / triad);
+    for (int impl = 0; impl < 2; impl++)
+      if (has_impl(k, impl))
+        benchCsvRow(&o, precision, &kt[k][impl], &ks[k][impl],
+                    100.0 * ks[k][impl].best_gbs / triad);
+  }
+  printf("# targetDP/native: median over repetitions of the paired time ratio (>1: faster)\n");
+
+  for (int impl = 0; impl < 2; impl++) {
+    void *arr[4] = {set[impl].a, set[impl].b, set[impl].c, set[impl].sum};
+    for (int j = 0; j < 4; j++) {
+      if (impl == BENCH_TDP) targetFree(arr[j]);
+      else nativeFree(arr[j]);
+    }
+  }
+  free(host);
+  free(times);
+  targetFinalize();
+  return 0;
+}
