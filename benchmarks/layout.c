@@ -1,0 +1,332 @@
+/*
+ * The multi-component kernels where the memory layout matters, for the
+ * layout x VVL x TPB sweep (one build per configuration: LAYOUT, VVL and
+ * TPB are compile-time). Each run also times STREAM Triad (the native one,
+ * from stream_kernels.h) so that "% of Triad" compares with a bandwidth
+ * measured in the same run.
+ *
+ *   Scale3    the paper's Fig 1: a 3-vector field scaled in place
+ *   LBCollide a D3Q19 BGK collision: 19 components in, 19 out per site,
+ *             shaped like the site-local part of a lattice-Boltzmann step
+ *   SU3MatVec MILC's "Extract and Mult": a complex 3x3 matrix times a
+ *             complex 3-vector per site
+ *
+ * Every result is validated before any bandwidth is printed: Scale3 and
+ * SU3MatVec exactly (powers of two, small integers), LBCollide against the
+ * same collision computed on the host.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench.h"
+#include "common/cli.h"
+#include "common/timer.h"
+
+#define REAL double
+#define R(name) name##_d
+#include "stream_kernels.h"
+#undef REAL
+#undef R
+
+#define DEFAULT_SITES (1L << 22)
+#ifdef __CUDACC__
+#define DEFAULT_TRIAD (1L << 27)
+#else
+#define DEFAULT_TRIAD (1L << 25)
+#endif
+/* Scale3 moves 48 bytes a site, LBCollide 304 and SU3MatVec 240: Scale3
+ * gets this many times the sites so that all three move a similar amount,
+ * well beyond any last-level cache. (An in-place field that fits in a big
+ * L3 looks faster than memory: its write-backs land in the next kernel.) */
+#define SCALE3_SITES_FACTOR 8
+
+static const char *const usage =
+    "usage: bench_layout [--size SITES] [--triad-size N] [--reps R] [--csv FILE]\n"
+    "  Scale3, LBCollide (D3Q19) and SU3MatVec in this build's layout and VVL,\n"
+    "  as bandwidth and % of the native STREAM Triad timed in the same run.\n"
+    "  --size SITES    lattice sites (default 2^22; Scale3 runs on 8x as many)\n"
+    "  --triad-size N  Triad elements per array (default 2^25 / 2^27)\n"
+    "  --reps R        timed repetitions after one untimed warm-up (default 20)\n"
+    "  --csv FILE      append one row per kernel\n";
+
+#define NVEL 19      /* D3Q19 */
+#define NSU3 18      /* 3x3 complex */
+#define NVEC 6       /* 3 complex */
+#define SCALE 2.0    /* exact in any power: Scale3 stays exact after any reps */
+#define OMEGA 1.25   /* BGK relaxation rate 1/tau */
+
+__targetConst__ double t_scale;
+__targetConst__ double t_cv[NVEL][3];
+__targetConst__ double t_wv[NVEL];
+
+static const double cv[NVEL][3] = {
+    {0, 0, 0},  {1, 0, 0},   {-1, 0, 0}, {0, 1, 0},  {0, -1, 0}, {0, 0, 1},  {0, 0, -1},
+    {1, 1, 0},  {-1, -1, 0}, {1, -1, 0}, {-1, 1, 0}, {1, 0, 1},  {-1, 0, -1}, {1, 0, -1},
+    {-1, 0, 1}, {0, 1, 1},   {0, -1, -1}, {0, 1, -1}, {0, -1, 1}};
+static double wv[NVEL]; /* 1/3, 1/18 (x6), 1/36 (x12): set in main */
+
+/* ---------------------------------------------------------------------- */
+/* Kernels */
+
+__targetEntry__ void scale3(double *field, int nsites) {
+  __targetTLP__(base, nsites) {
+    for (int c = 0; c < 3; c++) {
+      __targetILP__(v) field[TDP_INDEX(nsites, 3, base + v, c)] *= t_scale;
+    }
+  }
+}
+
+/* The targetDP style for per-site temporaries: one value per lane. */
+__targetEntry__ void lbCollide(double *fout, const double *fin, int nsites, double omega) {
+  __targetTLP__(base, nsites) {
+    double f[NVEL][VVL], rho[VVL], ux[VVL], uy[VVL], uz[VVL];
+    __targetILP__(v) rho[v] = ux[v] = uy[v] = uz[v] = 0.0;
+    BENCH_UNROLL
+    for (int p = 0; p < NVEL; p++) {
+      __targetILP__(v) {
+        f[p][v] = fin[TDP_INDEX(nsites, NVEL, base + v, p)];
+        rho[v] += f[p][v];
+        ux[v] += f[p][v] * t_cv[p][0];
+        uy[v] += f[p][v] * t_cv[p][1];
+        uz[v] += f[p][v] * t_cv[p][2];
+      }
+    }
+    __targetILP__(v) {
+      double rinv = 1.0 / rho[v];
+      ux[v] *= rinv;
+      uy[v] *= rinv;
+      uz[v] *= rinv;
+    }
+    BENCH_UNROLL
+    for (int p = 0; p < NVEL; p++) {
+      __targetILP__(v) {
+        double cu = t_cv[p][0] * ux[v] + t_cv[p][1] * uy[v] + t_cv[p][2] * uz[v];
+        double usq = ux[v] * ux[v] + uy[v] * uy[v] + uz[v] * uz[v];
+        double feq = t_wv[p] * rho[v] * (1.0 + 3.0 * cu + 4.5 * cu * cu - 1.5 * usq);
+        fout[TDP_INDEX(nsites, NVEL, base + v, p)] = f[p][v] + omega * (feq - f[p][v]);
+      }
+    }
+  }
+}
+
+/* Component (i, j, re/im) of the matrix is 6i + 2j + re/im; of a vector 2j + re/im. */
+__targetEntry__ void su3MatVec(double *out, const double *u, const double *x, int nsites) {
+  __targetTLP__(base, nsites) {
+    for (int i = 0; i < 3; i++) {
+      __targetILP__(v) {
+        double re = 0.0, im = 0.0;
+        for (int j = 0; j < 3; j++) {
+          double ur = u[TDP_INDEX(nsites, NSU3, base + v, 6 * i + 2 * j)];
+          double ui = u[TDP_INDEX(nsites, NSU3, base + v, 6 * i + 2 * j + 1)];
+          double xr = x[TDP_INDEX(nsites, NVEC, base + v, 2 * j)];
+          double xi = x[TDP_INDEX(nsites, NVEC, base + v, 2 * j + 1)];
+          re += ur * xr - ui * xi;
+          im += ur * xi + ui * xr;
+        }
+        out[TDP_INDEX(nsites, NVEC, base + v, 2 * i)] = re;
+        out[TDP_INDEX(nsites, NVEC, base + v, 2 * i + 1)] = im;
+      }
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Initial values (deterministic, different per site and component) and the
+ * host's expectations. Integers or dyadic fractions where exactness helps. */
+
+static double vec_init(long s, int c) { return 1.0 + (double) ((3 * s + c) % 8) / 8.0; }
+static double f_init(long s, int p) { return wv[p] * (1.0 + (double) ((7 * s + 3 * p) % 11) / 22.0); }
+static double u_init(long s, int c) { return (double) ((s + 5 * c) % 7) - 3.0; }
+static double x_init(long s, int c) { return (double) ((3 * s + c) % 5) - 2.0; }
+
+static void lb_reference(long s, double out[NVEL]) {
+  double f[NVEL], rho = 0.0, u[3] = {0.0, 0.0, 0.0};
+  for (int p = 0; p < NVEL; p++) {
+    f[p] = f_init(s, p);
+    rho += f[p];
+    for (int d = 0; d < 3; d++) u[d] += f[p] * cv[p][d];
+  }
+  for (int d = 0; d < 3; d++) u[d] /= rho;
+  double usq = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+  for (int p = 0; p < NVEL; p++) {
+    double cu = cv[p][0] * u[0] + cv[p][1] * u[1] + cv[p][2] * u[2];
+    double feq = wv[p] * rho * (1.0 + 3.0 * cu + 4.5 * cu * cu - 1.5 * usq);
+    out[p] = f[p] + OMEGA * (feq - f[p]);
+  }
+}
+
+static void su3_reference(long s, double out[NVEC]) {
+  for (int i = 0; i < 3; i++) {
+    out[2 * i] = out[2 * i + 1] = 0.0;
+    for (int j = 0; j < 3; j++) {
+      double ur = u_init(s, 6 * i + 2 * j), ui = u_init(s, 6 * i + 2 * j + 1);
+      double xr = x_init(s, 2 * j), xi = x_init(s, 2 * j + 1);
+      out[2 * i] += ur * xr - ui * xi;
+      out[2 * i + 1] += ur * xi + ui * xr;
+    }
+  }
+}
+
+/* A target field of ncomp components, filled from init(s, c) in this build's layout. */
+static double *field_new(int nsites, int ncomp, double (*init)(long, int), double *host) {
+  size_t nbytes = TDP_FIELD_SIZE(nsites, ncomp) * sizeof(double);
+  double *t_field = NULL;
+  targetMalloc(&t_field, nbytes);
+  long nalloc = (long) TDP_NSITES_ALLOC(nsites);
+  BENCH_HOST_PARALLEL_FOR(schedule(static))
+  for (long s = 0; s < nalloc; s++) /* padding sites of AoSoA are zero */
+    for (int c = 0; c < ncomp; c++)
+      host[TDP_INDEX_(nsites, ncomp, s, c)] = (init && s < nsites) ? init(s, c) : 0.0;
+  copyToTarget(t_field, host, nbytes);
+  return t_field;
+}
+
+enum { K_TRIAD, K_SCALE3, K_LB, K_SU3, NK };
+static const char *const kname[NK] = {"Triad", "Scale3", "LBCollide", "SU3MatVec"};
+
+typedef struct {
+  int nsites, nscale, ntriad, ncalls_scale; /* Scale3 calls so far: it works in place */
+  streamSet triad;
+  double *vec, *fin, *fout, *u, *x, *ux;
+  double *host;
+} layoutRun;
+
+static void run_kernel(int k, layoutRun *r) {
+  int n = r->nsites;
+  switch (k) {
+  case K_TRIAD: streamLaunch_d(BENCH_NATIVE, STREAM_TRIAD, &r->triad, r->ntriad, STREAM_SCALAR);
+    return;
+  case K_SCALE3: scale3 __targetLaunch__(r->nscale) (r->vec, r->nscale); r->ncalls_scale++; break;
+  case K_LB: lbCollide __targetLaunch__(n) (r->fout, r->fin, n, OMEGA); break;
+  case K_SU3: su3MatVec __targetLaunch__(n) (r->ux, r->u, r->x, n); break;
+  }
+  targetSynchronize();
+}
+
+/* Compare kernel k's output with the expectation, every site and component. */
+static void check_kernel(int k, layoutRun *r, int inject_error) {
+  double *h = r->host;
+  if (k == K_TRIAD) {
+    benchToHost(BENCH_NATIVE, h, r->triad.a, r->ntriad * sizeof(double));
+    benchCheckStream("Triad native", h, r->ntriad, 0, 2.0 + STREAM_SCALAR * 0.5, 1e-12);
+    return;
+  }
+  int n = k == K_SCALE3 ? r->nscale : r->nsites;
+  int ncomp = k == K_SCALE3 ? 3 : k == K_LB ? NVEL : NVEC;
+  double *t_out = k == K_SCALE3 ? r->vec : k == K_LB ? r->fout : r->ux;
+  if (inject_error && k == K_LB) benchCorrupt(t_out, TDP_INDEX(n, NVEL, n - 1, NVEL - 1), 0);
+  copyFromTarget(h, t_out, TDP_FIELD_SIZE(n, ncomp) * sizeof(double));
+  double rtol = k == K_LB ? 1e-12 : 0.0; /* Scale3 and SU3MatVec are exact */
+  double factor = ldexp(1.0, r->ncalls_scale);
+  BENCH_HOST_PARALLEL_FOR(schedule(static))
+  for (long s = 0; s < n; s++) {
+    double want[NVEL];
+    if (k == K_SCALE3)
+      for (int c = 0; c < 3; c++) want[c] = vec_init(s, c) * factor;
+    else if (k == K_LB) lb_reference(s, want);
+    else su3_reference(s, want);
+    for (int c = 0; c < ncomp; c++) {
+      double got = h[TDP_INDEX(n, ncomp, s, c)];
+      if (!benchClose(got, want[c], rtol)) {
+        char what[64];
+        snprintf(what, sizeof(what), "%s site %ld component %d", kname[k], s, c);
+        benchWrong(what, (long) TDP_INDEX(n, ncomp, s, c), got, want[c]);
+      }
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  static const char *const known[] = {"--triad-size=", NULL};
+  benchOptions o = benchParse(argc, argv, "layout", known, DEFAULT_SITES, usage);
+  targetInit();
+
+  layoutRun r;
+  r.nsites = (int) o.size;
+  r.nscale = (int) (o.size * SCALE3_SITES_FACTOR < (1L << 30) ? o.size * SCALE3_SITES_FACTOR
+                                                               : (1L << 30));
+  r.ntriad = (int) cliLong(argc, argv, "--triad-size", DEFAULT_TRIAD, 1, 1L << 30);
+  r.ncalls_scale = 0;
+  const int nt = o.reps + 1;
+  const double bytes_per_site[NK] = {0, 2 * 3 * 8, 2 * NVEL * 8, (NSU3 + 2 * NVEC) * 8};
+
+  for (int p = 0; p < NVEL; p++) {
+    int speed2 = (int) (cv[p][0] * cv[p][0] + cv[p][1] * cv[p][1] + cv[p][2] * cv[p][2]);
+    wv[p] = speed2 == 0 ? 1.0 / 3.0 : speed2 == 1 ? 1.0 / 18.0 : 1.0 / 36.0;
+  }
+  double scale = SCALE;
+  copyConstToTarget(&t_scale, &scale, sizeof(double));
+  copyConstToTarget(t_cv, cv, sizeof(cv));
+  copyConstToTarget(t_wv, wv, sizeof(wv));
+
+  size_t hsize = TDP_FIELD_SIZE(r.nsites, NVEL);
+  if (hsize < TDP_FIELD_SIZE(r.nscale, 3)) hsize = TDP_FIELD_SIZE(r.nscale, 3);
+  if (hsize < (size_t) r.ntriad) hsize = r.ntriad;
+  r.host = (double *) malloc(hsize * sizeof(double));
+  double *times = (double *) calloc((size_t) NK * nt, sizeof(double));
+  if (!r.host || !times) {
+    fprintf(stderr, "layout: out of host memory\n");
+    return 1;
+  }
+  r.vec = field_new(r.nscale, 3, vec_init, r.host);
+  r.fin = field_new(r.nsites, NVEL, f_init, r.host);
+  r.fout = field_new(r.nsites, NVEL, NULL, r.host);
+  r.u = field_new(r.nsites, NSU3, u_init, r.host);
+  r.x = field_new(r.nsites, NVEC, x_init, r.host);
+  r.ux = field_new(r.nsites, NVEC, NULL, r.host);
+  r.triad.a = nativeMalloc(r.ntriad * sizeof(double));
+  r.triad.b = nativeMalloc(r.ntriad * sizeof(double));
+  r.triad.c = nativeMalloc(r.ntriad * sizeof(double));
+  r.triad.sum = NULL;
+  streamInit_d(BENCH_NATIVE, &r.triad, r.ntriad, 0.0, 2.0, 0.5);
+
+  for (int it = 0; it < nt; it++) {
+    for (int k = 0; k < NK; k++) {
+      double t0 = timerNow();
+      run_kernel(k, &r);
+      times[k * nt + it] = timerNow() - t0;
+      if (it == 0) check_kernel(k, &r, o.inject_error);
+    }
+  }
+  check_kernel(K_SCALE3, &r, 0); /* in place: its state after every call */
+  if (benchErrors()) {
+    fprintf(stderr, "layout: %ld wrong results: no bandwidth reported\n", benchErrors());
+    return 1;
+  }
+
+  benchTiming kt[NK];
+  benchStats ks[NK];
+  for (int k = 0; k < NK; k++) {
+    kt[k].kernel = kname[k];
+    kt[k].impl = k == K_TRIAD ? BENCH_NATIVE : BENCH_TDP;
+    kt[k].size = k == K_TRIAD ? r.ntriad : k == K_SCALE3 ? r.nscale : r.nsites;
+    kt[k].bytes = k == K_TRIAD ? 3.0 * sizeof(double) * r.ntriad : bytes_per_site[k] * kt[k].size;
+    kt[k].t = times + k * nt;
+    kt[k].t_ref = NULL;
+    ks[k] = benchSummarise(&kt[k], o.reps);
+  }
+  double triad = ks[K_TRIAD].best_gbs;
+
+  printf("# layout: %d sites (Scale3 %d), Triad on %d doubles, %d timed repetitions after 1 "
+         "warm-up\n", r.nsites, r.nscale, r.ntriad, o.reps);
+  benchPrintConfig(stdout, &o);
+  printf("# all results validated (Scale3, SU3MatVec exact; LBCollide rtol 1e-12)\n");
+  printf("%-10s %-9s %10s %10s %10s %9s\n", "kernel", "impl", "bytes", "best", "median", "% of");
+  printf("%-10s %-9s %10s %10s %10s %9s\n", "", "", "per site", "GB/s", "GB/s", "Triad");
+  for (int k = 0; k < NK; k++) {
+    double pct = 100.0 * ks[k].best_gbs / triad;
+    printf("%-10s %-9s %10.0f %10.2f %10.2f %9.1f\n", kname[k], benchImplName[kt[k].impl],
+           k == K_TRIAD ? 24.0 : bytes_per_site[k], ks[k].best_gbs, ks[k].median_gbs, pct);
+    benchCsvRow(&o, "double", &kt[k], &ks[k], pct);
+  }
+
+  double *fields[] = {r.vec, r.fin, r.fout, r.u, r.x, r.ux};
+  for (int i = 0; i < 6; i++) targetFree(fields[i]);
+  nativeFree(r.triad.a);
+  nativeFree(r.triad.b);
+  nativeFree(r.triad.c);
+  free(r.host);
+  free(times);
+  targetFinalize();
+  return 0;
+}
