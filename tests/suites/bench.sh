@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Suite: the benchmarks (benchmarks/) build, validate their results at tiny
+# sizes in a few configurations, and fail loudly when a result is wrong
+# (--inject-error corrupts one element; the run must then exit non-zero
+# and name the kernel and element). Not a timing test. Also: the CSV has
+# its rows, the sweep script and plot.py work, and the CUDA build compiles
+# where nvcc exists (and runs where a GPU does).
+# Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # check NAME COMMAND...: ok if the command succeeds
+  local name=$1
+  shift
+  if out=$("$@" 2>&1); then
+    echo "ok - $name"
+  else
+    echo "not ok - $name"
+    tail -n 20 <<<"$out"
+  fi
+}
+
+# run_tiny BUILD LABEL: both benchmarks at sizes that exercise the tail
+# stride (not multiples of VVL or SAL), double and float.
+run_tiny() {
+  local b=$1 label=$2 csv=$tmp/$RANDOM.csv
+  check "bench_stream validates, $label, n=1003" "$b/bench_stream" --size 1003 --reps 3 --csv "$csv"
+  check "bench_stream validates, $label, n=1" "$b/bench_stream" --size 1 --reps 2
+  check "bench_stream --float validates, $label" "$b/bench_stream" --size 1003 --reps 3 --float
+  check "bench_layout validates, $label, 1003 sites" \
+    "$b/bench_layout" --size 1003 --triad-size 1001 --reps 3 --csv "$csv"
+  # 6 STREAM kernels x 2 + the extra rows, 4 layout rows, 1 header
+  local rows
+  rows=$(wc -l <"$csv" 2>/dev/null || echo 0)
+  if [ "$rows" -ge 18 ] && head -n 1 "$csv" | grep -q '^bench,backend,config,'; then
+    echo "ok - benchmark CSV has a header and every row, $label"
+  else
+    echo "not ok - benchmark CSV has a header and every row, $label ($rows lines)"
+  fi
+
+  local out rc
+  out=$("$b/bench_stream" --size 1003 --reps 2 --inject-error 2>&1)
+  rc=$?
+  if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: Triad targetDP double: element 1002" <<<"$out" &&
+     ! grep -q "GB/s" <<<"$out"; then
+    echo "ok - bench_stream fails on a wrong element and prints no bandwidth, $label"
+  else
+    echo "not ok - bench_stream fails on a wrong element and prints no bandwidth, $label (exit $rc)"
+    tail -n 5 <<<"$out"
+  fi
+  out=$("$b/bench_layout" --size 1003 --triad-size 1001 --reps 2 --inject-error 2>&1)
+  rc=$?
+  if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: LBCollide site 1002 component 18" <<<"$out"; then
+    echo "ok - bench_layout fails on a wrong element, $label"
+  else
+    echo "not ok - bench_layout fails on a wrong element, $label (exit $rc)"
+    tail -n 5 <<<"$out"
+  fi
+}
+
+for cfg in "AOSOA 4" "SOA 1" "AOS 8"; do
+  read -r layout vvl <<<"$cfg"
+  args=(CONFIG=gcc-openmp LAYOUT="$layout" VVL="$vvl")
+  label="c $layout VVL=$vvl"
+  build=$(make -s "${args[@]}" bench-where)
+  if make -s -j2 "${args[@]}" bench-build >"$tmp/build.log" 2>&1; then
+    echo "ok - benchmarks build, $label"
+    run_tiny "$build" "$label"
+  else
+    echo "not ok - benchmarks build, $label"
+    tail -n 20 "$tmp/build.log"
+  fi
+done
+
+check "sweep_layout.sh runs two configurations into one CSV" \
+  benchmarks/sweep_layout.sh --layouts "AOS SOA" --vvls 2 --jobs 2 --csv "$tmp/sweep.csv" \
+  -- --size 1003 --triad-size 1001 --reps 2
+if [ "$(grep -c '^layout,.*,LBCollide,' "$tmp/sweep.csv" 2>/dev/null)" = 2 ]; then
+  echo "ok - sweep CSV holds one LBCollide row per configuration"
+else
+  echo "not ok - sweep CSV holds one LBCollide row per configuration"
+fi
+
+if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+  b=$(make -s CONFIG=gcc-openmp bench-where)
+  "$b/bench_stream" --size 1003 --reps 2 --csv "$tmp/stream.csv" >/dev/null 2>&1
+  check "plot.py draws the charts and tables from the CSVs" \
+    /usr/bin/python3 benchmarks/plot.py --stream "$tmp/stream.csv" --layout "$tmp/sweep.csv" \
+    --outdir "$tmp/img" --markdown "$tmp/tables.md"
+  n=$(ls "$tmp/img"/*.png 2>/dev/null | wc -l)
+  if [ "$n" -ge 2 ] && grep -q "Triad" "$tmp/tables.md"; then
+    echo "ok - plot.py wrote PNGs and markdown tables"
+  else
+    echo "not ok - plot.py wrote PNGs and markdown tables ($n PNGs)"
+  fi
+else
+  echo "ok - plot.py # SKIP /usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)"
+fi
+
+nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+if [ -n "$nvcc" ] && [ -f targetDP_CUDA.cu ]; then
+  build=$(make -s TARGET=cuda bench-where)
+  if make -s -j2 TARGET=cuda NVCC="$nvcc" bench-build >"$tmp/cuda.log" 2>&1; then
+    echo "ok - benchmarks build with TARGET=cuda"
+    if nvidia-smi -L >/dev/null 2>&1; then
+      run_tiny "$build" "cuda SOA VVL=1"
+    else
+      echo "ok - CUDA benchmarks run # SKIP no GPU here"
+    fi
+  else
+    echo "not ok - benchmarks build with TARGET=cuda"
+    tail -n 20 "$tmp/cuda.log"
+  fi
+else
+  echo "ok - benchmarks build with TARGET=cuda # SKIP no nvcc or no targetDP_CUDA.cu"
+fi
+exit 0
