@@ -118,6 +118,17 @@ __targetEntry__ void kAtomic(double *t_acc, int *t_hits, int *t_bins, double *t_
   }
 }
 
+/* Every site adds to the same two counters: lost updates show at once
+ * if the atomics are not atomic. */
+__targetEntry__ void kContend(double *t_acc, int *t_hits, int n) {
+  __targetTLP__(baseIndex, n) {
+    __targetILP__(vecIndex) {
+      targetAtomicAddInt(t_hits, 1);
+      targetAtomicAddDouble(t_acc, 0.5);
+    }
+  }
+}
+
 /* A __targetHost__ and a __target__ function called from a kernel. */
 __targetEntry__ void kFunctions(const double *t_in, double *t_out, double *t_out2, int n) {
   __targetTLP__(baseIndex, n) {
@@ -373,6 +384,24 @@ static void test_atomics(void **state) {
   }
 }
 
+static void test_atomics_contention(void **state) {
+  (void) state;
+  int n = 1 << 20;
+  double *t_acc = NULL, acc = -1.0;
+  int *t_hits = NULL, hits = -1;
+  tuSetContext("atomics on one address, n = %d", n);
+  assert_int_equal(targetCalloc(&t_acc, sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetCalloc(&t_hits, sizeof(int)), TARGET_SUCCESS);
+  for (int r = 0; r < 3; r++) kContend __targetLaunch__(n) (t_acc, t_hits, n);
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(&acc, t_acc, sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(&hits, t_hits, sizeof(int)), TARGET_SUCCESS);
+  tuAssertClose(hits, 3.0 * n, 0.0);
+  tuAssertClose(acc, 1.5 * n, 0.0);
+  targetFree(t_acc);
+  targetFree(t_hits);
+}
+
 static void test_target_and_host_functions(void **state) {
   (void) state;
   int n = 12345;
@@ -456,6 +485,7 @@ int main(void) {
       cmocka_unit_test(test_field_kernels),
       cmocka_unit_test(test_in_kernel_reduction),
       cmocka_unit_test(test_atomics),
+      cmocka_unit_test(test_atomics_contention),
       cmocka_unit_test(test_target_and_host_functions),
       cmocka_unit_test(test_constants),
   };

@@ -1,0 +1,319 @@
+#!/usr/bin/env bash
+# tests/run_tests.sh -- the whole targetDP test suite; `make test` runs it
+# (and CI runs `make test`). Run from anywhere; it works in the repository.
+#
+#   1. scripts/install_deps.sh (installs missing Debian packages as root)
+#   2. C backend unit tests (tests/test_*.c, cmocka) built and run for every
+#      LAYOUT in AOS SOA AOSOA x VVL in 1 2 4 8, plus: the serial preset,
+#      a checked build (CHECK=1), one configuration with 3 OpenMP threads
+#   3. the same under AddressSanitizer + UBSan (SAN=1): every layout x VVL
+#      (TDP_SAN_VVLS="1 4" narrows it); any sanitizer report fails; and
+#      one serial configuration under valgrind memcheck
+#   4. the CUDA backend and the CUDA test binaries compiled and linked with
+#      nvcc (no GPU needed): LAYOUT=SOA VVL=1 and LAYOUT=AOSOA VVL=2; a
+#      SKIP while targetDP_CUDA.cu or nvcc is missing
+#   5. every executable tests/suites/*.sh (benchmarks, apps, ...)
+#
+# Counting. Every test case of every unit-test binary in every
+# configuration counts once: binaries print TAP (CMOCKA_MESSAGE_OUTPUT=TAP),
+# `ok` passes, `not ok` fails, `# SKIP` skips. A binary that crashes, times
+# out, exits non-zero without a failing case, prints a sanitizer report or
+# whose TAP plan (1..N) does not match the cases it printed counts as
+# failed (once per missing case, at least once). A build that fails counts
+# as one failure. Each CUDA compile-and-link counts as one case.
+#
+# Suite contract (tests/suites/*.sh). A suite is an executable script run
+# from the repository root with no arguments. It prints one line per check:
+#     ok - <name>
+#     not ok - <name>
+#     ok - <name> # SKIP <why>
+# (other lines are shown but not counted) and exits 0 when it could run its
+# checks, whatever their outcome; a non-zero exit counts as one more
+# failure. It may use `make -j2 ...` in the usual configurations (build/ is
+# shared) and must finish within TDP_SUITE_TIMEOUT seconds (default 600).
+# A *.sh file that is not executable is reported as skipped.
+#
+# The run ends with exactly one line `N passed, M failed` (or `N passed,
+# M failed, K skipped`) and exits non-zero if M > 0. Logs of every build
+# and binary are in build/test-logs/.
+#
+# Environment: TDP_SKIP_DEPS=1 skips step 1; TDP_SAN_VVLS (default
+# "1 2 4 8"); TDP_TEST_TIMEOUT seconds per binary (default 300);
+# TDP_SUITE_TIMEOUT seconds per suite (default 600).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT" || exit 2
+# A nested `make test -jN` must not hand its job server or variables down.
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL GNUMAKEFLAGS
+
+START=$(date +%s)
+LOGS=build/test-logs
+rm -rf "$LOGS"
+mkdir -p "$LOGS"
+TEST_TIMEOUT=${TDP_TEST_TIMEOUT:-300}
+SUITE_TIMEOUT=${TDP_SUITE_TIMEOUT:-600}
+SAN_VVLS=${TDP_SAN_VVLS:-"1 2 4 8"}
+MAKE=(make -j2 --no-print-directory)
+RUN_WRAP=()   # a command that runs each test binary (valgrind)
+
+PASS=0
+FAIL=0
+SKIP=0
+FAILED=()     # names of failed cases, listed at the end
+SUMMARY=()    # one line per configuration
+
+elapsed() { echo $(($(date +%s) - $1)); }
+
+fail_case() { # name
+  FAIL=$((FAIL + 1))
+  FAILED+=("$1")
+  echo "not ok - $1"
+}
+
+finish() {
+  echo
+  echo "== summary ($(elapsed "$START") s)"
+  for line in "${SUMMARY[@]}"; do echo "  $line"; done
+  if [ ${#FAILED[@]} -gt 0 ]; then
+    echo "failed:"
+    for f in "${FAILED[@]}"; do echo "  $f"; done
+  fi
+  if [ "$SKIP" -gt 0 ]; then
+    echo "$PASS passed, $FAIL failed, $SKIP skipped"
+  else
+    echo "$PASS passed, $FAIL failed"
+  fi
+  [ "$FAIL" -eq 0 ]
+  exit $?
+}
+
+# ---------------------------------------------------------------------------
+echo "== dependencies"
+if ! bash scripts/install_deps.sh; then
+  fail_case "scripts/install_deps.sh"
+  finish
+fi
+
+# run_binary LABEL BINARY [ENV=VALUE ...]: run one cmocka binary, count
+# its TAP output. Sets BIN_PASS BIN_FAIL BIN_SKIP.
+run_binary() {
+  local label=$1 bin=$2 name out err rc
+  shift 2
+  name=$(basename "$bin")
+  out="$LOGS/$label.$name.out"
+  err="$LOGS/$label.$name.err"
+  env "$@" CMOCKA_MESSAGE_OUTPUT=TAP timeout -k 10 "$TEST_TIMEOUT" ${RUN_WRAP[@]+"${RUN_WRAP[@]}"} \
+    "$bin" >"$out" 2>"$err"
+  rc=$?
+  # plan, passed, failed, skipped
+  local counts plan ok notok skip
+  counts=$(awk '
+    /^1\.\.[0-9]+/ { split($0, a, "."); plan += a[3]; hasplan = 1 }
+    /^(not )?ok [0-9]+.*# SKIP/ { skip++; next }
+    /^ok [0-9]+/ { ok++ }
+    /^not ok [0-9]+/ { notok++ }
+    END { printf "%d %d %d %d %d", hasplan ? plan : -1, ok, notok, skip, 0 }' "$out")
+  read -r plan ok notok skip _ <<<"$counts"
+  BIN_PASS=$ok
+  BIN_FAIL=$notok
+  BIN_SKIP=$skip
+  local why=""
+  if [ "$plan" -lt 0 ]; then
+    why="no TAP plan"
+  elif [ $((ok + notok + skip)) -ne "$plan" ]; then
+    why="TAP plan $plan but $((ok + notok + skip)) results"
+  fi
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    why="${why:+$why; }timed out after ${TEST_TIMEOUT}s"
+  elif [ "$rc" -ge 128 ]; then
+    why="${why:+$why; }killed by signal $((rc - 128))"
+  elif [ "$rc" -ne 0 ] && [ "$notok" -eq 0 ]; then
+    why="${why:+$why; }exit status $rc"
+  fi
+  if grep -qE 'ERROR: (Address|Leak|Thread|Memory|Undefined)Sanitizer|runtime error:|SUMMARY: (Address|Undefined)' "$err" "$out"; then
+    why="${why:+$why; }sanitizer report"
+  fi
+  if [ ${#RUN_WRAP[@]} -gt 0 ] && grep -qE '^==[0-9]+== ' "$err"; then
+    why="${why:+$why; }valgrind report"
+  fi
+  local t
+  while IFS= read -r t; do
+    FAILED+=("$label $name: $t")
+    echo "not ok - $label $name: $t"
+  done < <(grep -E '^not ok [0-9]+' "$out" | grep -v '# SKIP' | sed 's/^not ok [0-9]* - //')
+  if [ -n "$why" ]; then
+    local missing=1
+    if [ "$plan" -gt $((ok + notok + skip)) ]; then missing=$((plan - ok - notok - skip)); fi
+    BIN_FAIL=$((BIN_FAIL + missing))
+    FAILED+=("$label $name: $why")
+    echo "not ok - $label $name: $why"
+  fi
+  if [ "$BIN_FAIL" -gt 0 ]; then
+    echo "---- $out (tail)"; tail -n 25 "$out"
+    echo "---- $err (tail)"; tail -n 25 "$err"
+  fi
+}
+
+# run_config LABEL [ENV=VALUE ...] -- MAKE_ARGS...: build the tests of one
+# configuration and run them all.
+run_config() {
+  local label=$1 t0 envs=() build bin cp=0 cf=0 cs=0 nbin=0
+  shift
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs+=("$1"); shift; done
+  shift
+  t0=$(date +%s)
+  if ! "${MAKE[@]}" "$@" tests-build >"$LOGS/$label.build.log" 2>&1; then
+    fail_case "$label: build (make $*)"
+    tail -n 30 "$LOGS/$label.build.log"
+    SUMMARY+=("$(printf '%-28s BUILD FAILED (make %s)' "$label" "$*")")
+    return
+  fi
+  if grep -qE 'warning:' "$LOGS/$label.build.log"; then
+    fail_case "$label: compiler warnings (see $LOGS/$label.build.log)"
+    grep -E 'warning:' "$LOGS/$label.build.log" | head -n 10
+  fi
+  build=$(make -s "$@" tests-print-build)
+  local src
+  for src in tests/test_*.c; do
+    bin="$build/tests/$(basename "$src" .c)"
+    if [ ! -x "$bin" ]; then
+      FAILED+=("$label: $bin was not built")
+      echo "not ok - $label: $bin was not built"
+      cf=$((cf + 1))
+      continue
+    fi
+    nbin=$((nbin + 1))
+    run_binary "$label" "$bin" "${envs[@]}"
+    cp=$((cp + BIN_PASS)); cf=$((cf + BIN_FAIL)); cs=$((cs + BIN_SKIP))
+  done
+  if [ "$nbin" -eq 0 ]; then
+    FAILED+=("$label: no test binaries in $build/tests")
+    echo "not ok - $label: no test binaries in $build/tests"
+    cf=$((cf + 1))
+  fi
+  PASS=$((PASS + cp)); FAIL=$((FAIL + cf)); SKIP=$((SKIP + cs))
+  local line
+  line=$(printf '%-28s %4d passed, %d failed%s  (%d binaries, %ds)' "$label" "$cp" "$cf" \
+         "$([ "$cs" -gt 0 ] && echo ", $cs skipped")" "$nbin" "$(elapsed "$t0")")
+  SUMMARY+=("$line")
+  echo "$line"
+}
+
+# ---------------------------------------------------------------------------
+echo "== C backend: every layout x VVL"
+for layout in AOS SOA AOSOA; do
+  for vvl in 1 2 4 8; do
+    run_config "c-$layout-vvl$vvl" -- CONFIG=gcc-openmp LAYOUT=$layout VVL=$vvl
+  done
+done
+echo "== C backend: other presets and modes"
+run_config "c-serial-AOSOA-vvl4" -- CONFIG=gcc-serial LAYOUT=AOSOA VVL=4
+run_config "c-AOSOA-vvl4-sal8" -- CONFIG=gcc-openmp LAYOUT=AOSOA VVL=4 SAL=8
+run_config "c-checked-AOSOA-vvl4" -- CONFIG=gcc-openmp LAYOUT=AOSOA VVL=4 CHECK=1
+run_config "c-AOSOA-vvl4-3threads" OMP_NUM_THREADS=3 TARGETDP_QUIET=1 -- \
+  CONFIG=gcc-openmp LAYOUT=AOSOA VVL=4
+
+echo "== C backend under AddressSanitizer + UBSan"
+SAN_ENV=(ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:allocator_may_return_null=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1
+         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1)
+for layout in AOS SOA AOSOA; do
+  for vvl in $SAN_VVLS; do
+    run_config "san-$layout-vvl$vvl" "${SAN_ENV[@]}" -- SAN=1 CONFIG=gcc-openmp LAYOUT=$layout VVL=$vvl
+  done
+done
+
+echo "== C backend under valgrind memcheck (serial preset: no OpenMP runtime noise)"
+if command -v valgrind >/dev/null 2>&1; then
+  # AVX2 at most: valgrind does not decode AVX-512.
+  RUN_WRAP=(valgrind -q --error-exitcode=99 --leak-check=full
+            --errors-for-leak-kinds=definite,indirect --track-origins=yes)
+  run_config "valgrind-serial-SOA-vvl4" -- CONFIG=gcc-serial LAYOUT=SOA VVL=4 \
+    BUILD=build/valgrind-serial-SOA-vvl4 \
+    CFLAGS="-std=c99 -O2 -g -march=x86-64-v3 -Wall -Wextra -Wno-unknown-pragmas"
+  RUN_WRAP=()
+else
+  SKIP=$((SKIP + 1))
+  echo "ok - valgrind-serial-SOA-vvl4 # SKIP no valgrind"
+  SUMMARY+=("$(printf '%-28s skipped (no valgrind)' "valgrind-serial-SOA-vvl4")")
+fi
+
+# ---------------------------------------------------------------------------
+echo "== CUDA backend: compile and link (no GPU needed)"
+NVCC_BIN=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+for cfg in "SOA 1" "AOSOA 2"; do
+  read -r layout vvl <<<"$cfg"
+  label="cuda-$layout-vvl$vvl"
+  if [ ! -f targetDP_CUDA.cu ]; then
+    SKIP=$((SKIP + 1))
+    echo "ok - $label: build # SKIP targetDP_CUDA.cu does not exist yet"
+    SUMMARY+=("$(printf '%-28s skipped (no targetDP_CUDA.cu)' "$label")")
+    continue
+  fi
+  if [ ! -x "$NVCC_BIN" ]; then
+    SKIP=$((SKIP + 1))
+    echo "ok - $label: build # SKIP no nvcc (PATH or /usr/local/cuda/bin)"
+    SUMMARY+=("$(printf '%-28s skipped (no nvcc)' "$label")")
+    continue
+  fi
+  t0=$(date +%s)
+  if "${MAKE[@]}" TARGET=cuda LAYOUT=$layout VVL=$vvl tests-build >"$LOGS/$label.build.log" 2>&1; then
+    build=$(make -s TARGET=cuda LAYOUT=$layout VVL=$vvl tests-print-build)
+    nbin=$(find "$build/tests" -maxdepth 1 -name 'test_*' -type f -perm -u+x | wc -l)
+    nsrc=$(find tests -maxdepth 1 -name 'test_*.c' | wc -l)
+    if [ "$nbin" -ne "$nsrc" ]; then
+      fail_case "$label: build: $nbin binaries for $nsrc test sources"
+      SUMMARY+=("$(printf '%-28s BUILD INCOMPLETE' "$label")")
+    elif grep -qE 'warning' "$LOGS/$label.build.log"; then
+      fail_case "$label: compiler warnings (see $LOGS/$label.build.log)"
+      grep -E 'warning' "$LOGS/$label.build.log" | head -n 10
+      SUMMARY+=("$(printf '%-28s built with warnings' "$label")")
+    else
+      PASS=$((PASS + 1))
+      echo "ok - $label: library and $nbin test binaries built"
+      SUMMARY+=("$(printf '%-28s    1 passed (compiled and linked %d binaries, %ds)' "$label" "$nbin" "$(elapsed "$t0")")")
+    fi
+  else
+    fail_case "$label: build (make TARGET=cuda LAYOUT=$layout VVL=$vvl tests-build)"
+    tail -n 30 "$LOGS/$label.build.log"
+    SUMMARY+=("$(printf '%-28s BUILD FAILED' "$label")")
+  fi
+done
+
+# ---------------------------------------------------------------------------
+echo "== extra suites (tests/suites/*.sh)"
+shopt -s nullglob
+for suite in tests/suites/*.sh; do
+  sname=$(basename "$suite" .sh)
+  if [ ! -x "$suite" ]; then
+    SKIP=$((SKIP + 1))
+    echo "ok - suite $sname # SKIP $suite is not executable (chmod +x)"
+    SUMMARY+=("$(printf '%-28s skipped (not executable)' "suite $sname")")
+    continue
+  fi
+  t0=$(date +%s)
+  log="$LOGS/suite-$sname.log"
+  timeout -k 10 "$SUITE_TIMEOUT" "./$suite" >"$log" 2>&1
+  rc=$?
+  sp=0; sf=0; ss=0
+  while IFS= read -r line; do
+    case "$line" in
+      "ok - "*"# SKIP"*) ss=$((ss + 1)) ;;
+      "ok - "*) sp=$((sp + 1)) ;;
+      "not ok - "*) sf=$((sf + 1)); FAILED+=("suite $sname: ${line#not ok - }") ;;
+    esac
+  done <"$log"
+  grep -E '^(not )?ok - ' "$log" | sed "s/^/  [$sname] /"
+  if [ "$rc" -ne 0 ]; then
+    sf=$((sf + 1))
+    FAILED+=("suite $sname: exited with status $rc$([ "$rc" -eq 124 ] && echo " (timed out after ${SUITE_TIMEOUT}s)")")
+    echo "not ok - suite $sname exited with status $rc; tail of $log:"
+    tail -n 25 "$log"
+  fi
+  PASS=$((PASS + sp)); FAIL=$((FAIL + sf)); SKIP=$((SKIP + ss))
+  SUMMARY+=("$(printf '%-28s %4d passed, %d failed%s  (%ds)' "suite $sname" "$sp" "$sf" \
+            "$([ "$ss" -gt 0 ] && echo ", $ss skipped")" "$(elapsed "$t0")")")
+done
+shopt -u nullglob
+
+finish
