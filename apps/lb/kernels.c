@@ -1,0 +1,365 @@
+/* The LB kernels, written once for both backends. Compiled as C (OpenMP)
+ * or as CUDA (nvcc -x cu); the constants below must live in this file,
+ * next to the kernels that read them (CUDA __constant__ symbols are per
+ * translation unit). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "common/timer.h"
+#include "kernels.h"
+#include "targetDP.h"
+
+/* Fully unroll the loops over the 19 velocities: the per-site arrays then
+ * live in registers (GPU) or vector registers (CPU). */
+#ifdef __CUDACC__
+#define LB_UNROLL _Pragma("unroll")
+#else
+#define LB_UNROLL _Pragma("GCC unroll 19")
+#endif
+
+typedef struct {
+  double c[NVEL][3]; /* velocities as doubles, for the moment sums */
+  double w[NVEL];    /* weights */
+  double cf[NVEL];   /* c_p . F: the force is uniform, so once per run */
+  int ci[NVEL][3];   /* velocities as integers, for boundary geometry */
+  int off[NVEL];     /* index offset of site x + c_p: c_p . str */
+  int cross[3][2][LB_NCROSS]; /* along d: velocities with c_d = -1 [0], +1 [1] */
+  double omega;      /* 1 / tau */
+  double fpre;       /* 1 - omega / 2: Guo's source prefactor */
+  double force[3];
+} lbConst;
+
+__targetConst__ lbConst t_k;
+
+void lbKernelsSetup(const lbGeom *g, double tau, const double force[3]) {
+  lbConst k;
+  for (int p = 0; p < NVEL; p++) {
+    k.w[p] = lbWv[p];
+    k.off[p] = 0;
+    k.cf[p] = 0.0;
+    for (int d = 0; d < 3; d++) {
+      k.c[p][d] = lbCv[p][d];
+      k.ci[p][d] = lbCv[p][d];
+      k.off[p] += lbCv[p][d] * g->str[d];
+      k.cf[p] += lbCv[p][d] * force[d];
+    }
+  }
+  for (int d = 0; d < 3; d++) {
+    int n[2] = {0, 0};
+    for (int p = 0; p < NVEL; p++) {
+      if (lbCv[p][d] == -1) k.cross[d][0][n[0]++] = p;
+      if (lbCv[p][d] == +1) k.cross[d][1][n[1]++] = p;
+    }
+  }
+  k.omega = 1.0 / tau;
+  k.fpre = 1.0 - 0.5 * k.omega;
+  for (int d = 0; d < 3; d++) k.force[d] = force[d];
+  copyConstToTarget(&t_k, &k, sizeof(k));
+}
+
+/* The velocity set and weights as the arithmetic sees them. On a GPU they
+ * come from constant memory (t_k). On a CPU, __targetConst__ is a plain
+ * global the compiler cannot fold, so there it reads the literal tables of
+ * model.h instead: with the loops over p unrolled, products with the
+ * components 0 and +-1 disappear, which halves the floating-point work of
+ * the collision, the part of the step that is compute-bound on a CPU. */
+#ifdef __CUDACC__
+#define LB_C(p, d) (t_k.c[p][d])
+#define LB_W(p) (t_k.w[p])
+#else
+#define LB_C(p, d) ((double) lbCv[p][d])
+#define LB_W(p) (lbWv[p])
+#endif
+
+/* BGK collision with Guo's forcing (Guo, Zheng & Shi 2002), lane by lane
+ * (lane v of a stride of VVL sites; the lanes are the SIMD lanes of a CPU):
+ * velocity u = (sum_p f_p c_p + F/2) / rho, relaxation towards the
+ * second-order equilibrium, and the source
+ *   (1 - omega/2) w_p [3 (c_p - u).F + 9 (c_p.u)(c_p.F)].
+ * Site-local and free of reductions or atomics, so every site's result is
+ * the same whatever the decomposition, layout or VVL. It is split in three
+ * so that the kernels can fuse it with their loads and stores: moments are
+ * summed as the distributions arrive, each relaxed value goes straight to
+ * memory (and no ILP loop is a bare copy, which gcc would turn into a
+ * memcpy call per velocity). */
+enum { M_RHO, M_UX, M_UY, M_UZ, M_USQ, M_UF, LB_NMOM };
+
+static __target__ inline void moments_add(double m[LB_NMOM][VVL], int v, int p, double fp) {
+  if (p == 0) {
+    m[M_RHO][v] = fp;
+    m[M_UX][v] = m[M_UY][v] = m[M_UZ][v] = 0.0;
+  } else {
+    m[M_RHO][v] += fp;
+  }
+  m[M_UX][v] += fp * LB_C(p, 0);
+  m[M_UY][v] += fp * LB_C(p, 1);
+  m[M_UZ][v] += fp * LB_C(p, 2);
+}
+
+static __target__ inline void moments_velocity(double m[LB_NMOM][VVL], int v) {
+  const double rinv = 1.0 / m[M_RHO][v];
+  const double ux = (m[M_UX][v] + 0.5 * t_k.force[0]) * rinv;
+  const double uy = (m[M_UY][v] + 0.5 * t_k.force[1]) * rinv;
+  const double uz = (m[M_UZ][v] + 0.5 * t_k.force[2]) * rinv;
+  m[M_UX][v] = ux;
+  m[M_UY][v] = uy;
+  m[M_UZ][v] = uz;
+  m[M_USQ][v] = 1.0 - 1.5 * (ux * ux + uy * uy + uz * uz);
+  m[M_UF][v] = ux * t_k.force[0] + uy * t_k.force[1] + uz * t_k.force[2];
+}
+
+static __target__ inline double relax(const double m[LB_NMOM][VVL], int v, int p, double fp) {
+  const double cu = LB_C(p, 0) * m[M_UX][v] + LB_C(p, 1) * m[M_UY][v] + LB_C(p, 2) * m[M_UZ][v];
+  const double feq = LB_W(p) * m[M_RHO][v] * (m[M_USQ][v] + cu * (3.0 + 4.5 * cu));
+  const double src = LB_W(p) * t_k.fpre * (3.0 * (t_k.cf[p] - m[M_UF][v]) + 9.0 * cu * t_k.cf[p]);
+  return fp + t_k.omega * (feq - fp) + src;
+}
+
+/* The sweep covers sites s0 .. s0 + nrange - 1: all interior sites, plus
+ * the y/z halo columns lying between them in memory. Computing those
+ * halo sites too keeps the loop a plain contiguous range, which vectorises
+ * with unit stride on a CPU; their results are garbage that no interior
+ * site reads (the halo exchange overwrites what is read). On a GPU a
+ * thread can skip them cheaply, which saves their memory traffic. */
+#ifdef __CUDACC__
+#define LB_HALO_COLUMN(g, s)                                              \
+  ((s) % (g).nh[2] == 0 || (s) % (g).nh[2] == (g).nh[2] - 1 ||            \
+   ((s) / (g).str[1]) % (g).nh[1] == 0 || ((s) / (g).str[1]) % (g).nh[1] == (g).nh[1] - 1)
+#else
+#define LB_HALO_COLUMN(g, s) 0
+#endif
+
+/* Kernels follow the targetDP pattern: per stride of VVL sites, ILP loops
+ * over the lanes, one per velocity, between memory and the lane arrays. */
+__targetEntry__ void lb_fused(const double *__restrict__ f, double *__restrict__ fn, lbGeom g) {
+  __targetTLP__(base, g.nrange) {
+    const int s = g.s0 + base;
+    if (VVL == 1 && LB_HALO_COLUMN(g, s)) continue;
+    double q[NVEL][VVL], m[LB_NMOM][VVL];
+    LB_UNROLL
+    for (int p = 0; p < NVEL; p++) {
+      __targetILP__(v) {
+        q[p][v] = f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)]; /* pull: streaming */
+        moments_add(m, v, p, q[p][v]);
+      }
+    }
+    __targetILP__(v) moments_velocity(m, v);
+    LB_UNROLL
+    for (int p = 0; p < NVEL; p++) {
+      __targetILP__(v) fn[TDP_INDEX(g.nall, NVEL, s + v, p)] = relax(m, v, p, q[p][v]);
+    }
+  }
+}
+
+__targetEntry__ void lb_propagate(const double *__restrict__ f, double *__restrict__ fn,
+                                  lbGeom g) {
+  __targetTLP__(base, g.nrange) {
+    const int s = g.s0 + base;
+    if (VVL == 1 && LB_HALO_COLUMN(g, s)) continue;
+    LB_UNROLL
+    for (int p = 0; p < NVEL; p++) {
+      __targetILP__(v)
+        fn[TDP_INDEX(g.nall, NVEL, s + v, p)] = f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)];
+    }
+  }
+}
+
+__targetEntry__ void lb_collide(double *__restrict__ f, lbGeom g) {
+  __targetTLP__(base, g.nrange) {
+    const int s = g.s0 + base;
+    if (VVL == 1 && LB_HALO_COLUMN(g, s)) continue;
+    double q[NVEL][VVL], m[LB_NMOM][VVL];
+    LB_UNROLL
+    for (int p = 0; p < NVEL; p++) {
+      __targetILP__(v) {
+        q[p][v] = f[TDP_INDEX(g.nall, NVEL, s + v, p)];
+        moments_add(m, v, p, q[p][v]);
+      }
+    }
+    __targetILP__(v) moments_velocity(m, v);
+    LB_UNROLL
+    for (int p = 0; p < NVEL; p++) {
+      __targetILP__(v) f[TDP_INDEX(g.nall, NVEL, s + v, p)] = relax(m, v, p, q[p][v]);
+    }
+  }
+}
+
+void lbUpdateFused(const lbGeom *g, const double *t_f, double *t_fn) {
+  lb_fused __targetLaunch__(g->nrange) (t_f, t_fn, *g);
+}
+void lbPropagate(const lbGeom *g, const double *t_f, double *t_fn) {
+  lb_propagate __targetLaunch__(g->nrange) (t_f, t_fn, *g);
+}
+void lbCollide(const lbGeom *g, double *t_fn) {
+  lb_collide __targetLaunch__(g->nrange) (t_fn, *g);
+}
+
+/* The stored state is post-collision, f* = f + omega (feq - f) + S, whose
+ * first moment is rho u + F/2 (the source adds (1 - omega/2) F and the
+ * relaxation omega F/2): u = (sum f* c - F/2) / rho is the velocity the
+ * collision used, i.e. the physical velocity of that step. */
+__targetEntry__ void lb_moments(const double *__restrict__ f, double *__restrict__ rho,
+                                double *__restrict__ u, double *__restrict__ umag, lbGeom g) {
+  __targetTLP__(base, g.nall) {
+    __targetILP__(v) {
+      const int s = base + v;
+      const int x = s / g.str[0], y = (s / g.str[1]) % g.nh[1], z = s % g.nh[2];
+      const int inside = x >= 1 && x <= g.n[0] && y >= 1 && y <= g.n[1] && z >= 1 && z <= g.n[2];
+      double r = 0.0, jx = 0.0, jy = 0.0, jz = 0.0;
+      for (int p = 0; p < NVEL; p++) {
+        const double fp = f[TDP_INDEX(g.nall, NVEL, s, p)];
+        r += fp;
+        jx += fp * t_k.c[p][0];
+        jy += fp * t_k.c[p][1];
+        jz += fp * t_k.c[p][2];
+      }
+      const double rinv = inside ? 1.0 / r : 0.0;
+      const double ux = (jx - 0.5 * t_k.force[0]) * rinv;
+      const double uy = (jy - 0.5 * t_k.force[1]) * rinv;
+      const double uz = (jz - 0.5 * t_k.force[2]) * rinv;
+      rho[s] = inside ? r : 0.0;
+      u[s] = ux;
+      u[g.nall + s] = uy;
+      u[2 * g.nall + s] = uz;
+      umag[s] = sqrt(ux * ux + uy * uy + uz * uz);
+    }
+  }
+}
+
+void lbMoments(const lbGeom *g, const double *t_f, double *t_rho, double *t_u, double *t_umag) {
+  lb_moments __targetLaunch__(g->nall) (t_f, t_rho, t_u, t_umag, *g);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Halo. A face plane along d spans the full extent (halo included) of the
+ * two other axes, so that exchanging x, then y, then z also fills the
+ * edge sites the diagonal velocities read. */
+
+static __targetHost__ inline void plane_axes(int d, int *a, int *b) {
+  *a = (d == 0) ? 1 : 0; /* the other two axes, b the faster one */
+  *b = (d == 2) ? 1 : 2;
+}
+
+int lbPlaneSites(const lbGeom *g, int d) {
+  int a, b;
+  plane_axes(d, &a, &b);
+  return g->nh[a] * g->nh[b];
+}
+
+/* Site of plane index i at coordinate c along d. */
+#define PLANE_SITE(g, d, a, b, i, c) \
+  ((c) * (g).str[d] + ((i) / (g).nh[b]) * (g).str[a] + ((i) % (g).nh[b]) * (g).str[b])
+
+__targetEntry__ void lb_halo_pack(const double *__restrict__ f, double *__restrict__ buf,
+                                  lbGeom g, int d) {
+  int a, b;
+  plane_axes(d, &a, &b);
+  const int np = g.nh[a] * g.nh[b];
+  __targetTLPNoStride__(i, np) {
+    const int slo = PLANE_SITE(g, d, a, b, i, 1), shi = PLANE_SITE(g, d, a, b, i, g.n[d]);
+    for (int k = 0; k < LB_NCROSS; k++) {
+      buf[k * np + i] = f[TDP_INDEX(g.nall, NVEL, slo, t_k.cross[d][0][k])];
+      buf[(LB_NCROSS + k) * np + i] = f[TDP_INDEX(g.nall, NVEL, shi, t_k.cross[d][1][k])];
+    }
+  }
+}
+
+__targetEntry__ void lb_halo_unpack(double *__restrict__ f, const double *__restrict__ buf,
+                                    lbGeom g, int d, int do_lo, int do_hi) {
+  int a, b;
+  plane_axes(d, &a, &b);
+  const int np = g.nh[a] * g.nh[b];
+  __targetTLPNoStride__(i, np) {
+    const int slo = PLANE_SITE(g, d, a, b, i, 0), shi = PLANE_SITE(g, d, a, b, i, g.n[d] + 1);
+    for (int k = 0; k < LB_NCROSS; k++) {
+      /* From below come the lower rank's upward movers, and vice versa. */
+      if (do_lo) f[TDP_INDEX(g.nall, NVEL, slo, t_k.cross[d][1][k])] = buf[k * np + i];
+      if (do_hi)
+        f[TDP_INDEX(g.nall, NVEL, shi, t_k.cross[d][0][k])] = buf[(LB_NCROSS + k) * np + i];
+    }
+  }
+}
+
+__targetEntry__ void lb_halo_self(double *__restrict__ f, lbGeom g, int d) {
+  int a, b;
+  plane_axes(d, &a, &b);
+  const int np = g.nh[a] * g.nh[b];
+  __targetTLPNoStride__(i, np) {
+    const int h0 = PLANE_SITE(g, d, a, b, i, 0), s1 = PLANE_SITE(g, d, a, b, i, 1);
+    const int hn = PLANE_SITE(g, d, a, b, i, g.n[d] + 1), sn = PLANE_SITE(g, d, a, b, i, g.n[d]);
+    for (int k = 0; k < LB_NCROSS; k++) {
+      const int up = t_k.cross[d][1][k], down = t_k.cross[d][0][k];
+      f[TDP_INDEX(g.nall, NVEL, h0, up)] = f[TDP_INDEX(g.nall, NVEL, sn, up)];
+      f[TDP_INDEX(g.nall, NVEL, hn, down)] = f[TDP_INDEX(g.nall, NVEL, s1, down)];
+    }
+  }
+}
+
+/* Half-way bounce-back: the population that would stream from wall (halo)
+ * site h into fluid site r = h + c_p is the one that left r towards the
+ * wall, f_opp(p)(r), reflected. Writing it into f_p(h) lets the update pull
+ * it like any other neighbour value. Only readers r inside the array are
+ * written; a reader in another axis's halo is never used. */
+__targetEntry__ void lb_wall_reflect(double *__restrict__ f, lbGeom g, int d, int side) {
+  int a, b;
+  plane_axes(d, &a, &b);
+  const int np = g.nh[a] * g.nh[b];
+  __targetTLPNoStride__(i, np) {
+    const int ia = i / g.nh[b], ib = i % g.nh[b];
+    const int h = PLANE_SITE(g, d, a, b, i, side ? g.n[d] + 1 : 0);
+    for (int k = 0; k < LB_NCROSS; k++) {
+      const int p = t_k.cross[d][side ? 0 : 1][k]; /* pointing into the fluid */
+      const int ra = ia + t_k.ci[p][a], rb = ib + t_k.ci[p][b];
+      if (ra >= 0 && ra < g.nh[a] && rb >= 0 && rb < g.nh[b])
+        f[TDP_INDEX(g.nall, NVEL, h, p)] = f[TDP_INDEX(g.nall, NVEL, h + t_k.off[p], LB_OPP(p))];
+    }
+  }
+}
+
+void lbHaloPack(const lbGeom *g, int d, const double *t_f, double *t_buf) {
+  lb_halo_pack __targetLaunchNoStride__(lbPlaneSites(g, d)) (t_f, t_buf, *g, d);
+}
+void lbHaloUnpack(const lbGeom *g, int d, double *t_f, const double *t_buf, int do_lo,
+                  int do_hi) {
+  lb_halo_unpack __targetLaunchNoStride__(lbPlaneSites(g, d)) (t_f, t_buf, *g, d, do_lo, do_hi);
+}
+void lbHaloSelf(const lbGeom *g, int d, double *t_f) {
+  lb_halo_self __targetLaunchNoStride__(lbPlaneSites(g, d)) (t_f, *g, d);
+}
+void lbWallReflect(const lbGeom *g, int d, int side, double *t_f) {
+  lb_wall_reflect __targetLaunchNoStride__(lbPlaneSites(g, d)) (t_f, *g, d, side);
+}
+
+/* ---------------------------------------------------------------------- */
+
+__targetEntry__ void lb_triad(double *__restrict__ a, const double *__restrict__ b,
+                              const double *__restrict__ c, double s, int n) {
+  __targetTLP__(base, n) {
+    __targetILP__(v) a[base + v] = b[base + v] + s * c[base + v];
+  }
+}
+
+double lbTriad(long n, int reps) {
+  double *a = NULL, *b = NULL, *c = NULL;
+  size_t nbytes = (size_t) n * sizeof(double);
+  targetMalloc(&a, nbytes);
+  targetMalloc(&b, nbytes);
+  targetMalloc(&c, nbytes);
+  /* Parallel first touch, with the same static schedule as the kernel. */
+  targetSetConstant(a, 0.0, (size_t) n);
+  targetSetConstant(b, 1.0, (size_t) n);
+  targetSetConstant(c, 2.0, (size_t) n);
+  double best = 1e30;
+  for (int r = 0; r <= reps; r++) { /* r = 0 warms up */
+    targetSynchronize();
+    double t0 = timerNow();
+    lb_triad __targetLaunch__((int) n) (a, b, c, 3.0, (int) n);
+    targetSynchronize();
+    double t = timerNow() - t0;
+    if (r > 0 && t < best) best = t;
+  }
+  targetFree(a);
+  targetFree(b);
+  targetFree(c);
+  return 24.0 * (double) n / best * 1e-9;
+}

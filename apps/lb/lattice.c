@@ -1,0 +1,98 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+#include "lattice.h"
+#include "targetDP.h"
+
+void lbGeomInit(lbGeom *g, const decompInfo *dc) {
+  memset(g, 0, sizeof(*g));
+  for (int d = 0; d < 3; d++) {
+    g->n[d] = dc->local[d];
+    g->nh[d] = dc->local[d] + 2;
+    g->offset[d] = dc->offset[d];
+    g->global[d] = dc->global[d];
+  }
+  g->str[2] = 1;
+  g->str[1] = g->nh[2];
+  g->str[0] = g->nh[1] * g->nh[2];
+  g->nall = g->nh[0] * g->nh[1] * g->nh[2];
+  g->s0 = lbSite(g, 1, 1, 1);
+  g->nrange = lbSite(g, g->n[0], g->n[1], g->n[2]) - g->s0 + 1;
+}
+
+int lbLatticeCreate(lbLattice *L, const decompInfo *dc) {
+  memset(L, 0, sizeof(*L));
+  lbGeomInit(&L->g, dc);
+  const int nall = L->g.nall;
+  L->fbytes = TDP_FIELD_SIZE(nall, NVEL) * sizeof(double);
+  targetMalloc(&L->t_f, L->fbytes);
+  targetMalloc(&L->t_fn, L->fbytes);
+  /* First touch by a parallel kernel rather than by a serial memcpy, so a
+   * CPU's pages sit near the threads that will sweep them. */
+  targetZero(L->t_f, L->fbytes / sizeof(double));
+  targetZero(L->t_fn, L->fbytes / sizeof(double));
+  targetCalloc(&L->t_rho, nall * sizeof(double));
+  targetCalloc(&L->t_u, 3 * (size_t) nall * sizeof(double));
+  targetCalloc(&L->t_umag, nall * sizeof(double));
+  L->h_f = (double *) calloc(1, L->fbytes);
+  L->h_rho = (double *) calloc(nall, sizeof(double));
+  L->h_u = (double *) calloc(3 * (size_t) nall, sizeof(double));
+  if (!L->h_f || !L->h_rho || !L->h_u) {
+    fprintf(stderr, "lb: out of host memory for a %d x %d x %d block\n", L->g.n[0], L->g.n[1],
+            L->g.n[2]);
+    return -1;
+  }
+  return 0;
+}
+
+void lbLatticeFree(lbLattice *L) {
+  targetFree(L->t_f);
+  targetFree(L->t_fn);
+  targetFree(L->t_rho);
+  targetFree(L->t_u);
+  targetFree(L->t_umag);
+  free(L->h_f);
+  free(L->h_rho);
+  free(L->h_u);
+  memset(L, 0, sizeof(*L));
+}
+
+void lbLatticeInitial(lbLattice *L, const lbParams *p) {
+  const lbGeom *g = &L->g;
+  const double k = 2.0 * LB_PI / g->global[0];
+  /* Halo sites too get a plausible state (rest at rho): the update sweeps
+   * some halo columns, whose results are discarded but must stay finite. */
+  for (int x = 0; x < g->nh[0]; x++) {
+    for (int y = 0; y < g->nh[1]; y++) {
+      for (int z = 0; z < g->nh[2]; z++) {
+        const int s = lbSite(g, x, y, z);
+        const int inside = x >= 1 && x <= g->n[0] && y >= 1 && y <= g->n[1] && z >= 1 &&
+                           z <= g->n[2];
+        double u[3] = {0.0, 0.0, 0.0};
+        if (inside && p->lbcase == LB_CASE_UNIFORM) {
+          for (int d = 0; d < 3; d++) u[d] = p->velocity[d];
+        } else if (inside && p->lbcase == LB_CASE_SHEARWAVE) {
+          u[1] = p->amplitude * sin(k * (g->offset[0] + x - 1));
+        }
+        for (int q = 0; q < NVEL; q++)
+          L->h_f[TDP_INDEX(g->nall, NVEL, s, q)] = lbFeq(q, p->rho, u);
+      }
+    }
+  }
+}
+
+void lbLatticeUpload(lbLattice *L) {
+  copyToTarget(L->t_f, L->h_f, L->fbytes);
+  copyToTarget(L->t_fn, L->h_f, L->fbytes);
+}
+
+void lbLatticeDownload(lbLattice *L) { copyFromTarget(L->h_f, L->t_f, L->fbytes); }
+
+void lbLatticeMomentsToHost(lbLattice *L) {
+  lbMoments(&L->g, L->t_f, L->t_rho, L->t_u, L->t_umag);
+  copyFromTarget(L->h_rho, L->t_rho, L->g.nall * sizeof(double));
+  copyFromTarget(L->h_u, L->t_u, 3 * (size_t) L->g.nall * sizeof(double));
+}

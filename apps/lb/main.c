@@ -1,0 +1,261 @@
+/* lb: a D3Q19 lattice Boltzmann fluid (BGK, Guo forcing, bounce-back
+ * walls) on a 3-D MPI decomposition, with every kernel written once in
+ * targetDP. docs/lb.md says how to run it and why it is built this way. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "checkpoint.h"
+#include "common/decomp.h"
+#include "common/timer.h"
+#include "diag.h"
+#include "halo.h"
+#include "kernels.h"
+#include "lattice.h"
+#include "output.h"
+#include "params.h"
+#include "targetDP.h"
+
+/* One GPU per rank: ranks on a node take the node's GPUs in turn. */
+static void select_device(MPI_Comm comm) {
+#ifdef __CUDACC__
+  MPI_Comm node;
+  int local = 0, ndev = 0;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_free(&node);
+  if (cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0) cudaSetDevice(local % ndev);
+#else
+  (void) comm;
+#endif
+}
+
+/* Input errors: one message (rank 0), every rank leaves with status 2. */
+static int fail(int rank, const char *err, int status) {
+  if (rank == 0) fprintf(stderr, "lb: error: %s\n", err);
+  MPI_Finalize();
+  return status;
+}
+
+typedef struct {
+  double halo, update, propagate, collide; /* seconds, summed over steps */
+  long steps;
+} lbTimes;
+
+static int threads(void) {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+/* Rank 0 prints per-kernel time, bandwidth (minimal bytes: 19 doubles read
+ * and written per site per pass) and its share of the triad of this run. */
+static void report(const lbParams *p, const decompInfo *dc, const lbGeom *g, const lbTimes *loc,
+                   double triad, double halo_bytes) {
+  lbTimes t;
+  MPI_Reduce((void *) loc, &t, 4, MPI_DOUBLE, MPI_MAX, 0, dc->comm); /* slowest rank */
+  if (dc->rank != 0 || loc->steps == 0) return;
+  const double ns = (double) loc->steps;
+  const double sites = (double) g->global[0] * g->global[1] * g->global[2];
+  const double pass_gb = sites * LB_BYTES_PER_SITE * 1e-9; /* one sweep, all ranks */
+  const double step = (t.halo + t.update + t.propagate + t.collide) / ns;
+  printf("# timing over %ld steps, %d rank(s) x %d thread(s), %s %s VVL=%d, kernel %s\n",
+         loc->steps, dc->nranks, threads(), TARGETDP_BACKEND, TARGETDP_LAYOUT, VVL,
+         p->kernel == LB_KERNEL_FUSED ? "fused" : "split");
+  printf("# %-10s %10s %10s %9s\n", "kernel", "ms/step", "GB/s", "%triad");
+  const char *names[4] = {"halo", "update", "propagate", "collide"};
+  const double secs[4] = {t.halo, t.update, t.propagate, t.collide};
+  for (int k = 0; k < 4; k++) {
+    if (secs[k] == 0.0 && k > 0) continue;
+    const double per = secs[k] / ns;
+    if (k == 0) {
+      printf("# %-10s %10.4f %10s %9s  (%.3g MB sent by rank 0 per step)\n", names[k],
+             1e3 * per, "-", "-", halo_bytes * 1e-6);
+      continue;
+    }
+    const double gbs = pass_gb / per;
+    printf("# %-10s %10.4f %10.2f %9.1f\n", names[k], 1e3 * per, gbs,
+           triad > 0 ? 100.0 * gbs / triad : 0.0);
+  }
+  const double step_gbs = pass_gb / step, mlups = sites / step * 1e-6;
+  printf("# %-10s %10.4f %10.2f %9.1f  MLUPS %.1f\n", "step", 1e3 * step, step_gbs,
+         triad > 0 ? 100.0 * step_gbs / triad : 0.0, mlups);
+  if (triad > 0) printf("# triad      %.2f GB/s (all ranks together, same run)\n", triad);
+  if (p->summary[0]) {
+    FILE *fp = fopen(p->summary, "a");
+    if (!fp) {
+      fprintf(stderr, "lb: warning: cannot append to summary '%s'\n", p->summary);
+      return;
+    }
+    fseek(fp, 0, SEEK_END);
+    if (ftell(fp) == 0)
+      fprintf(fp, "backend,layout,vvl,kernel,ranks,threads,nx,ny,nz,steps,mlups,step_ms,"
+                  "update_ms,propagate_ms,collide_ms,halo_ms,update_gbs,step_gbs,triad_gbs,"
+                  "update_pct_triad,step_pct_triad\n");
+    const double upd = (t.update + t.propagate + t.collide) / ns;
+    fprintf(fp, "%s,%s,%d,%s,%d,%d,%d,%d,%d,%ld,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%.2f,%.2f,"
+                "%.1f,%.1f\n",
+            TARGETDP_BACKEND, TARGETDP_LAYOUT, VVL,
+            p->kernel == LB_KERNEL_FUSED ? "fused" : "split", dc->nranks, threads(),
+            g->global[0], g->global[1], g->global[2], loc->steps, mlups, 1e3 * step,
+            1e3 * t.update / ns, 1e3 * t.propagate / ns, 1e3 * t.collide / ns, 1e3 * t.halo / ns,
+            pass_gb / upd, step_gbs, triad, triad > 0 ? 100.0 * pass_gb / upd / triad : 0.0,
+            triad > 0 ? 100.0 * step_gbs / triad : 0.0);
+    fclose(fp);
+  }
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int wrank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+  char err[1200];
+  lbParams p;
+  int rc = lbParamsLoad(argc, argv, &p, err, sizeof(err));
+  if (rc == 1) { /* --help: usage is printed, nothing to run */
+    MPI_Finalize();
+    return 0;
+  }
+  if (rc) return fail(wrank, err, 2);
+
+  decompInfo dc;
+  const int periodic[3] = {!p.walls[0], !p.walls[1], !p.walls[2]};
+  if (decompCreate(MPI_COMM_WORLD, p.size, p.decomposition, periodic, &dc, err, sizeof(err)))
+    return fail(wrank, err, 2);
+  if (p.restart[0] && dc.rank == 0) { /* cheap early check: a typo fails before setup */
+    FILE *fp = fopen(p.restart, "rb");
+    if (fp) fclose(fp);
+    rc = fp == NULL;
+  }
+  MPI_Bcast(&rc, 1, MPI_INT, 0, dc.comm);
+  if (rc) {
+    snprintf(err, sizeof(err), "cannot read restart checkpoint '%s'", p.restart);
+    return fail(dc.rank, err, 2);
+  }
+
+  select_device(dc.comm);
+  targetInit();
+  if (dc.rank == 0) {
+    printf("# lb D3Q19: %s\n", targetConfigString());
+    printf("# %d MPI rank(s) as %d x %d x %d, block %d x %d x %d per rank\n", dc.nranks,
+           dc.dims[0], dc.dims[1], dc.dims[2], dc.local[0], dc.local[1], dc.local[2]);
+    lbParamsPrint(stdout, &p);
+  }
+
+  lbLattice L;
+  lbHalo halo;
+  lbOutput out;
+  if (lbLatticeCreate(&L, &dc) || lbHaloCreate(&halo, &L.g, &dc)) MPI_Abort(dc.comm, 1);
+  lbKernelsSetup(&L.g, p.tau, p.force);
+  long step = 0;
+  if (p.restart[0]) {
+    if (lbCheckpointRead(&L, &dc, &p, p.restart, &step, err, sizeof(err)))
+      return fail(dc.rank, err, 2);
+    if (step > p.steps) {
+      snprintf(err, sizeof(err), "checkpoint '%s' is at step %ld, beyond steps = %ld",
+               p.restart, step, p.steps);
+      return fail(dc.rank, err, 2);
+    }
+    if (dc.rank == 0) printf("# restarted from '%s' at step %ld\n", p.restart, step);
+  } else {
+    lbLatticeInitial(&L, &p);
+    lbLatticeUpload(&L);
+  }
+  if (lbOutputOpen(&out, &p, &dc, err, sizeof(err))) return fail(dc.rank, err, 2);
+
+  double triad = 0.0;
+  if (p.triad > 0) { /* every rank at once: the node's (or GPUs') bandwidth */
+    MPI_Barrier(dc.comm);
+    double mine = lbTriad(p.triad, 10);
+    MPI_Allreduce(&mine, &triad, 1, MPI_DOUBLE, MPI_SUM, dc.comm);
+  }
+
+  int nobs = 0, maxobs = 16;
+  lbObs *obs = (lbObs *) malloc(maxobs * sizeof(lbObs));
+  lbObserve(&L, &dc, &p, step, &obs[nobs]);
+  lbOutputObs(&out, &p, &dc, &obs[nobs++], -1.0);
+  if (p.vtk_every && !p.restart[0] && lbWriteVTK(&L, &dc, &p, step, err, sizeof(err)))
+    return fail(dc.rank, err, 1);
+
+  lbTimes tm;
+  memset(&tm, 0, sizeof(tm));
+  double interval = 0.0; /* stepping time since the last progress line */
+  long interval_steps = 0;
+  const double sites = (double) p.size[0] * p.size[1] * p.size[2];
+  char chk[LB_PATH_MAX + 8];
+  snprintf(chk, sizeof(chk), "%s.chk", p.output);
+
+  while (step < p.steps) {
+    /* Every kernel is followed by a synchronisation only so that it can be
+     * timed on its own; on a GPU this costs a few microseconds a step. */
+    targetSynchronize();
+    double t0 = timerNow();
+    lbHaloExchange(&halo, &L.g, &dc, L.t_f);
+    targetSynchronize();
+    double t1 = timerNow(), t2;
+    tm.halo += t1 - t0;
+    if (p.kernel == LB_KERNEL_FUSED) {
+      lbUpdateFused(&L.g, L.t_f, L.t_fn);
+      targetSynchronize();
+      t2 = timerNow();
+      tm.update += t2 - t1;
+    } else {
+      lbPropagate(&L.g, L.t_f, L.t_fn);
+      targetSynchronize();
+      double tp = timerNow();
+      tm.propagate += tp - t1;
+      lbCollide(&L.g, L.t_fn);
+      targetSynchronize();
+      t2 = timerNow();
+      tm.collide += t2 - tp;
+    }
+    double *swap = L.t_f;
+    L.t_f = L.t_fn;
+    L.t_fn = swap;
+    step++;
+    tm.steps++;
+    interval += t2 - t0;
+    interval_steps++;
+
+    if ((p.print_every && step % p.print_every == 0) || step == p.steps) {
+      if (nobs == maxobs) {
+        maxobs *= 2;
+        obs = (lbObs *) realloc(obs, maxobs * sizeof(lbObs));
+      }
+      double tmax = 0.0;
+      MPI_Allreduce(&interval, &tmax, 1, MPI_DOUBLE, MPI_MAX, dc.comm);
+      lbObserve(&L, &dc, &p, step, &obs[nobs]);
+      lbOutputObs(&out, &p, &dc, &obs[nobs++], sites * interval_steps / tmax * 1e-6);
+      interval = 0.0;
+      interval_steps = 0;
+    }
+    if (p.vtk_every && (step % p.vtk_every == 0 || step == p.steps) &&
+        lbWriteVTK(&L, &dc, &p, step, err, sizeof(err)))
+      return fail(dc.rank, err, 1);
+    if (p.checkpoint_every && (step % p.checkpoint_every == 0 || step == p.steps)) {
+      if (lbCheckpointWrite(&L, &dc, &p, step, chk, err, sizeof(err)))
+        return fail(dc.rank, err, 1);
+    }
+  }
+  if (dc.rank == 0 && p.checkpoint_every) printf("# checkpoint: %s (step %ld)\n", chk, step);
+
+  report(&p, &dc, &L.g, &tm, triad, halo.bytes);
+  int status = 0;
+  if (p.validate) {
+    int v = lbValidate(&p, &dc, obs, nobs);
+    status = v == 0;
+  }
+  free(obs);
+  lbOutputClose(&out);
+  lbHaloFree(&halo);
+  lbLatticeFree(&L);
+  targetFinalize();
+  decompFree(&dc);
+  MPI_Finalize();
+  return status;
+}
