@@ -6,15 +6,18 @@
 #
 #   benchmarks/sweep_layout.sh --csv FILE [--target c|cuda] [--config PRESET]
 #       [--layouts "AOS SOA AOSOA"] [--vvls "1 2 4 8 16"] [--tpbs "128"]
-#       [--jobs N] [-- bench_layout options]
+#       [--also "LAYOUT:VVL:TPB ..."] [--jobs N] [-- bench_layout options]
+#
+# The configurations are layouts x vvls x tpbs, plus those listed by --also
+# (e.g. a TPB sweep of one layout without multiplying the build count).
 #
 # A configuration that fails to build or run is reported ("FAILED ...") and
 # skipped; the exit status is 1 if any failed.
 set -u
 
-target=c config="" layouts="AOS SOA AOSOA" vvls="1 2 4 8 16" tpbs=128 csv=""
+target=c config="" layouts="AOS SOA AOSOA" vvls="1 2 4 8 16" tpbs=128 also="" csv=""
 jobs=$(( $(nproc) / 2 > 0 ? $(nproc) / 2 : 1 ))
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --target) target=$2; shift 2 ;;
@@ -22,6 +25,7 @@ while [ $# -gt 0 ]; do
     --layouts) layouts=$2; shift 2 ;;
     --vvls) vvls=$2; shift 2 ;;
     --tpbs) tpbs=$2; shift 2 ;;
+    --also) also=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --csv) csv=$2; shift 2 ;;
     --) shift; break ;;
@@ -39,6 +43,7 @@ for l in $layouts; do
     for t in $tpbs; do configs+=("$l $v $t"); done
   done
 done
+for c in $also; do configs+=("${c//:/ }"); done
 make_vars() { echo "TARGET=$target ${config:+CONFIG=$config} LAYOUT=$1 VVL=$2 TPB=$3"; }
 
 logs=$(mktemp -d)
