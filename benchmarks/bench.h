@@ -112,7 +112,7 @@ typedef struct {
   int impl;
   long size;           /* elements per array, or sites */
   double bytes;        /* moved per call, STREAM convention (each array once) */
-  double *t;           /* reps + 1 samples */
+  const double *t;     /* reps + 1 samples */
   const double *t_ref; /* paired native samples for the ratio, or NULL */
 } benchTiming;
 

@@ -172,11 +172,14 @@ static double *field_new(int nsites, int ncomp, double (*init)(long, int), doubl
   size_t nbytes = TDP_FIELD_SIZE(nsites, ncomp) * sizeof(double);
   double *t_field = NULL;
   targetMalloc(&t_field, nbytes);
-  long nalloc = (long) TDP_NSITES_ALLOC(nsites);
+  long nelem = (long) TDP_FIELD_SIZE(nsites, ncomp);
   BENCH_HOST_PARALLEL_FOR(schedule(static))
-  for (long s = 0; s < nalloc; s++) /* padding sites of AoSoA are zero */
-    for (int c = 0; c < ncomp; c++)
-      host[TDP_INDEX_(nsites, ncomp, s, c)] = (init && s < nsites) ? init(s, c) : 0.0;
+  for (long i = 0; i < nelem; i++) host[i] = 0.0; /* AoSoA's padding sites stay zero */
+  if (init) {
+    BENCH_HOST_PARALLEL_FOR(schedule(static))
+    for (long s = 0; s < nsites; s++)
+      for (int c = 0; c < ncomp; c++) host[TDP_INDEX(nsites, ncomp, s, c)] = init(s, c);
+  }
   copyToTarget(t_field, host, nbytes);
   return t_field;
 }
@@ -236,6 +239,37 @@ static void check_kernel(int k, layoutRun *r, int inject_error) {
   }
 }
 
+static void report(const benchOptions *o, const layoutRun *r, const double *times) {
+  const int nt = o->reps + 1;
+  const double bytes_per_site[NK] = {0, 2 * 3 * 8, 2 * NVEL * 8, (NSU3 + 2 * NVEC) * 8};
+  benchTiming kt[NK];
+  benchStats ks[NK];
+  for (int k = 0; k < NK; k++) {
+    kt[k].kernel = kname[k];
+    kt[k].impl = k == K_TRIAD ? BENCH_NATIVE : BENCH_TDP;
+    kt[k].size = k == K_TRIAD ? r->ntriad : k == K_SCALE3 ? r->nscale : r->nsites;
+    kt[k].bytes = k == K_TRIAD ? 3.0 * sizeof(double) * r->ntriad : bytes_per_site[k] * kt[k].size;
+    kt[k].t = times + k * nt;
+    kt[k].t_ref = NULL;
+    ks[k] = benchSummarise(&kt[k], o->reps);
+  }
+  double triad = ks[K_TRIAD].best_gbs;
+
+  printf("# layout: %d sites (Scale3 %d), Triad on %d doubles, %d timed repetitions after 1 "
+         "warm-up\n", r->nsites, r->nscale, r->ntriad, o->reps);
+  benchPrintConfig(stdout, o);
+  printf("# all results validated (Scale3, SU3MatVec exact; LBCollide rtol 1e-12)\n");
+  printf("%-10s %-9s %10s %10s %10s %9s\n", "kernel", "impl", "bytes", "best", "median", "% of");
+  printf("%-10s %-9s %10s %10s %10s %9s\n", "", "", "per site", "GB/s", "GB/s", "Triad");
+  for (int k = 0; k < NK; k++) {
+    double pct = 100.0 * ks[k].best_gbs / triad;
+    printf("%-10s %-9s %10.0f %10.2f %10.2f %9.1f\n", kname[k], benchImplName[kt[k].impl],
+           k == K_TRIAD ? 24.0 : bytes_per_site[k], ks[k].best_gbs, ks[k].median_gbs, pct);
+    benchCsvRow(o, "double", &kt[k], &ks[k], pct);
+  }
+
+}
+
 int main(int argc, char **argv) {
   static const char *const known[] = {"--triad-size=", NULL};
   benchOptions o = benchParse(argc, argv, "layout", known, DEFAULT_SITES, usage);
@@ -248,7 +282,6 @@ int main(int argc, char **argv) {
   r.ntriad = (int) cliLong(argc, argv, "--triad-size", DEFAULT_TRIAD, 1, 1L << 30);
   r.ncalls_scale = 0;
   const int nt = o.reps + 1;
-  const double bytes_per_site[NK] = {0, 2 * 3 * 8, 2 * NVEL * 8, (NSU3 + 2 * NVEC) * 8};
 
   for (int p = 0; p < NVEL; p++) {
     int speed2 = (int) (cv[p][0] * cv[p][0] + cv[p][1] * cv[p][1] + cv[p][2] * cv[p][2]);
@@ -289,36 +322,9 @@ int main(int argc, char **argv) {
     }
   }
   check_kernel(K_SCALE3, &r, 0); /* in place: its state after every call */
-  if (benchErrors()) {
-    fprintf(stderr, "layout: %ld wrong results: no bandwidth reported\n", benchErrors());
-    return 1;
-  }
-
-  benchTiming kt[NK];
-  benchStats ks[NK];
-  for (int k = 0; k < NK; k++) {
-    kt[k].kernel = kname[k];
-    kt[k].impl = k == K_TRIAD ? BENCH_NATIVE : BENCH_TDP;
-    kt[k].size = k == K_TRIAD ? r.ntriad : k == K_SCALE3 ? r.nscale : r.nsites;
-    kt[k].bytes = k == K_TRIAD ? 3.0 * sizeof(double) * r.ntriad : bytes_per_site[k] * kt[k].size;
-    kt[k].t = times + k * nt;
-    kt[k].t_ref = NULL;
-    ks[k] = benchSummarise(&kt[k], o.reps);
-  }
-  double triad = ks[K_TRIAD].best_gbs;
-
-  printf("# layout: %d sites (Scale3 %d), Triad on %d doubles, %d timed repetitions after 1 "
-         "warm-up\n", r.nsites, r.nscale, r.ntriad, o.reps);
-  benchPrintConfig(stdout, &o);
-  printf("# all results validated (Scale3, SU3MatVec exact; LBCollide rtol 1e-12)\n");
-  printf("%-10s %-9s %10s %10s %10s %9s\n", "kernel", "impl", "bytes", "best", "median", "% of");
-  printf("%-10s %-9s %10s %10s %10s %9s\n", "", "", "per site", "GB/s", "GB/s", "Triad");
-  for (int k = 0; k < NK; k++) {
-    double pct = 100.0 * ks[k].best_gbs / triad;
-    printf("%-10s %-9s %10.0f %10.2f %10.2f %9.1f\n", kname[k], benchImplName[kt[k].impl],
-           k == K_TRIAD ? 24.0 : bytes_per_site[k], ks[k].best_gbs, ks[k].median_gbs, pct);
-    benchCsvRow(&o, "double", &kt[k], &ks[k], pct);
-  }
+  int wrong = benchErrors() != 0;
+  if (wrong) fprintf(stderr, "layout: %ld wrong results: no bandwidth reported\n", benchErrors());
+  else report(&o, &r, times);
 
   double *fields[] = {r.vec, r.fin, r.fout, r.u, r.x, r.ux};
   for (int i = 0; i < 6; i++) targetFree(fields[i]);
@@ -328,5 +334,5 @@ int main(int argc, char **argv) {
   free(r.host);
   free(times);
   targetFinalize();
-  return 0;
+  return wrong;
 }

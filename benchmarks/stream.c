@@ -74,8 +74,61 @@ static double weight_sum(long n, int p) {
   return (double) (n / 16) * period + rest;
 }
 
+/* The samples of kernel k, implementation impl: reps + 1 of them. */
+#define T(k, impl) (times + ((size_t) (k) * 2 + (impl)) * nt)
+
 static int has_impl(int k, int impl) {
   return impl == BENCH_TDP || (k != STREAM_SUM && k != STREAM_DOT_GRID);
+}
+
+/* The table and the CSV rows: bandwidth relative to the native Triad's
+ * best, as STREAM quotes it. */
+static void report(const benchOptions *o, const int *klist, int nk, double *times, size_t esize,
+                   double rtol, double rtol_sum) {
+  const int n = (int) o->size, nt = o->reps + 1;
+  const char *precision = o->is_float ? "float" : "double";
+  benchTiming kt[STREAM_NKERNEL][2];
+  benchStats ks[STREAM_NKERNEL][2];
+  for (int i = 0; i < nk; i++) {
+    int k = klist[i];
+    for (int impl = 0; impl < 2; impl++) {
+      if (!has_impl(k, impl)) continue;
+      benchTiming *t = &kt[k][impl];
+      t->kernel = streamName[k];
+      t->impl = impl;
+      t->size = n;
+      t->bytes = (double) streamNArrays[k] * n * esize;
+      t->t = T(k, impl);
+      t->t_ref = (impl == BENCH_TDP && has_impl(k, BENCH_NATIVE)) ? T(k, BENCH_NATIVE) : NULL;
+      ks[k][impl] = benchSummarise(t, o->reps);
+    }
+  }
+  double triad = ks[STREAM_TRIAD][BENCH_NATIVE].best_gbs;
+
+  printf("# stream: %d %ss per array (%.1f MiB), %d timed repetitions after 1 warm-up\n", n,
+         precision, n * esize / 1048576.0, o->reps);
+  benchPrintConfig(stdout, o);
+  printf("# all results validated (rtol %.0e per element, %.0e for sums)\n", rtol, rtol_sum);
+  printf("%-8s %10s %10s %10s %10s %10s %9s\n", "", "native", "GB/s", "targetDP", "GB/s",
+         "targetDP/", "% of");
+  printf("%-8s %10s %10s %10s %10s %10s %9s\n", "kernel", "best", "median", "best", "median",
+         "native", "Triad");
+  for (int i = 0; i < nk; i++) {
+    int k = klist[i];
+    const benchStats *nat = &ks[k][BENCH_NATIVE], *tdp = &ks[k][BENCH_TDP];
+    if (has_impl(k, BENCH_NATIVE))
+      printf("%-8s %10.2f %10.2f %10.2f %10.2f %10.4f %9.1f\n", streamName[k], nat->best_gbs,
+             nat->median_gbs, tdp->best_gbs, tdp->median_gbs, tdp->ratio,
+             100.0 * tdp->best_gbs / triad);
+    else
+      printf("%-8s %10s %10s %10.2f %10.2f %10s %9.1f\n", streamName[k], "-", "-", tdp->best_gbs,
+             tdp->median_gbs, "-", 100.0 * tdp->best_gbs / triad);
+    for (int impl = 0; impl < 2; impl++)
+      if (has_impl(k, impl))
+        benchCsvRow(o, precision, &kt[k][impl], &ks[k][impl],
+                    100.0 * ks[k][impl].best_gbs / triad);
+  }
+  printf("# targetDP/native: median over repetitions of the paired time ratio (>1: faster)\n");
 }
 
 int main(int argc, char **argv) {
@@ -123,7 +176,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "stream: out of host memory\n");
     return 1;
   }
-#define T(k, impl) (times + ((size_t) (k) * 2 + (impl)) * nt)
 
   char what[128];
   for (int it = 0; it < nt; it++) {
@@ -173,54 +225,10 @@ int main(int argc, char **argv) {
       benchCheckStream(what, host, n, o.is_float, st[impl].coef[j], rtol);
     }
   }
-  if (benchErrors()) {
-    fprintf(stderr, "stream: %ld wrong results: no bandwidth reported\n", benchErrors());
-    return 1;
-  }
+  int wrong = benchErrors() != 0;
+  if (wrong) fprintf(stderr, "stream: %ld wrong results: no bandwidth reported\n", benchErrors());
+  else report(&o, klist, nk, times, esize, rtol, rtol_sum);
 
-  /* Report: bandwidth relative to the native Triad's best, as STREAM quotes. */
-  benchTiming kt[STREAM_NKERNEL][2];
-  benchStats ks[STREAM_NKERNEL][2];
-  for (int i = 0; i < nk; i++) {
-    int k = klist[i];
-    for (int impl = 0; impl < 2; impl++) {
-      if (!has_impl(k, impl)) continue;
-      benchTiming *t = &kt[k][impl];
-      t->kernel = streamName[k];
-      t->impl = impl;
-      t->size = n;
-      t->bytes = (double) streamNArrays[k] * n * esize;
-      t->t = T(k, impl);
-      t->t_ref = (impl == BENCH_TDP && has_impl(k, BENCH_NATIVE)) ? T(k, BENCH_NATIVE) : NULL;
-      ks[k][impl] = benchSummarise(t, o.reps);
-    }
-  }
-  double triad = ks[STREAM_TRIAD][BENCH_NATIVE].best_gbs;
-
-  printf("# stream: %d %ss per array (%.1f MiB), %d timed repetitions after 1 warm-up\n", n,
-         precision, n * esize / 1048576.0, o.reps);
-  benchPrintConfig(stdout, &o);
-  printf("# all results validated (rtol %.0e per element, %.0e for sums)\n", rtol, rtol_sum);
-  printf("%-8s %10s %10s %10s %10s %10s %9s\n", "", "native", "GB/s", "targetDP", "GB/s",
-         "targetDP/", "% of");
-  printf("%-8s %10s %10s %10s %10s %10s %9s\n", "kernel", "best", "median", "best", "median",
-         "native", "Triad");
-  for (int i = 0; i < nk; i++) {
-    int k = klist[i];
-    const benchStats *nat = &ks[k][BENCH_NATIVE], *tdp = &ks[k][BENCH_TDP];
-    if (has_impl(k, BENCH_NATIVE))
-      printf("%-8s %10.2f %10.2f %10.2f %10.2f %10.4f %9.1f\n", streamName[k], nat->best_gbs,
-             nat->median_gbs, tdp->best_gbs, tdp->median_gbs, tdp->ratio,
-             100.0 * tdp->best_gbs / triad);
-    else
-      printf("%-8s %10s %10s %10.2f %10.2f %10s %9.1f\n", streamName[k], "-", "-", tdp->best_gbs,
-             tdp->median_gbs, "-", 100.0 * tdp->best_gbs / triad);
-    for (int impl = 0; impl < 2; impl++)
-      if (has_impl(k, impl))
-        benchCsvRow(&o, precision, &kt[k][impl], &ks[k][impl],
-                    100.0 * ks[k][impl].best_gbs / triad);
-  }
-  printf("# targetDP/native: median over repetitions of the paired time ratio (>1: faster)\n");
 
   for (int impl = 0; impl < 2; impl++) {
     void *arr[4] = {set[impl].a, set[impl].b, set[impl].c, set[impl].sum};
@@ -232,5 +240,5 @@ int main(int argc, char **argv) {
   free(host);
   free(times);
   targetFinalize();
-  return 0;
+  return wrong;
 }
