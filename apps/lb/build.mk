@@ -3,7 +3,7 @@
 #   make run    install dependencies, build, and run the Poiseuille demo on
 #               2 MPI ranks; it ends with a PASS/FAIL line (README's main job)
 #   make lb CUDA_AWARE_MPI=1   (TARGET=cuda) hand device pointers to MPI
-.PHONY: lb run lb-run
+.PHONY: lb run lb-run lb-build-dir
 
 LB_SRCS := $(filter-out apps/lb/lbcmp.c,$(wildcard apps/lb/*.c)) \
            common/decomp.c common/cli.c common/timer.c
@@ -35,6 +35,9 @@ $(BUILD)/lbcmp: $(LBCMP_OBJS)
 	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS)
 
 lb: $(BUILD)/lb $(BUILD)/lbcmp
+# Where this configuration's binaries go (for scripts).
+lb-build-dir:
+	@echo $(BUILD)
 
 # Dependencies first, then a fresh make: the MPI flags above are read when
 # make starts, so they must see the freshly installed mpicc.

@@ -19,20 +19,6 @@
 #include "params.h"
 #include "targetDP.h"
 
-/* One GPU per rank: ranks on a node take the node's GPUs in turn. */
-static void select_device(MPI_Comm comm) {
-#ifdef __CUDACC__
-  MPI_Comm node;
-  int local = 0, ndev = 0;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  MPI_Comm_rank(node, &local);
-  MPI_Comm_free(&node);
-  if (cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0) cudaSetDevice(local % ndev);
-#else
-  (void) comm;
-#endif
-}
-
 /* Input errors: one message (rank 0), every rank leaves with status 2. */
 static int fail(int rank, const char *err, int status) {
   if (rank == 0) fprintf(stderr, "lb: error: %s\n", err);
@@ -56,7 +42,7 @@ static int threads(void) {
 /* Rank 0 prints per-kernel time, bandwidth (minimal bytes: 19 doubles read
  * and written per site per pass) and its share of the triad of this run. */
 static void report(const lbParams *p, const decompInfo *dc, const lbGeom *g, const lbTimes *loc,
-                   double triad, double halo_bytes) {
+                   double triad, const lbHalo *halo) {
   lbTimes t;
   MPI_Reduce((void *) loc, &t, 4, MPI_DOUBLE, MPI_MAX, 0, dc->comm); /* slowest rank */
   if (dc->rank != 0 || loc->steps == 0) return;
@@ -75,7 +61,7 @@ static void report(const lbParams *p, const decompInfo *dc, const lbGeom *g, con
     const double per = secs[k] / ns;
     if (k == 0) {
       printf("# %-10s %10.4f %10s %9s  (%.3g MB sent by rank 0 per step)\n", names[k],
-             1e3 * per, "-", "-", halo_bytes * 1e-6);
+             1e3 * per, "-", "-", halo->bytes * 1e-6);
       continue;
     }
     const double gbs = pass_gb / per;
@@ -96,16 +82,17 @@ static void report(const lbParams *p, const decompInfo *dc, const lbGeom *g, con
     if (ftell(fp) == 0)
       fprintf(fp, "backend,layout,vvl,kernel,ranks,threads,nx,ny,nz,steps,mlups,step_ms,"
                   "update_ms,propagate_ms,collide_ms,halo_ms,update_gbs,step_gbs,triad_gbs,"
-                  "update_pct_triad,step_pct_triad\n");
+                  "update_pct_triad,step_pct_triad,halo_path\n");
     const double upd = (t.update + t.propagate + t.collide) / ns;
     fprintf(fp, "%s,%s,%d,%s,%d,%d,%d,%d,%d,%ld,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%.2f,%.2f,"
-                "%.1f,%.1f\n",
+                "%.1f,%.1f,%s\n",
             TARGETDP_BACKEND, TARGETDP_LAYOUT, VVL,
             p->kernel == LB_KERNEL_FUSED ? "fused" : "split", dc->nranks, threads(),
             g->global[0], g->global[1], g->global[2], loc->steps, mlups, 1e3 * step,
             1e3 * t.update / ns, 1e3 * t.propagate / ns, 1e3 * t.collide / ns, 1e3 * t.halo / ns,
             pass_gb / upd, step_gbs, triad, triad > 0 ? 100.0 * pass_gb / upd / triad : 0.0,
-            triad > 0 ? 100.0 * step_gbs / triad : 0.0);
+            triad > 0 ? 100.0 * step_gbs / triad : 0.0,
+            halo->device_ptrs ? "target-pointers" : "host-staged");
     fclose(fp);
   }
 }
@@ -138,8 +125,7 @@ int main(int argc, char **argv) {
     return fail(dc.rank, err, 2);
   }
 
-  select_device(dc.comm);
-  targetInit();
+  targetInit(); /* on CUDA, picks GPU (node-local rank) % (GPUs on the node) */
   if (dc.rank == 0) {
     printf("# lb D3Q19: %s\n", targetConfigString());
     printf("# %d MPI rank(s) as %d x %d x %d, block %d x %d x %d per rank\n", dc.nranks,
@@ -244,7 +230,7 @@ int main(int argc, char **argv) {
   }
   if (dc.rank == 0 && p.checkpoint_every) printf("# checkpoint: %s (step %ld)\n", chk, step);
 
-  report(&p, &dc, &L.g, &tm, triad, halo.bytes);
+  report(&p, &dc, &L.g, &tm, triad, &halo);
   int status = 0;
   if (p.validate) {
     int v = lbValidate(&p, &dc, obs, nobs);

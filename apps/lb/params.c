@@ -315,14 +315,18 @@ int lbParamsLoad(int argc, char **argv, lbParams *p, char *err, size_t len) {
     snprintf(err, len, "bad command line (options are --params FILE, --help and --KEY VALUE)");
     return -1;
   }
-  const char *file = cliString(argc, argv, "--params", NULL);
+  /* Options are applied in order, so a repeated option's last value wins
+   * (scripts append overrides); cliCheck has vetted every name and value. */
+  const char *file = NULL;
+  for (int i = 1; i + 1 < argc; i++) {
+    if (strcmp(argv[i], "--params") == 0) file = argv[++i];
+  }
   if (file && read_file(file, p, err, len)) return -1;
   char msg[600];
-  for (int k = 0; k < NKEYS; k++) {
-    char opt[40];
-    snprintf(opt, sizeof(opt), "--%s", keys[k].name);
-    const char *v = cliString(argc, argv, opt, NULL);
-    if (v && set_key(p, &keys[k], v, msg, sizeof(msg))) {
+  for (int i = 1; i + 1 < argc; i++) {
+    const keyInfo *k = strncmp(argv[i], "--", 2) == 0 ? find_key(argv[i] + 2) : NULL;
+    if (!k) continue;
+    if (set_key(p, k, argv[++i], msg, sizeof(msg))) {
       snprintf(err, len, "command line: %s", msg);
       return -1;
     }
