@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Performance runs of apps/lb on the lent GPU machine (H100 + 16-core Xeon
+# host, OpenMPI, nvcc; no internet). Run from the repository root:
+#     bash apps/lb/run_device.sh            (OUT defaults to ./build/lb-device)
+# Writes $OUT/lb_perf.csv (one row per run: MLUPS, per-kernel ms and GB/s,
+# the STREAM triad measured in the same run, % of it) and $OUT/lb_device.log.
+# Takes about 4 minutes: builds first, then every run under a time limit.
+#   1. GPU (CUDA, SoA, VVL 1): 128^3 and 256^3, fused and split kernels;
+#   2. host CPU, 1 rank x 16 threads: 128^3, three layout/VVL choices, fused and split;
+#   3. weak scaling on the host: 1, 2, 4, 8, 16 ranks x 1 thread, 64^3 per rank;
+#   4. weak scaling over GPUs (one rank each) when the machine has more than one.
+# docs/lb.md explains the columns and how the numbers were used.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+OUT=${OUT:-build/lb-device}
+mkdir -p "$OUT"
+csv=$OUT/lb_perf.csv
+log=$OUT/lb_device.log
+rm -f "$csv"
+exec > >(tee "$log") 2>&1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TARGETDP_QUIET=1
+cores=$(nproc)
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+echo "== lb device runs: $(date -u +%FT%TZ), $cores cores, $ngpu GPU(s)"
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null
+lscpu | grep -E '^(Model name|Socket|Core|Thread|NUMA node\(s\))' || true
+mpirun --version | head -n 1
+
+# ---------------------------------------------------------------- builds
+t0=$(date +%s)
+declare -A B
+build() { # build KEY make-args...
+  local key=$1
+  shift
+  if make -s -j"$cores" "$@" lb >"$OUT/build-$key.tmp" 2>&1; then
+    B[$key]=$(make -s "$@" lb-build-dir)
+    echo "built $key: ${B[$key]}"
+  else
+    echo "BUILD FAILED: $key ($*)"
+    tail -n 30 "$OUT/build-$key.tmp"
+  fi
+  rm -f "$OUT/build-$key.tmp"
+}
+build cuda TARGET=cuda
+build c-aosoa4 LAYOUT=AOSOA VVL=4
+build c-soa8 LAYOUT=SOA VVL=8
+build c-aosoa8 LAYOUT=AOSOA VVL=8
+aware=0
+if [ "$ngpu" -gt 1 ] && ompi_info --parsable --all 2>/dev/null |
+   grep -q 'mpi_built_with_cuda_support:value:true'; then
+  aware=1
+  build cuda-aware TARGET=cuda CUDA_AWARE_MPI=1 BUILD=build/lb-cuda-aware
+fi
+echo "builds took $(( $(date +%s) - t0 )) s"
+
+# lbrun LIMIT NP THREADS BUILDKEY ARGS...: one timed run, a row in $csv
+lbrun() {
+  local limit=$1 np=$2 threads=$3 key=$4
+  shift 4
+  local b=${B[$key]:-}
+  [ -n "$b" ] || { echo "skip ($key not built): $*"; return; }
+  echo
+  echo "== $key: $np rank(s) x $threads thread(s): $*"
+  OMP_NUM_THREADS=$threads OMP_PROC_BIND=close OMP_PLACES=cores \
+    timeout "$limit" mpirun --bind-to "$([ "$threads" -gt 1 ] && echo none || echo core)" \
+    --map-by core -np "$np" "$b/lb" --params apps/lb/input/benchmark.params \
+    --output "$OUT/run" --summary "$csv" "$@" | grep -v '^step ' ||
+    echo "RUN FAILED or timed out (limit $limit s)"
+}
+
+# ---------------------------------------------------------------- GPU
+for n in 128 256; do
+  for k in fused split; do
+    lbrun 90 1 1 cuda --size ${n}x${n}x${n} --kernel $k --steps $((n == 128 ? 400 : 100)) \
+      --triad 67108864
+  done
+done
+
+# ---------------------------------------------------------------- host CPU
+for key in c-aosoa4 c-soa8 c-aosoa8; do
+  for k in fused split; do
+    lbrun 60 1 "$cores" $key --size 128x128x128 --kernel $k --steps 40
+  done
+done
+
+# ---------------------------------------------------------------- weak scaling, host
+# 64^3 per rank, one thread each; the triad runs on every rank at once.
+for spec in "1 1,1,1" "2 2,1,1" "4 2,2,1" "8 2,2,2" "16 4,2,2"; do
+  set -- $spec
+  np=$1
+  IFS=, read -r px py pz <<<"$2"
+  [ "$np" -le "$cores" ] || continue
+  lbrun 60 "$np" 1 c-soa8 --size $((64 * px))x$((64 * py))x$((64 * pz)) --decomposition "$2" \
+    --steps 60 --triad $((1 << 23))
+done
+
+# ---------------------------------------------------------------- weak scaling, GPUs
+if [ "$ngpu" -gt 1 ]; then
+  for np in 1 2 4 8; do
+    [ "$np" -le "$ngpu" ] || continue
+    lbrun 90 "$np" 1 cuda --size $((256 * np))x256x256 --decomposition "$np,1,1" --steps 100 \
+      --triad 67108864
+    [ "$aware" = 1 ] && lbrun 90 "$np" 1 cuda-aware --size $((256 * np))x256x256 \
+      --decomposition "$np,1,1" --steps 100 --triad 67108864
+  done
+fi
+rm -f "$OUT"/run.csv "$OUT"/run.chk
+echo
+echo "== done in $(( $(date +%s) - t0 )) s; results: $csv"
+column -s, -t <"$csv" 2>/dev/null | cut -c1-200 || cat "$csv"
