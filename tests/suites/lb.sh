@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# Suite: the lattice Boltzmann app (apps/lb, docs/lb.md) at small sizes.
+# Physics: shear-wave viscosity within 1% of (tau - 1/2)/3, Poiseuille
+# profiles (x and z walls) within 1% (L2), mass conserved to 1e-12.
+# Portability: the same run on 1, 2 and 4 MPI ranks, in three layouts, three
+# VVLs and both kernel variants agrees to 1e-12 (checkpoints compared value
+# by value; they are in fact bitwise equal). Checkpoints: a restart continues
+# bitwise, a corrupt or truncated one is refused. Input: every bad input is
+# refused with a message and a non-zero exit before any step. Also: VTK and
+# CSV output, `make run`, and the CUDA build where nvcc and the backend exist.
+# Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 TARGETDP_QUIET=1
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "ok - $1"; }
+notok() { # notok NAME [LOG]
+  echo "not ok - $1"
+  [ -n "${2:-}" ] && [ -f "$2" ] && tail -n 15 "$2"
+}
+check() { # check NAME COMMAND...: ok if the command succeeds
+  local name=$1 log=$tmp/check.log
+  shift
+  if "$@" >"$log" 2>&1; then ok "$name"; else notok "$name" "$log"; fi
+}
+
+if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
+  echo "ok - lb suite # SKIP no MPI (scripts/install_deps.sh installs openmpi-bin libopenmpi-dev)"
+  exit 0
+fi
+
+# ---------------------------------------------------------------- builds
+# The default C configuration, and two others that change layout and VVL.
+declare -A B
+for cfg in "AOSOA 4" "SOA 1" "AOS 8"; do
+  set -- $cfg
+  dir=$(make -s LAYOUT=$1 VVL=$2 lb-build-dir)
+  if make -j2 LAYOUT=$1 VVL=$2 lb >"$tmp/build-$1-$2.log" 2>&1 &&
+     ! grep -q "warning:" "$tmp/build-$1-$2.log"; then
+    ok "lb builds warning-free, LAYOUT=$1 VVL=$2"
+    B[$1-$2]=$dir
+  else
+    notok "lb builds warning-free, LAYOUT=$1 VVL=$2" "$tmp/build-$1-$2.log"
+  fi
+done
+ref=${B[AOSOA-4]:-}
+if [ -z "$ref" ]; then
+  echo "not ok - lb suite: the default build failed, nothing else can run"
+  exit 0
+fi
+
+# lb NP BUILD OUT [options]: run the app, log in $tmp/OUT.log
+lb() {
+  local np=$1 b=$2 out=$3
+  shift 3
+  mpirun --oversubscribe -np "$np" "$b/lb" --output "$tmp/$out" "$@" >"$tmp/$out.log" 2>&1
+}
+
+# ---------------------------------------------------------------- physics
+if lb 2 "$ref" sw --params apps/lb/input/shearwave.params --size 32x4x4 --steps 600 \
+     --print_every 50 && grep -q "^PASS: shear-wave viscosity" "$tmp/sw.log"; then
+  ok "shear-wave decay gives nu = (tau-1/2)/3 within 1% ($(grep -o 'relative error [^ ]*' "$tmp/sw.log"))"
+else
+  notok "shear-wave decay gives nu = (tau-1/2)/3 within 1%" "$tmp/sw.log"
+fi
+
+if lb 2 "$ref" px --params apps/lb/input/poiseuille.params --vtk_every 0 &&
+   grep -q "^PASS: Poiseuille" "$tmp/px.log"; then
+  ok "Poiseuille flow between x walls matches the parabola, L2 < 1% ($(grep -o 'L2 error [^ ]*' "$tmp/px.log"))"
+else
+  notok "Poiseuille flow between x walls matches the parabola, L2 < 1%" "$tmp/px.log"
+fi
+if lb 4 "${B[SOA-1]:-$ref}" pz --params apps/lb/input/poiseuille.params --vtk_every 0 \
+     --size 8x4x48 --walls z --force 1e-6,0,0 && grep -q "^PASS: Poiseuille" "$tmp/pz.log"; then
+  ok "Poiseuille flow between z walls on 4 ranks, L2 < 1% ($(grep -o 'L2 error [^ ]*' "$tmp/pz.log"))"
+else
+  notok "Poiseuille flow between z walls on 4 ranks, L2 < 1%" "$tmp/pz.log"
+fi
+
+# Mass: the relative change column of every CSV row, walls and force included.
+for run in px pz sw; do
+  worst=$(awk -F, 'NR > 1 { v = $3 < 0 ? -$3 : $3; if (v > m) m = v } END { printf "%.1e", m + 0 }' \
+          "$tmp/$run.csv" 2>/dev/null)
+  rows=$(($(wc -l <"$tmp/$run.csv" 2>/dev/null || echo 1) - 1))
+  if [ "$rows" -ge 2 ] && awk -v w="$worst" 'BEGIN { exit !(w <= 1e-12) }'; then
+    ok "mass conserved to 1e-12 relative over $rows rows, run $run (worst $worst)"
+  else
+    notok "mass conserved to 1e-12 relative, run $run (worst $worst, $rows rows)" "$tmp/$run.log"
+  fi
+done
+
+# ---------------------------------------------------------------- agreement
+# A 3-D flow with everything on: a shear wave, a force, walls, halo
+# exchange along every split axis.
+flow=(--case shearwave --amplitude 0.01 --walls z --force 0,1e-4,0 --size 16x12x8 --steps 40
+      --print_every 20 --checkpoint_every 40 --validate 0)
+same() { # same NAME OUT: OUT.chk equals the reference to 1e-12
+  if "$ref/lbcmp" "$tmp/ref.chk" "$tmp/$2.chk" 1e-12 >"$tmp/cmp.log" 2>&1; then
+    ok "$1 agrees with 1 rank default build to 1e-12 ($(grep -o '[0-9]* differ, max |a - b| = [^ ]*' "$tmp/cmp.log"))"
+  else
+    notok "$1 agrees with 1 rank default build to 1e-12" "$tmp/cmp.log"
+  fi
+}
+if lb 1 "$ref" ref "${flow[@]}"; then
+  lb 2 "$ref" r2 "${flow[@]}" && same "2 ranks (2x1x1)" r2
+  lb 4 "$ref" r4 "${flow[@]}" && same "4 ranks (4x1x1)" r4
+  lb 4 "$ref" r4b "${flow[@]}" --decomposition 1,2,2 && same "4 ranks (1x2x2)" r4b
+  lb 1 "$ref" split "${flow[@]}" --kernel split && same "split kernels (collide + propagate)" split
+  [ -n "${B[SOA-1]:-}" ] && lb 2 "${B[SOA-1]}" soa "${flow[@]}" && same "SOA VVL=1, 2 ranks" soa
+  [ -n "${B[AOS-8]:-}" ] && lb 4 "${B[AOS-8]}" aos "${flow[@]}" --decomposition 2,2,1 &&
+    same "AOS VVL=8, 4 ranks (2x2x1)" aos
+else
+  notok "reference run for the agreement checks" "$tmp/ref.log"
+fi
+
+# ---------------------------------------------------------------- checkpoints
+half=("${flow[@]}")
+half[11]=20 # --steps 20 (index of the value after --steps)
+if lb 2 "$ref" half "${half[@]}" && lb 2 "$ref" cont "${flow[@]}" --restart "$tmp/half.chk" &&
+   cmp -s "$tmp/cont.chk" "$tmp/ref.chk"; then
+  ok "restart at step 20 continues bitwise identically to the uninterrupted run"
+else
+  notok "restart at step 20 continues bitwise identically to the uninterrupted run" "$tmp/cont.log"
+fi
+if [ -f "$tmp/half.chk" ] && lb 4 "$ref" cont4 "${flow[@]}" --restart "$tmp/half.chk" &&
+   cmp -s "$tmp/cont4.chk" "$tmp/ref.chk"; then
+  ok "restart on another rank count (2 -> 4) is bitwise identical too"
+else
+  notok "restart on another rank count (2 -> 4) is bitwise identical too" "$tmp/cont4.log"
+fi
+[ -e "$tmp/half.chk.tmp" ] && notok "no temporary checkpoint file is left behind" ||
+  ok "no temporary checkpoint file is left behind"
+
+refused() { # refused NAME PATTERN NP ARGS...: exits non-zero, says PATTERN, runs no step
+  local name=$1 pattern=$2 np=$3
+  shift 3
+  if lb "$np" "$ref" bad "$@"; then
+    notok "$name: refused (it ran)" "$tmp/bad.log"
+  elif ! grep -q "lb: error: .*$pattern" "$tmp/bad.log"; then
+    notok "$name: refused with a clear message (wanted '$pattern')" "$tmp/bad.log"
+  elif grep -q "^step " "$tmp/bad.log"; then
+    notok "$name: refused before any work" "$tmp/bad.log"
+  else
+    ok "$name: refused before any step ($(grep -o 'lb: error: .*' "$tmp/bad.log" | head -c 110))"
+  fi
+}
+if [ -f "$tmp/half.chk" ]; then
+  cp "$tmp/half.chk" "$tmp/flip.chk"
+  printf '\x01' | dd of="$tmp/flip.chk" bs=1 seek=5000 conv=notrunc 2>/dev/null
+  refused "checkpoint with one flipped byte" "corrupt" 2 "${flow[@]}" --restart "$tmp/flip.chk"
+  head -c 100000 "$tmp/half.chk" >"$tmp/short.chk"
+  refused "truncated checkpoint" "truncated" 2 "${flow[@]}" --restart "$tmp/short.chk"
+  refused "checkpoint of another grid" "holds a 16 x 12 x 8 grid" 1 "${flow[@]}" --size 16x12x4 \
+    --restart "$tmp/half.chk"
+fi
+
+# ---------------------------------------------------------------- bad input
+printf 'size = 8 8 8\ntua = 0.8\n' >"$tmp/typo.params"
+printf 'size = 8 8 8\ntau = 0.8\ntau = 0.9\n' >"$tmp/twice.params"
+refused "grid that does not divide over the ranks" "cannot be split evenly" 4 --size 9x9x9
+refused "decomposition that does not divide the grid" "does not divide evenly" 2 --size 9x8x8 \
+  --decomposition 2,1,1
+refused "decomposition for another rank count" "cannot be made from 2 MPI ranks" 2 \
+  --decomposition 2,2,1
+refused "tau = 0.5" "tau must be > 0.5" 1 --tau 0.5
+refused "negative tau" "tau must be > 0.5" 1 --tau -1
+refused "unknown key in the parameter file" "unknown key 'tua'" 1 --params "$tmp/typo.params"
+refused "key given twice" "given twice" 1 --params "$tmp/twice.params"
+refused "unreadable parameter file" "cannot read parameter file" 1 --params "$tmp/none.params"
+refused "unknown command-line option" "bad command line" 1 --stpes 10
+refused "malformed number" "steps needs an integer" 1 --steps 1e3x
+refused "size with two numbers" "size needs three integers" 1 --size 8x8
+refused "missing restart file" "cannot read restart checkpoint" 1 --restart "$tmp/none.chk"
+refused "Poiseuille without walls" "needs walls" 1 --case poiseuille --force 0,0,1e-6
+refused "output directory that does not exist" "cannot create" 1 --output "$tmp/no/such/dir"
+
+# ---------------------------------------------------------------- output
+if lb 2 "$ref" vtk --size 12x8x6 --steps 4 --print_every 2 --vtk_every 4 --velocity 0.01,0,0; then
+  f=$tmp/vtk_00000004.vtk
+  want=$((12 * 8 * 6 * 16)) # 4 bytes of density + 12 of velocity per point
+  size=$(stat -c %s "$f" 2>/dev/null || echo 0)
+  if head -n 10 "$f" | grep -q "^DIMENSIONS 12 8 6$" && head -n 10 "$f" | grep -q "^POINT_DATA 576$" &&
+     grep -aq "^VECTORS velocity float$" "$f" && [ "$size" -gt "$want" ] &&
+     [ "$size" -lt $((want + 400)) ] && [ -f "$tmp/vtk_00000000.vtk" ]; then
+    ok "VTK snapshots at steps 0 and 4 with density and velocity ($size bytes)"
+  else
+    notok "VTK snapshots at steps 0 and 4 with density and velocity ($size bytes)" "$tmp/vtk.log"
+  fi
+  if [ "$(wc -l <"$tmp/vtk.csv")" -eq 4 ] && head -n 1 "$tmp/vtk.csv" | grep -q "^step,mass,"; then
+    ok "CSV time series: header and one row per progress line"
+  else
+    notok "CSV time series: header and one row per progress line" "$tmp/vtk.csv"
+  fi
+  if grep -q "^step        4  mass .* max|u| .* MLUPS" "$tmp/vtk.log" && grep -q "^# update " "$tmp/vtk.log"; then
+    ok "progress lines (step, mass, max|u|, MLUPS) and per-kernel timing"
+  else
+    notok "progress lines (step, mass, max|u|, MLUPS) and per-kernel timing" "$tmp/vtk.log"
+  fi
+else
+  notok "small run with VTK output" "$tmp/vtk.log"
+fi
+
+# ---------------------------------------------------------------- make run
+if make --no-print-directory run >"$tmp/makerun.log" 2>&1 && grep -q "^PASS: " "$tmp/makerun.log"; then
+  ok "make run (the README's main job) ends with PASS"
+else
+  notok "make run (the README's main job) ends with PASS" "$tmp/makerun.log"
+fi
+
+# ---------------------------------------------------------------- CUDA build
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ ! -x "$nvcc" ] || [ ! -f targetDP_CUDA.cu ]; then
+  echo "ok - lb builds with TARGET=cuda # SKIP no nvcc or no targetDP_CUDA.cu yet"
+else
+  for aware in 0 1; do
+    if make -j2 TARGET=cuda CUDA_AWARE_MPI=$aware BUILD="build/lb-cuda-aware$aware" lb \
+         >"$tmp/cuda$aware.log" 2>&1 && ! grep -q "warning" "$tmp/cuda$aware.log"; then
+      ok "lb compiles and links warning-free with TARGET=cuda CUDA_AWARE_MPI=$aware"
+    else
+      notok "lb compiles and links warning-free with TARGET=cuda CUDA_AWARE_MPI=$aware" "$tmp/cuda$aware.log"
+    fi
+  done
+fi
+exit 0
