@@ -37,7 +37,8 @@
 # M failed, K skipped`) and exits non-zero if M > 0. Logs of every build
 # and binary are in build/test-logs/.
 #
-# Environment: TDP_SKIP_DEPS=1 skips step 1; TDP_SAN_VVLS (default
+# Environment: TDP_GPU=1 runs the CUDA tests on a GPU instead (see the
+# block before step 2); TDP_SKIP_DEPS=1 skips step 1; TDP_SAN_VVLS (default
 # "1 2 4 8"); TDP_TEST_TIMEOUT seconds per binary (default 300);
 # TDP_SUITE_TIMEOUT seconds per suite (default 600).
 set -uo pipefail
@@ -54,7 +55,7 @@ mkdir -p "$LOGS"
 TEST_TIMEOUT=${TDP_TEST_TIMEOUT:-300}
 SUITE_TIMEOUT=${TDP_SUITE_TIMEOUT:-600}
 SAN_VVLS=${TDP_SAN_VVLS:-"1 2 4 8"}
-MAKE=(make -j2 --no-print-directory)
+MAKE=(make -j"${TDP_JOBS:-2}" --no-print-directory)
 RUN_WRAP=()   # a command that runs each test binary (valgrind)
 
 PASS=0
@@ -199,6 +200,26 @@ run_config() {
   SUMMARY+=("$line")
   echo "$line"
 }
+
+# ---------------------------------------------------------------------------
+# TDP_GPU=1: on a machine with an NVIDIA GPU (tests/run_device.sh sets it),
+# the same test sources built with TARGET=cuda run on the GPU, then under
+# compute-sanitizer memcheck (with leak check) and racecheck.
+if [ "${TDP_GPU:-0}" = 1 ]; then
+  echo "== CUDA backend on the GPU"
+  for cfg in "SOA 1 128" "AOSOA 2 128" "AOS 1 256"; do
+    read -r layout vvl tpb <<<"$cfg"
+    run_config "gpu-$layout-vvl$vvl-tpb$tpb" -- TARGET=cuda LAYOUT=$layout VVL=$vvl TPB=$tpb
+  done
+  run_config "gpu-checked-SOA-vvl1" -- TARGET=cuda LAYOUT=SOA VVL=1 CHECK=1
+  for tool in memcheck racecheck; do
+    RUN_WRAP=(compute-sanitizer --tool "$tool" --error-exitcode 99)
+    [ "$tool" = memcheck ] && RUN_WRAP+=(--leak-check full)
+    run_config "gpu-$tool-SOA-vvl1" -- TARGET=cuda LAYOUT=SOA VVL=1
+  done
+  RUN_WRAP=()
+  finish
+fi
 
 # ---------------------------------------------------------------------------
 echo "== C backend: every layout x VVL"
