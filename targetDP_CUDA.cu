@@ -109,6 +109,7 @@ int tdpBackendMalloc(void **t_ptr, size_t nbytes, int zero, int unified, tdpSite
                    cudaGetErrorString(err), free_b / 1073741824.0, total_b / 1073741824.0);
   }
   if (zero) CUDA_TRY(cudaMemset(*t_ptr, 0, nbytes), at);
+  if (zero && unified) CUDA_TRY(cudaDeviceSynchronize(), at); /* the host may read it next */
   return TARGET_SUCCESS;
 }
 
@@ -199,7 +200,9 @@ template <typename A> __device__ A block_fold(A v, int op) {
   if (threadIdx.x % 32 == 0) warp_val[threadIdx.x / 32] = v;
   __syncthreads();
   if (threadIdx.x < 32) {
-    v = warp_val[threadIdx.x < LIB_TPB / 32 ? threadIdx.x : 0];
+    /* Lanes past the last warp hold an identity: 0 for a sum, any element
+     * for min and max. */
+    v = threadIdx.x < LIB_TPB / 32 ? warp_val[threadIdx.x] : (op == TDP_SUM ? (A) 0 : warp_val[0]);
     for (int off = 16; off > 0; off /= 2) v = combine(op, v, __shfl_down_sync(0xffffffffu, v, off));
   }
   return v;

@@ -165,6 +165,7 @@ int tdpMalloc(void **t_ptr, size_t nbytes, int zero, int unified, const char *f,
   /* Fresh target memory is NaN, so data never copied there shows up. */
   if (rc == TARGET_SUCCESS && !zero && nbytes >= sizeof(double))
     rc = tdpBackendSetConstant((double *) *t_ptr, NAN, nbytes / sizeof(double), at);
+  if (rc == TARGET_SUCCESS && unified) rc = tdpBackendSynchronize(at); /* host may touch it */
 #endif
   return rc;
 }
