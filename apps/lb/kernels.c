@@ -20,12 +20,13 @@
 typedef struct {
   double c[NVEL][3]; /* velocities as doubles, for the moment sums */
   double w[NVEL];    /* weights */
-  double cf[NVEL];   /* c_p . F: the force is uniform, so once per run */
+  double fa[NVEL];   /* Guo source per velocity, the force being uniform: */
+  double fb[NVEL];   /*   S_p = fc_p - fa_p (u.F) + fb_p (c_p.u), with */
+  double fc[NVEL];   /*   fa = 3 w (1 - omega/2), fb = 9 w (1 - omega/2) c.F, fc = fa c.F */
   int ci[NVEL][3];   /* velocities as integers, for boundary geometry */
   int off[NVEL];     /* index offset of site x + c_p: c_p . str */
   int cross[3][2][LB_NCROSS]; /* along d: velocities with c_d = -1 [0], +1 [1] */
   double omega;      /* 1 / tau */
-  double fpre;       /* 1 - omega / 2: Guo's source prefactor */
   double force[3];
 } lbConst;
 
@@ -36,13 +37,17 @@ void lbKernelsSetup(const lbGeom *g, double tau, const double force[3]) {
   for (int p = 0; p < NVEL; p++) {
     k.w[p] = lbWv[p];
     k.off[p] = 0;
-    k.cf[p] = 0.0;
+    double cf = 0.0;
     for (int d = 0; d < 3; d++) {
       k.c[p][d] = lbCv[p][d];
       k.ci[p][d] = lbCv[p][d];
       k.off[p] += lbCv[p][d] * g->str[d];
-      k.cf[p] += lbCv[p][d] * force[d];
+      cf += lbCv[p][d] * force[d];
     }
+    const double pre = lbWv[p] * (1.0 - 0.5 / tau);
+    k.fa[p] = 3.0 * pre;
+    k.fb[p] = 9.0 * pre * cf;
+    k.fc[p] = 3.0 * pre * cf;
   }
   for (int d = 0; d < 3; d++) {
     int n[2] = {0, 0};
@@ -52,7 +57,6 @@ void lbKernelsSetup(const lbGeom *g, double tau, const double force[3]) {
     }
   }
   k.omega = 1.0 / tau;
-  k.fpre = 1.0 - 0.5 * k.omega;
   for (int d = 0; d < 3; d++) k.force[d] = force[d];
   copyConstToTarget(&t_k, &k, sizeof(k));
 }
@@ -75,7 +79,7 @@ void lbKernelsSetup(const lbGeom *g, double tau, const double force[3]) {
  * (lane v of a stride of VVL sites; the lanes are the SIMD lanes of a CPU):
  * velocity u = (sum_p f_p c_p + F/2) / rho, relaxation towards the
  * second-order equilibrium, and the source
- *   (1 - omega/2) w_p [3 (c_p - u).F + 9 (c_p.u)(c_p.F)].
+ *   S_p = (1 - omega/2) w_p [3 (c_p - u).F + 9 (c_p.u)(c_p.F)].
  * Site-local and free of reductions or atomics, so every site's result is
  * the same whatever the decomposition, layout or VVL. It is split in three
  * so that the kernels can fuse it with their loads and stores: moments are
@@ -108,11 +112,25 @@ static __target__ inline void moments_velocity(double m[LB_NMOM][VVL], int v) {
   m[M_UF][v] = ux * t_k.force[0] + uy * t_k.force[1] + uz * t_k.force[2];
 }
 
-static __target__ inline double relax(const double m[LB_NMOM][VVL], int v, int p, double fp) {
+/* Relax velocity p and its opposite o = NVEL - p together: c_o = -c_p, so
+ * c.u and c.F change sign and each of feq and the source splits into a
+ * part both share and a part they take with opposite signs. That halves
+ * the arithmetic of the collision. Writes the two results to *rp, *ro. */
+static __target__ inline void relax_pair(const double m[LB_NMOM][VVL], int v, int p,
+                                         double fp, double fo, double *rp, double *ro) {
   const double cu = LB_C(p, 0) * m[M_UX][v] + LB_C(p, 1) * m[M_UY][v] + LB_C(p, 2) * m[M_UZ][v];
-  const double feq = LB_W(p) * m[M_RHO][v] * (m[M_USQ][v] + cu * (3.0 + 4.5 * cu));
-  const double src = LB_W(p) * t_k.fpre * (3.0 * (t_k.cf[p] - m[M_UF][v]) + 9.0 * cu * t_k.cf[p]);
-  return fp + t_k.omega * (feq - fp) + src;
+  const double wr = LB_W(p) * m[M_RHO][v];
+  const double sym = wr * (m[M_USQ][v] + 4.5 * cu * cu); /* feq = sym +- asym */
+  const double asym = 3.0 * wr * cu;
+  const double ssym = t_k.fb[p] * cu - t_k.fa[p] * m[M_UF][v]; /* source = ssym +- fc */
+  *rp = fp + t_k.omega * (sym + asym - fp) + (ssym + t_k.fc[p]);
+  *ro = fo + t_k.omega * (sym - asym - fo) + (ssym - t_k.fc[p]);
+}
+
+/* The rest velocity: c = 0, so feq = w rho (1 - 3/2 u^2), source -fa (u.F). */
+static __target__ inline double relax_rest(const double m[LB_NMOM][VVL], int v, double f0) {
+  const double feq = LB_W(0) * m[M_RHO][v] * m[M_USQ][v];
+  return f0 + t_k.omega * (feq - f0) - t_k.fa[0] * m[M_UF][v];
 }
 
 /* The sweep covers sites s0 .. s0 + nrange - 1: all interior sites, plus
@@ -143,10 +161,15 @@ __targetEntry__ void lb_fused(const double *__restrict__ f, double *__restrict__
         moments_add(m, v, p, q[p][v]);
       }
     }
-    __targetILP__(v) moments_velocity(m, v);
+    __targetILP__(v) {
+      moments_velocity(m, v);
+      fn[TDP_INDEX(g.nall, NVEL, s + v, 0)] = relax_rest(m, v, q[0][v]);
+    }
     LB_UNROLL
-    for (int p = 0; p < NVEL; p++) {
-      __targetILP__(v) fn[TDP_INDEX(g.nall, NVEL, s + v, p)] = relax(m, v, p, q[p][v]);
+    for (int p = 1; p <= NVEL / 2; p++) {
+      __targetILP__(v) relax_pair(m, v, p, q[p][v], q[NVEL - p][v],
+                                  &fn[TDP_INDEX(g.nall, NVEL, s + v, p)],
+                                  &fn[TDP_INDEX(g.nall, NVEL, s + v, NVEL - p)]);
     }
   }
 }
@@ -176,10 +199,15 @@ __targetEntry__ void lb_collide(double *__restrict__ f, lbGeom g) {
         moments_add(m, v, p, q[p][v]);
       }
     }
-    __targetILP__(v) moments_velocity(m, v);
+    __targetILP__(v) {
+      moments_velocity(m, v);
+      f[TDP_INDEX(g.nall, NVEL, s + v, 0)] = relax_rest(m, v, q[0][v]);
+    }
     LB_UNROLL
-    for (int p = 0; p < NVEL; p++) {
-      __targetILP__(v) f[TDP_INDEX(g.nall, NVEL, s + v, p)] = relax(m, v, p, q[p][v]);
+    for (int p = 1; p <= NVEL / 2; p++) {
+      __targetILP__(v) relax_pair(m, v, p, q[p][v], q[NVEL - p][v],
+                                  &f[TDP_INDEX(g.nall, NVEL, s + v, p)],
+                                  &f[TDP_INDEX(g.nall, NVEL, s + v, NVEL - p)]);
     }
   }
 }
