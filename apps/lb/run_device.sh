@@ -5,6 +5,8 @@
 # Writes $OUT/lb_perf.csv (one row per run: MLUPS, per-kernel ms and GB/s,
 # the STREAM triad measured in the same run, % of it) and $OUT/lb_device.log.
 # Takes about 4 minutes: builds first, then every run under a time limit.
+#   0. correctness on the GPU: Poiseuille and shear wave PASS, and the GPU's
+#      checkpoint equals the CPU's to 1e-12 (1 and 2 ranks): lines "ok - ..."
 #   1. GPU (CUDA, SoA, VVL 1): 128^3 and 256^3, fused and split kernels;
 #   2. host CPU, 1 rank x 16 threads: 128^3, three layout/VVL choices, fused and split;
 #   3. weak scaling on the host: 1, 2, 4, 8, 16 ranks x 1 thread, 64^3 per rank;
@@ -68,7 +70,40 @@ lbrun() {
     echo "RUN FAILED or timed out (limit $limit s)"
 }
 
-# ---------------------------------------------------------------- GPU
+# ---------------------------------------------------------------- GPU correctness
+val=$(mktemp -d)
+vcheck() { # vcheck NAME NP BUILDKEY ARGS...: the run must succeed
+  local name=$1 np=$2 key=$3
+  shift 3
+  if [ -n "${B[$key]:-}" ] && OMP_NUM_THREADS=1 timeout 120 mpirun --oversubscribe -np "$np" \
+       "${B[$key]}/lb" "$@" >"$val/out.log" 2>&1; then
+    echo "ok - $name $(grep -E '^(PASS|FAIL)' "$val/out.log" | cut -c1-120)"
+  else
+    echo "not ok - $name"
+    tail -n 15 "$val/out.log"
+  fi
+}
+echo
+echo "== correctness on the GPU"
+vcheck "GPU Poiseuille (2 ranks on one GPU)" 2 cuda --params apps/lb/input/poiseuille.params \
+  --vtk_every 0 --output "$val/p"
+vcheck "GPU shear wave" 1 cuda --params apps/lb/input/shearwave.params --output "$val/s"
+flow=(--case shearwave --amplitude 0.01 --walls z --force 0,1e-4,0 --size 32x24x16 --steps 100
+      --print_every 0 --checkpoint_every 100 --validate 0)
+vcheck "CPU reference run" 1 c-soa8 "${flow[@]}" --output "$val/cpu"
+vcheck "GPU run" 1 cuda "${flow[@]}" --output "$val/gpu1"
+vcheck "GPU run, 2 ranks" 2 cuda "${flow[@]}" --output "$val/gpu2"
+vcheck "GPU split kernels" 1 cuda "${flow[@]}" --kernel split --output "$val/gpus"
+for run in gpu1 gpu2 gpus; do
+  if cmp_out=$("${B[c-soa8]:-/nonexistent}/lbcmp" "$val/cpu.chk" "$val/$run.chk" 1e-12 2>&1); then
+    echo "ok - $run equals the CPU run to 1e-12: $cmp_out"
+  else
+    echo "not ok - $run equals the CPU run to 1e-12: $cmp_out"
+  fi
+done
+rm -rf "$val"
+
+# ---------------------------------------------------------------- GPU performance
 for n in 128 256; do
   for k in fused split; do
     lbrun 90 1 1 cuda --size ${n}x${n}x${n} --kernel $k --steps $((n == 128 ? 400 : 100)) \
