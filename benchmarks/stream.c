@@ -2,8 +2,9 @@
  * STREAM through targetDP, beside the same kernels written natively, in one
  * binary and one run: Copy c=a, Mul b=s*c, Add c=a+b, Triad a=b+s*c,
  * Dot sum(a*b), Nstream a+=b+s*c. Each repetition runs every kernel
- * natively, then through targetDP, on separate arrays, so the two see the
- * same machine state and their time ratio can be taken pair by pair.
+ * natively and through targetDP, back to back on separate arrays, so the
+ * two see the same machine state and their time ratio can be taken pair by
+ * pair.
  *
  * Every result is checked against its closed form before any bandwidth is
  * printed: each array is coef * w(i) (bench.h), the coefficients follow
@@ -181,7 +182,10 @@ int main(int argc, char **argv) {
   for (int it = 0; it < nt; it++) {
     for (int i = 0; i < nk; i++) {
       int k = klist[i];
-      for (int impl = 0; impl < 2; impl++) {
+      for (int j = 0; j < 2; j++) {
+        /* alternate which goes first: each then inherits the other's cache
+         * state (and dirty lines still to write back) equally often */
+        int impl = it % 2 ? 1 - j : j;
         if (!has_impl(k, impl)) continue;
         streamSet *x = &set[impl];
         int is_dot = k == STREAM_DOT || k == STREAM_DOT_GRID;
