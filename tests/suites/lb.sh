@@ -149,7 +149,9 @@ refused() { # refused NAME PATTERN NP ARGS...: exits non-zero, says PATTERN, run
 }
 if [ -f "$tmp/half.chk" ]; then
   cp "$tmp/half.chk" "$tmp/flip.chk"
-  printf '\x01' | dd of="$tmp/flip.chk" bs=1 seek=5000 conv=notrunc 2>/dev/null
+  byte=$(od -An -tu1 -j 5000 -N 1 "$tmp/flip.chk" | tr -d ' ') # invert one byte of the data
+  printf "\\$(printf %o $((byte ^ 255)))" | dd of="$tmp/flip.chk" bs=1 seek=5000 conv=notrunc 2>/dev/null
+  cmp -s "$tmp/flip.chk" "$tmp/half.chk" && notok "corruption test: inverting a byte must change the checkpoint"
   refused "checkpoint with one flipped byte" "corrupt" 2 "${flow[@]}" --restart "$tmp/flip.chk"
   head -c 100000 "$tmp/half.chk" >"$tmp/short.chk"
   refused "truncated checkpoint" "truncated" 2 "${flow[@]}" --restart "$tmp/short.chk"
