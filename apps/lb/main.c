@@ -43,8 +43,10 @@ static int threads(void) {
  * and written per site per pass) and its share of the triad of this run. */
 static void report(const lbParams *p, const decompInfo *dc, const lbGeom *g, const lbTimes *loc,
                    double triad, const lbHalo *halo) {
-  lbTimes t;
-  MPI_Reduce((void *) loc, &t, 4, MPI_DOUBLE, MPI_MAX, 0, dc->comm); /* slowest rank */
+  const double mine[4] = {loc->halo, loc->update, loc->propagate, loc->collide};
+  double worst[4];
+  MPI_Reduce(mine, worst, 4, MPI_DOUBLE, MPI_MAX, 0, dc->comm); /* the slowest rank's */
+  lbTimes t = {worst[0], worst[1], worst[2], worst[3], loc->steps};
   if (dc->rank != 0 || loc->steps == 0) return;
   const double ns = (double) loc->steps;
   const double sites = (double) g->global[0] * g->global[1] * g->global[2];
