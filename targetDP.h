@@ -97,12 +97,17 @@
 #define TDP_INDEX(nsites, ncomp, isite, icomp)                                   \
   tdpIndexChecked_((long) (nsites), (long) (ncomp), (long) (isite), (long) (icomp), \
                    __func__, __FILE__, __LINE__)
+/* Each index of a rank-2 component on its own: (i1, n2) of n1 x n2 is
+ * inside the flattened range whenever i1 < n1 - 1, yet it is a bug. */
+#define TDP_INDEX2(nsites, n1, n2, isite, i1, i2)                                \
+  tdpIndex2Checked_((long) (nsites), (long) (n1), (long) (n2), (long) (isite),    \
+                    (long) (i1), (long) (i2), __func__, __FILE__, __LINE__)
 #else
 #define TDP_INDEX(nsites, ncomp, isite, icomp) \
   TDP_INDEX_(nsites, ncomp, isite, icomp)
-#endif
 #define TDP_INDEX2(nsites, n1, n2, isite, i1, i2) \
   TDP_INDEX(nsites, (n1) * (n2), isite, (i1) * (n2) + (i2))
+#endif
 
 /* Elements to allocate for a field of ncomp components on nsites sites. */
 #define TDP_FIELD_SIZE(nsites, ncomp) (TDP_NSITES_ALLOC(nsites) * (size_t)(ncomp))
@@ -269,21 +274,47 @@ static inline void targetBlockAddInt(int *t_sum, int partial) {
 #include <stdio.h>
 #include <stdlib.h>
 /* An out-of-range site or component names the kernel, file and line, then
- * stops: exit on the host, a trap (reported by targetSynchronize) on a GPU. */
+ * stops: exit on the host, a trap (reported by targetSynchronize) on a GPU.
+ * On the host only the first thread to get here reports and exits: exit()
+ * called by several OpenMP threads at once is undefined behaviour (the
+ * atexit handlers and stdio teardown would run concurrently); the others
+ * wait in the critical section until the process is gone. */
+#define TDP_OOB_ "targetDP: index out of bounds in %s at %s:%d: site %ld of %ld, "
+#ifdef __CUDA_ARCH__
+#define TDP_OOB_STOP_(...)  \
+  do {                      \
+    printf(__VA_ARGS__);    \
+    __trap();               \
+  } while (0)
+#else
+#ifdef _OPENMP
+#define TDP_OOB_ONE_THREAD_ TDP_PRAGMA(omp critical(tdp_index_oob_))
+#else
+#define TDP_OOB_ONE_THREAD_
+#endif
+#define TDP_OOB_STOP_(...)             \
+  do {                                 \
+    TDP_OOB_ONE_THREAD_ {              \
+      fprintf(stderr, __VA_ARGS__);    \
+      exit(1);                         \
+    }                                  \
+  } while (0)
+#endif
 static __targetHost__ inline size_t tdpIndexChecked_(long nsites, long ncomp, long isite,
                                                      long icomp, const char *func,
                                                      const char *file, int line) {
-  if (isite < 0 || isite >= nsites || icomp < 0 || icomp >= ncomp) {
-#define TDP_OOB_ "targetDP: index out of bounds in %s at %s:%d: site %ld of %ld, component %ld of %ld\n"
-#ifdef __CUDA_ARCH__
-    printf(TDP_OOB_, func, file, line, isite, nsites, icomp, ncomp);
-    __trap();
-#else
-    fprintf(stderr, TDP_OOB_, func, file, line, isite, nsites, icomp, ncomp);
-    exit(1);
-#endif
-  }
+  if (isite < 0 || isite >= nsites || icomp < 0 || icomp >= ncomp)
+    TDP_OOB_STOP_(TDP_OOB_ "component %ld of %ld\n", func, file, line, isite, nsites, icomp,
+                  ncomp);
   return TDP_INDEX_(nsites, ncomp, isite, icomp);
+}
+static __targetHost__ inline size_t tdpIndex2Checked_(long nsites, long n1, long n2, long isite,
+                                                      long i1, long i2, const char *func,
+                                                      const char *file, int line) {
+  if (isite < 0 || isite >= nsites || i1 < 0 || i1 >= n1 || i2 < 0 || i2 >= n2)
+    TDP_OOB_STOP_(TDP_OOB_ "component (%ld, %ld) of %ld x %ld\n", func, file, line, isite,
+                  nsites, i1, i2, n1, n2);
+  return TDP_INDEX_(nsites, n1 * n2, isite, i1 * n2 + i2);
 }
 #endif
 
