@@ -4,6 +4,7 @@
  * allocations, and turning masks and 3-D halos into site lists. Compiled
  * with the host C compiler into both backends' libraries.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -133,7 +134,10 @@ static int check_host(const void *h, const char *what, tdpSite at) {
 static int check_ptrs(const void *a, const void *b, size_t n, tdpSite at) {
   if (!a || !b) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
   if (n == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size is zero");
-  if (n > SIZE_MAX / 4)
+  /* n is bytes or elements of up to 8 bytes: below SIZE_MAX / 64 the byte
+   * counts that the room checks compute cannot wrap around (2^61 + 1
+   * doubles would be 8 bytes), and no allocation comes near 2^58 bytes. */
+  if (n > SIZE_MAX / 64)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size %zu is absurd (a negative value?)", n);
   return TARGET_SUCCESS;
 }
@@ -141,11 +145,11 @@ static int check_ptrs(const void *a, const void *b, size_t n, tdpSite at) {
 /* ---------------------------------------------------------------------- */
 
 int tdpInit(const char *caller_config, const char *f, int l) {
-  if (strcmp(caller_config, tdpBackendConfig()) != 0)
+  if (!caller_config || strcmp(caller_config, tdpBackendConfig()) != 0)
     return tdpFail(TARGET_ERROR_CONFIG, SITE("targetInit"),
                    "the program was compiled with [%s] but libtargetDP with [%s]; "
                    "rebuild both with the same TARGET, LAYOUT, VVL, SAL and TPB",
-                   caller_config, tdpBackendConfig());
+                   caller_config ? caller_config : "(null)", tdpBackendConfig());
   if (initialised) return TARGET_SUCCESS;
   int rc = tdpBackendInit(SITE("targetInit"));
   if (rc == TARGET_SUCCESS) initialised = 1;
@@ -235,6 +239,11 @@ static int check_field(const void *dst, const void *src, int nsites, int ncomp,
   if (nsites <= 0 || ncomp <= 0)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nsites %d and ncomp %d must be positive",
                    nsites, ncomp);
+  /* Two large ints would wrap the byte count below into a small number
+   * that passes the room check. */
+  if ((size_t) ncomp > SIZE_MAX / 4 / sizeof(double) / TDP_NSITES_ALLOC(nsites))
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nsites %d x ncomp %d is absurd", nsites,
+                   ncomp);
   size_t nbytes = TDP_FIELD_SIZE(nsites, ncomp) * sizeof(double);
   if (to_target == 2) {
     nbytes = (size_t) nsites * ncomp * sizeof(double);
@@ -252,6 +261,8 @@ int tdpCopySites(double *dst, const double *src, int nsites, int ncomp, const in
   if (rc) return rc;
   if (nlist < 0 || (nlist > 0 && !sites))
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "bad site list");
+  rc = check_host(sites, "the site list", at); /* read on the host */
+  if (rc) return rc;
   for (int k = 0; k < nlist; k++) {
     if (sites[k] < 0 || sites[k] >= nsites)
       return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "site %d out of range [0, %d)",
@@ -267,6 +278,8 @@ int tdpCopyMasked(double *dst, const double *src, int nsites, int ncomp, const c
   int rc = check_field(dst, src, nsites, ncomp, to_target, at);
   if (rc) return rc;
   if (!mask) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL mask");
+  rc = check_host(mask, "the mask", at); /* read on the host */
+  if (rc) return rc;
   int *sites = (int *) malloc(sizeof(int) * nsites);
   if (!sites) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %d sites", nsites);
   int nlist = 0;
@@ -284,15 +297,23 @@ int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo, i
               int to_target, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTarget3DHalo" : "copyFromTarget3DEdge");
   if (!extents) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL extents");
+  int rc = check_host(extents, "the extents", at); /* read on the host */
+  if (rc) return rc;
   const int nx = extents[0], ny = extents[1], nz = extents[2];
-  if (nhalo < 1 || nx <= 2 * nhalo || ny <= 2 * nhalo || nz <= 2 * nhalo)
+  const long long twice = 2LL * nhalo; /* 2 * nhalo could overflow an int */
+  if (nhalo < 1 || nx <= twice || ny <= twice || nz <= twice)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "extents %d x %d x %d must exceed twice nhalo = %d", nx, ny, nz, nhalo);
-  const long nsites = (long) nx * ny * nz;
-  int rc = check_field(dst, src, (int) nsites, ncomp, to_target, at);
+  /* Site indices are ints: a larger local lattice would wrap them. */
+  const long long nsites = (long long) nx * ny * nz;
+  if (nsites > INT_MAX)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "extents %d x %d x %d have %lld sites, more than an int can index", nx, ny,
+                   nz, nsites);
+  rc = check_field(dst, src, (int) nsites, ncomp, to_target, at);
   if (rc) return rc;
   int *sites = (int *) malloc(sizeof(int) * nsites);
-  if (!sites) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %ld sites", nsites);
+  if (!sites) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %lld sites", nsites);
   /* dist: distance of a coordinate from the nearer end (0 = outermost). */
 #define DIST(c, n) ((c) < (n) - 1 - (c) ? (c) : (n) - 1 - (c))
   int nlist = 0;
@@ -318,6 +339,7 @@ int tdpReduceDouble(double *res, const double *t_a, size_t n, int op, const char
   tdpSite at = SITE(names[op]);
   int rc = check_ptrs(res, t_a, n, at);
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(double), "the target array", at);
+  if (rc == TARGET_SUCCESS) rc = check_host(res, "the result", at);
   return rc ? rc : tdpBackendReduceDouble(res, t_a, n, op, at);
 }
 
@@ -326,6 +348,7 @@ int tdpReduceInt(long long *res, const int *t_a, size_t n, int op, const char *f
   tdpSite at = SITE(names[op]);
   int rc = check_ptrs(res, t_a, n, at);
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(int), "the target array", at);
+  if (rc == TARGET_SUCCESS) rc = check_host(res, "the result", at);
   return rc ? rc : tdpBackendReduceInt(res, t_a, n, op, at);
 }
 

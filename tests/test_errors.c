@@ -267,6 +267,93 @@ static void test_bad_reductions_and_conversions(void **state) {
   assert_int_equal(targetFree(ti), TARGET_SUCCESS);
 }
 
+/* The sizes a bug produces: a negative int converted to size_t, counts
+ * whose byte size wraps around 2^64 (2^61 + 1 doubles are "8 bytes"),
+ * negative and zero extents, and products of extents that overflow an
+ * int; every public call that takes a size or extent refuses them and
+ * leaves everything as it was. */
+static void test_bad_sizes_every_call(void **state) {
+  (void) state;
+  const int n = 64, nc = 3;
+  const size_t size = TDP_FIELD_SIZE(n, nc), wrap = ((size_t) 1 << 61) + 1;
+  const int neg = -5;
+  double *t = NULL, *t2 = NULL, *h = (double *) tuMalloc(size * sizeof(double)), res = 7.0;
+  double *h0 = (double *) tuMalloc(size * sizeof(double));
+  int *ti = NULL, sites[2] = {0, 1};
+  long long ires = 7;
+  char mask[64];
+  static double sym;
+  memset(mask, 1, sizeof(mask));
+  tuFillDouble(h0, size, 1.0, 2.0, 14);
+  memcpy(h, h0, size * sizeof(double));
+  assert_int_equal(targetMalloc(&t, size * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t2, size * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetCalloc(&ti, n * sizeof(int)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t, h, size * sizeof(double)), TARGET_SUCCESS);
+
+  /* a negative int as a byte or element count */
+  expectError(copyFromTarget(h, t, (size_t) neg), TARGET_ERROR_INVALID_VALUE, "copyFromTarget",
+              "absurd");
+  expectError(copyConstToTarget(&sym, h, (size_t) neg), TARGET_ERROR_INVALID_VALUE,
+              "copyConstToTarget", "absurd");
+  expectError(copyConstToTarget(&sym, h, 0), TARGET_ERROR_INVALID_VALUE, "copyConstToTarget",
+              "size is zero");
+  expectError(copyConstToTarget(&sym, NULL, 8), TARGET_ERROR_INVALID_VALUE, "copyConstToTarget",
+              "NULL");
+  expectError(targetZero(t, (size_t) neg), TARGET_ERROR_INVALID_VALUE, "targetZero", "absurd");
+  expectError(targetDoubleMin(&res, t, (size_t) neg), TARGET_ERROR_INVALID_VALUE,
+              "targetDoubleMin", "absurd");
+  expectError(targetIntSum(&ires, ti, (size_t) neg), TARGET_ERROR_INVALID_VALUE, "targetIntSum",
+              "absurd");
+  /* element counts whose byte size wraps to a few bytes */
+  expectError(targetDoubleSum(&res, t, wrap), TARGET_ERROR_INVALID_VALUE, "targetDoubleSum",
+              "absurd");
+  expectError(targetSetConstant(t, 1.0, wrap), TARGET_ERROR_INVALID_VALUE, "targetSetConstant",
+              "absurd");
+  expectError(targetIntMax(&ires, ti, wrap), TARGET_ERROR_INVALID_VALUE, "targetIntMax",
+              "absurd");
+  /* negative, zero and absurd extents of subset copies and conversions */
+  expectError(copyToTargetSites(t, h, neg, nc, sites, 2), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetSites", "must be positive");
+  expectError(copyFromTargetSites(h, t, n, 0, sites, 2), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTargetSites", "must be positive");
+  expectError(copyFromTargetMasked(h, t, n, neg, mask), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTargetMasked", "must be positive");
+  expectError(copyToTargetMasked(t, h, 2147483647, 2147483647, mask), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetMasked", "absurd");
+  expectError(copyToTargetMasked(t, h, n + 1, nc, mask), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetMasked", "remain"); /* n not matching the allocation */
+  expectError(targetAoS2SoA(t2, t, n, neg), TARGET_ERROR_INVALID_VALUE, "targetAoS2SoA",
+              "must be positive");
+  expectError(targetSoA2AoS(t2, t, 1 << 30, 1 << 30), TARGET_ERROR_INVALID_VALUE,
+              "targetSoA2AoS", "absurd");
+  int e_neg[3] = {4, -4, 4}, e_big[3] = {2048, 2048, 2048}, e[3] = {4, 4, 4};
+  expectError(copyToTarget3DHalo(t, h, e_neg, 1, 1), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget3DHalo", "4 x -4 x 4 must exceed twice nhalo");
+  expectError(copyFromTarget3DEdge(h, t, e, neg, 1), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTarget3DEdge", "nhalo = -5");
+  expectError(copyFromTarget3DEdge(h, t, e, 2147483647, 1), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTarget3DEdge", "nhalo = 2147483647");
+  expectError(copyToTarget3DHalo(t, h, e, 1, 0), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget3DHalo", "must be positive");
+  expectError(copyToTarget3DHalo(t, h, e_big, 1, 1), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget3DHalo", "8589934592 sites, more than an int can index");
+  /* targetInit without a configuration string */
+  expectError(tdpInit(NULL, __FILE__, __LINE__), TARGET_ERROR_CONFIG, "targetInit", "(null)");
+
+  /* nothing changed */
+  assert_true(res == 7.0 && ires == 7);
+  assert_memory_equal(h, h0, size * sizeof(double));
+  memset(h, 0, size * sizeof(double));
+  assert_int_equal(copyFromTarget(h, t, size * sizeof(double)), TARGET_SUCCESS);
+  assert_memory_equal(h, h0, size * sizeof(double));
+  assert_int_equal(targetFree(t), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t2), TARGET_SUCCESS);
+  assert_int_equal(targetFree(ti), TARGET_SUCCESS);
+  free(h);
+  free(h0);
+}
+
 /* After errors the layer carries on normally. */
 static void test_recovers_after_errors(void **state) {
   (void) state;
@@ -296,6 +383,7 @@ int main(void) {
       cmocka_unit_test(test_bad_copies),
       cmocka_unit_test(test_bad_subset_copies),
       cmocka_unit_test(test_bad_reductions_and_conversions),
+      cmocka_unit_test(test_bad_sizes_every_call),
       cmocka_unit_test(test_recovers_after_errors),
   };
   return cmocka_run_group_tests_name("errors " TARGETDP_CONFIG, tests, setupNoAbort,
