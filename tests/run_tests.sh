@@ -7,8 +7,10 @@
 #      LAYOUT in AOS SOA AOSOA x VVL in 1 2 4 8, plus: the serial preset,
 #      a checked build (CHECK=1), one configuration with 3 OpenMP threads
 #   3. the same under AddressSanitizer + UBSan (SAN=1): every layout x VVL
-#      (TDP_SAN_VVLS="1 4" narrows it); any sanitizer report fails; and
-#      one serial configuration under valgrind memcheck
+#      (TDP_SAN_VVLS="1 4" narrows it) and the checked build; any sanitizer
+#      report fails; and the serial preset under valgrind memcheck for
+#      every layout and the checked build (zero errors, zero definite or
+#      indirect leaks)
 #   4. the CUDA backend and the CUDA test binaries compiled and linked with
 #      nvcc (no GPU needed): LAYOUT=SOA VVL=1 and LAYOUT=AOSOA VVL=2; a
 #      SKIP while targetDP_CUDA.cu or nvcc is missing
@@ -245,20 +247,31 @@ for layout in AOS SOA AOSOA; do
     run_config "san-$layout-vvl$vvl" "${SAN_ENV[@]}" -- SAN=1 CONFIG=gcc-openmp LAYOUT=$layout VVL=$vvl
   done
 done
+# The checked build's own tests (test_checked) plant bugs in forked
+# children: under the sanitizers too, nothing but the planted bug may show.
+run_config "san-checked-AOSOA-vvl4" "${SAN_ENV[@]}" -- SAN=1 CHECK=1 CONFIG=gcc-openmp \
+  LAYOUT=AOSOA VVL=4
 
 echo "== C backend under valgrind memcheck (serial preset: no OpenMP runtime noise)"
 if command -v valgrind >/dev/null 2>&1; then
   # AVX2 at most: valgrind does not decode AVX-512.
+  # Any valgrind line in a binary's stderr fails it (run_binary), and a
+  # definite or indirect leak or a memory error makes it exit 99. Each
+  # configuration costs ~10 s to run and ~30 s to build on 2 cores.
   RUN_WRAP=(valgrind -q --error-exitcode=99 --leak-check=full
             --errors-for-leak-kinds=definite,indirect --track-origins=yes)
-  run_config "valgrind-serial-SOA-vvl4" -- CONFIG=gcc-serial LAYOUT=SOA VVL=4 \
-    BUILD=build/valgrind-serial-SOA-vvl4 \
-    CFLAGS="-std=c99 -O2 -g -march=x86-64-v3 -Wall -Wextra -Wno-unknown-pragmas"
+  for cfg in "AOS 1 0" "SOA 4 0" "AOSOA 8 0" "AOSOA 4 1"; do
+    read -r layout vvl check <<<"$cfg"
+    label="valgrind-$([ "$check" = 1 ] && echo checked || echo serial)-$layout-vvl$vvl"
+    run_config "$label" -- CONFIG=gcc-serial LAYOUT=$layout VVL=$vvl CHECK=$check \
+      BUILD=build/$label \
+      CFLAGS="-std=c99 -O2 -g -march=x86-64-v3 -Wall -Wextra -Wno-unknown-pragmas"
+  done
   RUN_WRAP=()
 else
   SKIP=$((SKIP + 1))
-  echo "ok - valgrind-serial-SOA-vvl4 # SKIP no valgrind"
-  SUMMARY+=("$(printf '%-28s skipped (no valgrind)' "valgrind-serial-SOA-vvl4")")
+  echo "ok - valgrind-serial # SKIP no valgrind"
+  SUMMARY+=("$(printf '%-28s skipped (no valgrind)' "valgrind-serial")")
 fi
 
 # ---------------------------------------------------------------------------
