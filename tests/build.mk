@@ -23,3 +23,23 @@ tests-print-build:
 
 test:
 	bash tests/run_tests.sh
+
+# tests/mpi/: MPI programs for the reliability suite (an error in one rank
+# must end the whole job). `make tests-mpi` builds them; MPI through the
+# wrapper's own flags, spelled nvcc's way under TARGET=cuda (as apps/lb).
+.PHONY: tests-mpi
+TESTS_MPI_COMPILE := $(shell mpicc --showme:compile 2>/dev/null)
+TESTS_MPI_LINK := $(shell mpicc --showme:link 2>/dev/null)
+ifeq ($(TARGET),cuda)
+  tests_comma := ,
+  tests_nvcc = $(patsubst -Wl$(tests_comma)%,-Xlinker %,$(patsubst -pthread,-Xcompiler -pthread,$(1)))
+  TESTS_MPI_COMPILE := $(call tests_nvcc,$(TESTS_MPI_COMPILE))
+  TESTS_MPI_LINK := $(call tests_nvcc,$(TESTS_MPI_LINK))
+endif
+TESTS_MPI_BINS := $(patsubst tests/mpi/%.c,$(BUILD)/tests/mpi/%,$(wildcard tests/mpi/*.c))
+
+$(BUILD)/obj/tests/mpi/%.o: PROG_CPPFLAGS += $(TESTS_MPI_COMPILE) -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
+$(TESTS_MPI_BINS): $(BUILD)/tests/mpi/%: $(BUILD)/obj/tests/mpi/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(TESTS_MPI_LINK)
+tests-mpi: $(TESTS_MPI_BINS)
