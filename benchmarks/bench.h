@@ -91,10 +91,10 @@ enum { STREAM_COPY, STREAM_MUL, STREAM_ADD, STREAM_TRIAD, STREAM_DOT, STREAM_NST
 extern const char *const streamName[STREAM_NKERNEL];
 extern const int streamNArrays[STREAM_NKERNEL]; /* arrays moved per call */
 
-/* One set of arrays (native or target memory) and the Dot result. */
+/* A set of arrays and a Dot accumulator, in native or target memory. */
 typedef struct {
   void *a, *b, *c;
-  double *sum; /* one double in the same memory as the arrays */
+  double *sum; /* one double */
 } streamSet;
 
 /* STREAM's scalar, chosen so that one pass of Copy, Mul, Add, Triad and

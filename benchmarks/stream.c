@@ -2,9 +2,10 @@
  * STREAM through targetDP, beside the same kernels written natively, in one
  * binary and one run: Copy c=a, Mul b=s*c, Add c=a+b, Triad a=b+s*c,
  * Dot sum(a*b), Nstream a+=b+s*c. Each repetition runs every kernel
- * natively and through targetDP, back to back on separate arrays, so the
- * two see the same machine state and their time ratio can be taken pair by
- * pair.
+ * natively and through targetDP back to back, on two sets of arrays that
+ * the two swap every repetition (and which goes first alternates too), so
+ * neither gains from where its arrays landed in memory or from what the
+ * other left in the cache; their time ratio is taken pair by pair.
  *
  * Every result is checked against its closed form before any bandwidth is
  * printed: each array is coef * w(i) (bench.h), the coefficients follow
@@ -157,20 +158,24 @@ int main(int argc, char **argv) {
   klist[nk++] = STREAM_DOT_GRID;
 #endif
 
+  /* Both array sets come from targetMalloc (cudaMalloc, or 64-byte aligned
+   * host memory: what native code would call too) so that they can swap.
+   * Each implementation keeps its own Dot accumulator. */
   streamSet set[2];
-  streamState st[2];
-  for (int impl = 0; impl < 2; impl++) {
-    void **arr[4] = {&set[impl].a, &set[impl].b, &set[impl].c, (void **) &set[impl].sum};
-    for (int j = 0; j < 4; j++) {
-      size_t nbytes = j < 3 ? n * esize : sizeof(double);
-      if (impl == BENCH_TDP) targetMalloc(arr[j], nbytes);
-      else *arr[j] = nativeMalloc(nbytes);
-    }
-    st[impl].coef[0] = 1.0;
-    st[impl].coef[1] = 2.0;
-    st[impl].coef[2] = 0.0;
-    ops.init(impl, &set[impl], n, 1.0, 2.0, 0.0);
+  streamState st[2]; /* the closed form of each set */
+  double *sum[2];
+  for (int si = 0; si < 2; si++) {
+    targetMalloc(&set[si].a, n * esize);
+    targetMalloc(&set[si].b, n * esize);
+    targetMalloc(&set[si].c, n * esize);
+    set[si].sum = NULL;
+    st[si].coef[0] = 1.0;
+    st[si].coef[1] = 2.0;
+    st[si].coef[2] = 0.0;
+    ops.init(BENCH_TDP, &set[si], n, 1.0, 2.0, 0.0);
   }
+  sum[BENCH_NATIVE] = (double *) nativeMalloc(sizeof(double));
+  targetMalloc(&sum[BENCH_TDP], sizeof(double));
   void *host = malloc(n * esize);
   double *times = (double *) calloc((size_t) STREAM_NKERNEL * 2 * nt, sizeof(double));
   if (!host || !times) {
@@ -183,11 +188,10 @@ int main(int argc, char **argv) {
     for (int i = 0; i < nk; i++) {
       int k = klist[i];
       for (int j = 0; j < 2; j++) {
-        /* alternate which goes first: each then inherits the other's cache
-         * state (and dirty lines still to write back) equally often */
-        int impl = it % 2 ? 1 - j : j;
+        int impl = it % 2 ? 1 - j : j, si = impl ^ (it % 2);
         if (!has_impl(k, impl)) continue;
-        streamSet *x = &set[impl];
+        streamSet xs = set[si], *x = &xs;
+        x->sum = sum[impl];
         int is_dot = k == STREAM_DOT || k == STREAM_DOT_GRID;
         if (is_dot && impl == BENCH_TDP) { /* untimed: zero the accumulator, wait */
           targetZero(x->sum, 1);
@@ -202,45 +206,43 @@ int main(int argc, char **argv) {
         T(k, impl)[it] = timerNow() - t0;
 
         snprintf(what, sizeof(what), "%s %s %s", streamName[k], benchImplName[impl], precision);
-        double *coef = st[impl].coef;
+        double *coef = st[si].coef;
         if (is_dot || k == STREAM_SUM) {
           if (is_dot) benchToHost(impl, &result, x->sum, sizeof(double));
           double want = is_dot ? coef[0] * coef[1] * weight_sum(n, 2) : coef[0] * weight_sum(n, 1);
           if (!benchClose(result, want, rtol_sum)) benchWrong(what, -1, result, want);
         }
-        int out = stream_update(k, &st[impl], s);
+        int out = stream_update(k, &st[si], s);
         if (it == 0 && out >= 0) { /* the warm-up result of each kernel, element by element */
           void *arr = out == 0 ? x->a : out == 1 ? x->b : x->c;
           if (o.inject_error && impl == BENCH_TDP && k == STREAM_TRIAD)
             benchCorrupt(arr, n - 1, o.is_float);
-          benchToHost(impl, host, arr, n * esize);
+          benchToHost(BENCH_TDP, host, arr, n * esize);
           benchCheckStream(what, host, n, o.is_float, coef[out], rtol);
         }
       }
     }
   }
   /* The state after every repetition: catches a kernel wrong only later. */
-  for (int impl = 0; impl < 2; impl++) {
-    void *arr[3] = {set[impl].a, set[impl].b, set[impl].c};
+  for (int si = 0; si < 2; si++) {
+    void *arr[3] = {set[si].a, set[si].b, set[si].c};
     for (int j = 0; j < 3; j++) {
-      snprintf(what, sizeof(what), "array %c (%s, after all repetitions)", 'a' + j,
-               benchImplName[impl]);
-      benchToHost(impl, host, arr[j], n * esize);
-      benchCheckStream(what, host, n, o.is_float, st[impl].coef[j], rtol);
+      snprintf(what, sizeof(what), "array %c of set %d, after all repetitions", 'a' + j, si);
+      benchToHost(BENCH_TDP, host, arr[j], n * esize);
+      benchCheckStream(what, host, n, o.is_float, st[si].coef[j], rtol);
     }
   }
   int wrong = benchErrors() != 0;
   if (wrong) fprintf(stderr, "stream: %ld wrong results: no bandwidth reported\n", benchErrors());
   else report(&o, klist, nk, times, esize, rtol, rtol_sum);
 
-
-  for (int impl = 0; impl < 2; impl++) {
-    void *arr[4] = {set[impl].a, set[impl].b, set[impl].c, set[impl].sum};
-    for (int j = 0; j < 4; j++) {
-      if (impl == BENCH_TDP) targetFree(arr[j]);
-      else nativeFree(arr[j]);
-    }
+  for (int si = 0; si < 2; si++) {
+    targetFree(set[si].a);
+    targetFree(set[si].b);
+    targetFree(set[si].c);
   }
+  nativeFree(sum[BENCH_NATIVE]);
+  targetFree(sum[BENCH_TDP]);
   free(host);
   free(times);
   targetFinalize();
