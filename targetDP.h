@@ -169,8 +169,14 @@
 #define __targetLaunchNoStride__(N) \
   <<<tdpNumBlocks((N), TARGET_TPB), TARGET_TPB>>>
 
+/* A grid that fills the GPU twice over and no more (targetInit sets the cap
+ * from the multiprocessor count): the grid-stride TLP loop covers the rest,
+ * and a kernel that ends in targetBlockAdd* then pays one atomic per
+ * resident block rather than one per TPB sites. */
+extern "C" long tdpGridBlocksMax_;
 static inline unsigned int tdpNumBlocks(long n, long per_block) {
   long nb = (n + per_block - 1) / per_block;
+  if (nb > tdpGridBlocksMax_) nb = tdpGridBlocksMax_;
   return (unsigned int) (nb < 1 ? 1 : nb);
 }
 

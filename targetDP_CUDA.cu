@@ -29,6 +29,9 @@
   } while (0)
 
 static char device_name[256] = "no CUDA device initialised";
+extern "C" {
+long tdpGridBlocksMax_ = 65535; /* until targetInit knows the GPU */
+}
 static int nblocks_max = 1024;
 
 /* Reusable scratch: site lists and packed values for subset copies, block
@@ -81,6 +84,7 @@ int tdpBackendInit(tdpSite at) {
   cudaDeviceProp prop;
   CUDA_TRY(cudaGetDeviceProperties(&prop, dev), at);
   nblocks_max = 8 * prop.multiProcessorCount; /* enough blocks to fill the GPU */
+  tdpGridBlocksMax_ = 2L * prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / TARGET_TPB);
   snprintf(device_name, sizeof(device_name), "%.200s (device %d of %d, sm_%d%d)", prop.name, dev,
            ndevice, prop.major, prop.minor);
   return grow_scratch((REDUCE_BLOCKS + 1) * sizeof(long long), 0, at);
