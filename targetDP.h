@@ -164,19 +164,22 @@
 #define __targetTLPSum__(baseIndex, N, var) __targetTLP__(baseIndex, N)
 #define __targetILPSum__(vecIndex, var) __targetILP__(vecIndex)
 
+/* One thread per stride: blocks then sweep the lattice in order, which
+ * keeps the many streams of a stencil kernel close together in DRAM. */
 #define __targetLaunch__(N) \
-  <<<tdpNumBlocks((N), VVL * TARGET_TPB), TARGET_TPB>>>
+  <<<tdpNumBlocks((N), VVL * TARGET_TPB, 0), TARGET_TPB>>>
 #define __targetLaunchNoStride__(N) \
-  <<<tdpNumBlocks((N), TARGET_TPB), TARGET_TPB>>>
+  <<<tdpNumBlocks((N), TARGET_TPB, 0), TARGET_TPB>>>
+/* For kernels that end in targetBlockAdd*: a grid that fills the GPU twice
+ * and no more (the grid-stride TLP loop covers the rest), so the kernel
+ * pays one atomic per resident block, not one per TPB sites. */
+#define __targetLaunchReduce__(N) \
+  <<<tdpNumBlocks((N), VVL * TARGET_TPB, 1), TARGET_TPB>>>
 
-/* A grid that fills the GPU twice over and no more (targetInit sets the cap
- * from the multiprocessor count): the grid-stride TLP loop covers the rest,
- * and a kernel that ends in targetBlockAdd* then pays one atomic per
- * resident block rather than one per TPB sites. */
-extern "C" long tdpGridBlocksMax_;
-static inline unsigned int tdpNumBlocks(long n, long per_block) {
+extern "C" long tdpGridBlocksMax_; /* two fills of the GPU, set by targetInit */
+static inline unsigned int tdpNumBlocks(long n, long per_block, int capped) {
   long nb = (n + per_block - 1) / per_block;
-  if (nb > tdpGridBlocksMax_) nb = tdpGridBlocksMax_;
+  if (capped && nb > tdpGridBlocksMax_) nb = tdpGridBlocksMax_;
   return (unsigned int) (nb < 1 ? 1 : nb);
 }
 
@@ -256,6 +259,7 @@ static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
 
 #define __targetLaunch__(N)
 #define __targetLaunchNoStride__(N)
+#define __targetLaunchReduce__(N)
 
 static inline void targetAtomicAddDouble(double *t, double v) {
   TDP_PRAGMA(omp atomic update)

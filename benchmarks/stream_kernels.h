@@ -200,7 +200,7 @@ static void R(streamLaunch)(int impl, int k, const streamSet *x, int n, double s
     case STREAM_MUL: R(tdp_mul) __targetLaunch__(n) (b, c, s, n); break;
     case STREAM_ADD: R(tdp_add) __targetLaunch__(n) (c, a, b, n); break;
     case STREAM_TRIAD: R(tdp_triad) __targetLaunch__(n) (a, b, c, s, n); break;
-    case STREAM_DOT: R(tdp_dot) __targetLaunch__(n) (x->sum, a, b, n); break;
+    case STREAM_DOT: R(tdp_dot) __targetLaunchReduce__(n) (x->sum, a, b, n); break;
     case STREAM_NSTREAM: R(tdp_nstream) __targetLaunch__(n) (a, b, c, s, n); break;
     /* Same kernel, launched for 2^20 sites: the grid-stride TLP loop covers
      * all n with 2^20 / (VVL TPB) blocks and as many atomics, instead of one

@@ -328,7 +328,7 @@ static void test_in_kernel_reduction(void **state) {
     assert_int_equal(copyToTarget(t_sum, &zero, sizeof(double)), TARGET_SUCCESS);
     assert_int_equal(copyToTarget(t_isum, &izero, sizeof(int)), TARGET_SUCCESS);
 
-    kSumDouble __targetLaunch__(n) (t_a, n, t_sum);
+    kSumDouble __targetLaunchReduce__(n) (t_a, n, t_sum); /* capped grid */
     kSumInt __targetLaunch__(n) (t_b, n, t_isum);
     assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(&sum, t_sum, sizeof(double)), TARGET_SUCCESS);
