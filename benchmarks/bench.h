@@ -118,7 +118,7 @@ typedef struct {
 
 typedef struct {
   double best_gbs, median_gbs, best_s, median_s;
-  double ratio; /* median over reps of t_ref / t (targetDP/native bandwidth); NAN if unpaired */
+  double ratio; /* median over pairs of reps of t_ref / t (targetDP/native bandwidth); NAN if unpaired */
 } benchStats;
 
 benchStats benchSummarise(const benchTiming *k, int reps);

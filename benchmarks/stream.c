@@ -130,7 +130,7 @@ static void report(const benchOptions *o, const int *klist, int nk, double *time
         benchCsvRow(o, precision, &kt[k][impl], &ks[k][impl],
                     100.0 * ks[k][impl].best_gbs / triad);
   }
-  printf("# targetDP/native: median over repetitions of the paired time ratio (>1: faster)\n");
+  printf("# targetDP/native: median over pairs of repetitions of native time / targetDP time\n");
 }
 
 int main(int argc, char **argv) {
