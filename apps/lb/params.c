@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,7 @@ static const keyInfo keys[] = {
     {"output", K_STR, offsetof(lbParams, output), "prefix of the output files"},
     {"restart", K_STR, offsetof(lbParams, restart), "checkpoint file to continue from"},
     {"summary", K_STR, offsetof(lbParams, summary), "append a CSV row of the timings to this file"},
+    {"inject_nan", K_LONG, offsetof(lbParams, inject_nan), "test hook: put a NaN into the fields at this step (0: off)"},
 };
 #define NKEYS ((int) (sizeof(keys) / sizeof(keys[0])))
 
@@ -56,7 +59,10 @@ static void defaults(lbParams *p) {
 }
 
 /* Split a value into up to max numbers separated by blanks or commas (and
- * 'x' for integer triples: 64x64x64). Returns the count, -1 if malformed. */
+ * 'x' for integer triples: 64x64x64). Returns the count, -1 if malformed,
+ * -2 if a number is out of range: integers beyond +-2^53 (they would not
+ * survive the trip through a double), numbers that are not finite (NaN
+ * or infinity would only come back as NaN in the fields). */
 static int parse_numbers(const char *s, double *out, int max, int integers) {
   int n = 0;
   const char *c = s;
@@ -70,6 +76,7 @@ static int parse_numbers(const char *s, double *out, int max, int integers) {
     if (errno || end == c) return -1;
     if (*end && *end != ' ' && *end != '\t' && *end != ',' && !(integers && *end == 'x'))
       return -1;
+    if (!isfinite(v) || (integers && fabs(v) > 9007199254740992.0)) return -2;
     out[n++] = v;
     c = end;
   }
@@ -82,6 +89,13 @@ static int set_key(lbParams *p, const keyInfo *k, const char *value, char *err, 
   switch (k->type) {
   case K_INT3:
     n = parse_numbers(value, v, 3, 1);
+    for (int d = 0; n == 3 && d < 3; d++) {
+      if (v[d] < INT_MIN || v[d] > INT_MAX) n = -2; /* the cast below would be undefined */
+    }
+    if (n == -2) {
+      snprintf(err, len, "%s: a value of '%s' is out of range", k->name, value);
+      return -1;
+    }
     if (n != 3) {
       snprintf(err, len, "%s needs three integers (e.g. 64 64 64), not '%s'", k->name, value);
       return -1;
@@ -90,6 +104,10 @@ static int set_key(lbParams *p, const keyInfo *k, const char *value, char *err, 
     return 0;
   case K_DBL3:
     n = parse_numbers(value, v, 3, 0);
+    if (n == -2) {
+      snprintf(err, len, "%s needs finite numbers, not '%s'", k->name, value);
+      return -1;
+    }
     if (n != 3) {
       snprintf(err, len, "%s needs three numbers (e.g. 0 0 1e-6), not '%s'", k->name, value);
       return -1;
@@ -100,6 +118,11 @@ static int set_key(lbParams *p, const keyInfo *k, const char *value, char *err, 
   case K_LONG:
   case K_BOOL:
     n = parse_numbers(value, v, 1, k->type != K_DBL);
+    if (n == -2) {
+      snprintf(err, len, "%s: '%s' is out of range%s", k->name, value,
+               k->type == K_DBL ? " (a finite number is needed)" : "");
+      return -1;
+    }
     if (n != 1) {
       snprintf(err, len, "%s needs %s, not '%s'", k->name,
                k->type == K_DBL ? "a number" : "an integer", value);
@@ -244,8 +267,9 @@ static int check(const lbParams *p, char *err, size_t len) {
     return -1;
   }
   if (p->steps < 0 || p->print_every < 0 || p->vtk_every < 0 || p->checkpoint_every < 0 ||
-      p->triad < 0) {
-    snprintf(err, len, "steps, print_every, vtk_every, checkpoint_every and triad must be >= 0");
+      p->triad < 0 || p->inject_nan < 0) {
+    snprintf(err, len, "steps, print_every, vtk_every, checkpoint_every, triad and inject_nan "
+                       "must be >= 0");
     return -1;
   }
   double umax = 0.0;

@@ -32,6 +32,7 @@ typedef struct {
   char output[LB_PATH_MAX]; /* prefix of every output file */
   char restart[LB_PATH_MAX];/* checkpoint to continue from ("" : none) */
   char summary[LB_PATH_MAX];/* append a one-row performance summary (CSV) here */
+  long inject_nan;          /* test hook: a NaN into the fields at this step (0: off) */
 } lbParams;
 
 /* Fills p from defaults, the file and argv. Returns 0; 1 after --help
