@@ -1,3 +1,4 @@
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +94,57 @@ void lbObserve(lbLattice *L, const decompInfo *dc, const lbParams *p, long step,
     o->metric = (p->lbcase == LB_CASE_SHEARWAVE) ? shear_amplitude(L, dc)
                                                  : poiseuille_error(L, dc, p);
   }
+}
+
+/* A NaN or infinity anywhere in f reaches the density sum, so one
+ * reduction decides; only then are the values searched, on the host. */
+int lbCheckFinite(lbLattice *L, const decompInfo *dc, long step, char *err, size_t len) {
+  const lbGeom *g = &L->g;
+  double loc = 0.0, mass = 0.0;
+  lbMoments(g, L->t_f, L->t_rho, L->t_u, L->t_umag);
+  targetDoubleSum(&loc, L->t_rho, g->nall);
+  MPI_Allreduce(&loc, &mass, 1, MPI_DOUBLE, MPI_SUM, dc->comm);
+  if (isfinite(mass)) return 0;
+  lbLatticeDownload(L);
+  /* The first bad value of this block: the global order (x, y, z, p) is
+   * increasing along the block's own loops, so stop at the first. */
+  long long first = LLONG_MAX, gfirst = LLONG_MAX;
+  for (int x = 1; x <= g->n[0] && first == LLONG_MAX; x++) {
+    for (int y = 1; y <= g->n[1] && first == LLONG_MAX; y++) {
+      for (int z = 1; z <= g->n[2] && first == LLONG_MAX; z++) {
+        for (int p = 0; p < NVEL; p++) {
+          if (isfinite(L->h_f[TDP_INDEX(g->nall, NVEL, lbSite(g, x, y, z), p)])) continue;
+          const long long site = ((long long) (g->offset[0] + x - 1) * g->global[1] +
+                                  g->offset[1] + y - 1) * g->global[2] + g->offset[2] + z - 1;
+          first = site * NVEL + p;
+          break;
+        }
+      }
+    }
+  }
+  MPI_Allreduce(&first, &gfirst, 1, MPI_LONG_LONG, MPI_MIN, dc->comm);
+  if (gfirst == LLONG_MAX) {
+    snprintf(err, len, "the mass is %g at step %ld: the fields overflowed", mass, step);
+  } else {
+    const long long site = gfirst / NVEL;
+    snprintf(err, len, "non-finite value in the fields at step %ld: first at site (%lld, %lld, "
+                       "%lld), f_%lld (mass %g); the flow blew up (tau, force, velocity?)",
+             step, site / ((long long) g->global[1] * g->global[2]),
+             site / g->global[2] % g->global[1], site % g->global[2], gfirst % NVEL, mass);
+  }
+  return -1;
+}
+
+void lbInjectNaN(lbLattice *L) {
+  const lbGeom *g = &L->g;
+  int c[3];
+  for (int d = 0; d < 3; d++) {
+    c[d] = g->global[d] / 2 - g->offset[d] + 1; /* local coordinate, interior 1..n */
+    if (c[d] < 1 || c[d] > g->n[d]) return;   /* another rank's site */
+  }
+  const double nan = NAN;
+  copyToTarget(L->t_f + TDP_INDEX(g->nall, NVEL, lbSite(g, c[0], c[1], c[2]), 0), &nan,
+               sizeof(double));
 }
 
 int lbValidate(const lbParams *p, const decompInfo *dc, const lbObs *obs, int nobs) {

@@ -30,4 +30,12 @@ const char *lbMetricName(const lbParams *p);
  * check. */
 int lbValidate(const lbParams *p, const decompInfo *dc, const lbObs *obs, int nobs);
 
+/* Collective. 0 when every distribution on every rank is finite; -1 with
+ * err naming the step and the first non-finite value in the grid's order
+ * (global site x, y, z and velocity p) when a NaN or infinity is there. */
+int lbCheckFinite(lbLattice *L, const decompInfo *dc, long step, char *err, size_t len);
+
+/* Test hook (key inject_nan): f_0 at the global centre site becomes NaN. */
+void lbInjectNaN(lbLattice *L);
+
 #endif

@@ -177,6 +177,7 @@ int main(int argc, char **argv) {
   const double sites = (double) p.size[0] * p.size[1] * p.size[2];
   char chk[LB_PATH_MAX + 8];
   snprintf(chk, sizeof(chk), "%s.chk", p.output);
+  long chk_step = -1; /* step of the last checkpoint this run wrote */
 
   while (step < p.steps) {
     /* Every kernel is followed by a synchronisation only so that it can be
@@ -209,8 +210,23 @@ int main(int argc, char **argv) {
     tm.steps++;
     interval += t2 - t0;
     interval_steps++;
+    if (p.inject_nan && step == p.inject_nan) lbInjectNaN(&L);
 
-    if ((p.print_every && step % p.print_every == 0) || step == p.steps) {
+    const int observe = (p.print_every && step % p.print_every == 0) || step == p.steps;
+    const int snapshot = p.vtk_every && (step % p.vtk_every == 0 || step == p.steps);
+    const int save = p.checkpoint_every && (step % p.checkpoint_every == 0 || step == p.steps);
+    /* A NaN or infinity must not reach any output: the run stops here,
+     * before this step's checkpoint could replace the last good one. */
+    if ((observe || snapshot || save) && lbCheckFinite(&L, &dc, step, err, sizeof(err))) {
+      size_t n = strlen(err);
+      if (chk_step >= 0)
+        snprintf(err + n, sizeof(err) - n,
+                 "; stopped, the last checkpoint '%s' (step %ld) is intact", chk, chk_step);
+      else
+        snprintf(err + n, sizeof(err) - n, "; stopped (no checkpoint written yet)");
+      return fail(dc.rank, err, 3);
+    }
+    if (observe) {
       if (nobs == maxobs) {
         maxobs *= 2;
         obs = (lbObs *) realloc(obs, maxobs * sizeof(lbObs));
@@ -222,12 +238,11 @@ int main(int argc, char **argv) {
       interval = 0.0;
       interval_steps = 0;
     }
-    if (p.vtk_every && (step % p.vtk_every == 0 || step == p.steps) &&
-        lbWriteVTK(&L, &dc, &p, step, err, sizeof(err)))
-      return fail(dc.rank, err, 1);
-    if (p.checkpoint_every && (step % p.checkpoint_every == 0 || step == p.steps)) {
+    if (snapshot && lbWriteVTK(&L, &dc, &p, step, err, sizeof(err))) return fail(dc.rank, err, 1);
+    if (save) {
       if (lbCheckpointWrite(&L, &dc, &p, step, chk, err, sizeof(err)))
         return fail(dc.rank, err, 1);
+      chk_step = step;
     }
   }
   if (dc.rank == 0 && p.checkpoint_every) printf("# checkpoint: %s (step %ld)\n", chk, step);

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,16 +10,19 @@ int lbOutputOpen(lbOutput *o, const lbParams *p, const decompInfo *dc, char *err
   memset(o, 0, sizeof(*o));
   char path[LB_PATH_MAX + 8];
   snprintf(path, sizeof(path), "%s.csv", p->output);
-  int ok = 1;
+  int ok = 1, why = 0;
   if (dc->rank == 0) {
     o->csv = fopen(path, "w");
     ok = o->csv != NULL;
+    why = errno; /* only rank 0's message is printed */
     if (ok)
       fprintf(o->csv, "step,mass,rel_mass_change,max_u,mean_ux,mean_uy,mean_uz,%s,mlups\n",
               lbMetricName(p));
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, dc->comm);
-  if (!ok) snprintf(err, len, "cannot create '%s' (does the output directory exist?)", path);
+  if (!ok)
+    snprintf(err, len, "cannot create '%s': %s (does the output directory exist?)", path,
+             strerror(why));
   return ok ? 0 : -1;
 }
 

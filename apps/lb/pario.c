@@ -19,8 +19,12 @@ int lbPOpenWrite(lbPFile *f, MPI_Comm comm, const char *path, char *err, size_t 
   snprintf(f->tmp, sizeof(f->tmp), "%s.tmp", path);
   int rc = MPI_File_open(comm, f->tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &f->fh);
   if (any(comm, rc != MPI_SUCCESS)) {
+    char why[MPI_MAX_ERROR_STRING] = "";
+    int n = 0;
     if (rc == MPI_SUCCESS) MPI_File_close(&f->fh);
-    snprintf(err, len, "cannot create '%s' (does the output directory exist?)", f->tmp);
+    else MPI_Error_string(rc, why, &n);
+    snprintf(err, len, "cannot create '%s'%s%s (does the output directory exist?)", f->tmp,
+             n ? ": " : "", why);
     return -1;
   }
   /* A stale, longer .tmp from a crashed run must not leave a tail. */
