@@ -10,6 +10,10 @@ set -euo pipefail
 
 PACKAGES=(build-essential libcmocka-dev openmpi-bin libopenmpi-dev python3-matplotlib
           valgrind pkg-config)
+# The fuzz suite's compiler (clang with libFuzzer and the sanitizer runtimes;
+# Debian bookworm names). Optional: where they cannot be installed the
+# suite reports itself skipped instead of failing the whole run.
+OPTIONAL=(clang libclang-rt-14-dev)
 
 if [ "${TDP_SKIP_DEPS:-0}" = 1 ]; then
   exit 0
@@ -25,11 +29,37 @@ installed() {
   dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed'
 }
 
+# install_optional: best effort, as root, for the packages the archive has.
+install_optional() {
+  local want=() p
+  for p in "${OPTIONAL[@]}"; do
+    installed "$p" && continue
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "install_deps: optional package $p is missing (the fuzz suite will be skipped)" >&2
+      continue
+    fi
+    want+=("$p")
+  done
+  [ ${#want[@]} -eq 0 ] && return 0
+  export DEBIAN_FRONTEND=noninteractive
+  [ -n "${updated:-}" ] || apt-get update -qq >/dev/null 2>&1 || true
+  for p in "${want[@]}"; do
+    if apt-cache show "$p" >/dev/null 2>&1 &&
+       apt-get install -y -qq --no-install-recommends "$p" >/dev/null 2>&1; then
+      echo "install_deps: installed optional $p"
+    else
+      echo "install_deps: optional package $p is not available here (the fuzz suite will be skipped)" >&2
+    fi
+  done
+  return 0
+}
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   installed "$p" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
+  install_optional
   exit 0
 fi
 
@@ -42,6 +72,7 @@ fi
 echo "install_deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >/dev/null
+updated=1
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 
 still=()
@@ -52,4 +83,5 @@ if [ ${#still[@]} -ne 0 ]; then
   echo "install_deps: could not install: ${still[*]}" >&2
   exit 1
 fi
+install_optional
 echo "install_deps: done"

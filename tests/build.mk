@@ -43,3 +43,15 @@ $(TESTS_MPI_BINS): $(BUILD)/tests/mpi/%: $(BUILD)/obj/tests/mpi/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(TESTS_MPI_LINK)
 tests-mpi: $(TESTS_MPI_BINS)
+
+# libFuzzer targets (tests/fuzz/, clang with its runtime: Debian clang and
+# libclang-rt-14-dev): `make fuzz-build`; tests/suites/fuzz.sh runs them
+# for a bounded time. They do not depend on the configuration.
+.PHONY: fuzz-build
+FUZZ_CC ?= clang
+FUZZ_FLAGS ?= -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+fuzz-build: build/fuzz/fuzz_params
+build/fuzz/fuzz_params: tests/fuzz/fuzz_params.c apps/lb/params.c common/cli.c apps/lb/params.h \
+                        common/cli.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -std=c99 -Wall -Wextra -I$(CURDIR) $(filter %.c,$^) -o $@
