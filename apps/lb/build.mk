@@ -22,8 +22,10 @@ ifeq ($(TARGET),cuda)
   LB_MPI_COMPILE := $(call lb_nvcc_flags,$(LB_MPI_COMPILE))
   LB_MPI_LINK := $(call lb_nvcc_flags,$(LB_MPI_LINK))
 endif
+# LB_FLAGS: extra preprocessor/compiler flags for the app only, e.g. the
+# kernel switches of kernels.c (LB_FLAGS=-DLB_NT=0); use its own BUILD.
 LB_CPPFLAGS := $(LB_MPI_COMPILE) -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX \
-               $(if $(filter 1,$(CUDA_AWARE_MPI)),-DLB_CUDA_AWARE_MPI)
+               $(if $(filter 1,$(CUDA_AWARE_MPI)),-DLB_CUDA_AWARE_MPI) $(LB_FLAGS)
 
 $(BUILD)/obj/apps/lb/%.o: PROG_CPPFLAGS += $(LB_CPPFLAGS)
 $(BUILD)/obj/common/decomp.o: PROG_CPPFLAGS += $(LB_CPPFLAGS)

@@ -139,38 +139,126 @@ static __target__ inline double relax_rest(const double m[LB_NMOM][VVL], int v, 
  * with unit stride on a CPU; their results are garbage that no interior
  * site reads (the halo exchange overwrites what is read). On a GPU a
  * thread can skip them cheaply, which saves their memory traffic. */
-#ifdef __CUDACC__
-#define LB_HALO_COLUMN(g, s)                                              \
-  ((s) % (g).nh[2] == 0 || (s) % (g).nh[2] == (g).nh[2] - 1 ||            \
-   ((s) / (g).str[1]) % (g).nh[1] == 0 || ((s) / (g).str[1]) % (g).nh[1] == (g).nh[1] - 1)
+#ifndef LB_SKIP_HALO
+#define LB_SKIP_HALO 1
+#endif
+#if defined(__CUDACC__) && LB_SKIP_HALO
+#define LB_HALO_COLUMN(g, s)                                                        \
+  (((s) - (g).base) % (g).nh[2] == 0 || ((s) - (g).base) % (g).nh[2] == (g).nh[2] - 1 || \
+   (((s) - (g).base) / (g).str[1]) % (g).nh[1] == 0 ||                               \
+   (((s) - (g).base) / (g).str[1]) % (g).nh[1] == (g).nh[1] - 1)
 #else
 #define LB_HALO_COLUMN(g, s) 0
 #endif
 
+/* Non-temporal stores on a CPU. The update writes 19 values per site that
+ * no one reads before the next step; plain stores first read each line
+ * (write-allocate, a third more traffic) and add 19 write streams per
+ * thread to the 19 read streams, more than the prefetchers of a core
+ * track. Streaming stores write whole lines straight to memory. They need
+ * every VVL-stride of a velocity to be whole, aligned 64-byte lines: SoA
+ * or AoSoA with SAL a multiple of 8, VVL a multiple of 8, and the stride
+ * starting on a multiple of 8 sites (lbGeom's padding does that). gcc
+ * ignores "omp simd nontemporal", hence the intrinsics; build with
+ * -DLB_NT=0 to compare with plain stores. */
+#ifndef LB_NT
+#define LB_NT 1
+#endif
+#if LB_NT && !defined(__CUDACC__) && defined(__AVX__) && !defined(TARGETDP_CHECK) && \
+    VVL % 8 == 0 && (defined(TARGETDP_SOA) || (defined(TARGETDP_AOSOA) && SAL % 8 == 0))
+#define LB_STREAM 1
+#include <immintrin.h>
+/* Results r[p][lane] of the stride at site s (a multiple of 8) -> fn. */
+static inline void lb_stream_out(double *__restrict__ fn, int nall, int s,
+                                 const double r[NVEL][VVL]) {
+  (void) nall; /* not needed by every layout's TDP_INDEX */
+  for (int p = 0; p < NVEL; p++) {
+    for (int c = 0; c < VVL; c += 8) {
+      double *d = &fn[TDP_INDEX(nall, NVEL, s + c, p)];
+#ifdef __AVX512F__
+      _mm512_stream_pd(d, _mm512_loadu_pd(&r[p][c]));
+#else
+      _mm256_stream_pd(d, _mm256_loadu_pd(&r[p][c]));
+      _mm256_stream_pd(d + 4, _mm256_loadu_pd(&r[p][c + 4]));
+#endif
+    }
+  }
+}
+/* Streaming stores are weakly ordered: each thread fences its own before
+ * another kernel may read them. */
+static void lb_stream_fence(void) {
+  _Pragma("omp parallel") _mm_sfence();
+}
+#else
+#define LB_STREAM 0
+#endif
+
+/* GPU experiments: LB_CACHE 1: loads and stores with the streaming
+ * cache hint (ld/st.global.cs), 2: stores only, 3: loads only;
+ * LB_MINB n: __launch_bounds__(TPB, n). */
+#ifndef LB_CACHE
+#define LB_CACHE 0
+#endif
+#if defined(__CUDACC__) && (LB_CACHE == 1 || LB_CACHE == 3)
+#define LB_LD(ptr) __ldcs(ptr)
+#else
+#define LB_LD(ptr) (*(ptr))
+#endif
+#if defined(__CUDACC__) && (LB_CACHE == 1 || LB_CACHE == 2)
+#define LB_GPU_STORE 1
+static __device__ inline void lb_stream_out(double *__restrict__ fn, int nall, int s,
+                                            const double r[NVEL][VVL]) {
+  for (int p = 0; p < NVEL; p++)
+    for (int v = 0; v < VVL; v++) __stcs(&fn[TDP_INDEX(nall, NVEL, s + v, p)], r[p][v]);
+}
+#else
+#define LB_GPU_STORE 0
+#endif
+#if defined(__CUDACC__) && defined(LB_MINB)
+#define LB_BOUNDS __launch_bounds__(TARGET_TPB, LB_MINB)
+#else
+#define LB_BOUNDS
+#endif
+
+/* Where the update puts result (p, lane v): straight to memory, or a
+ * local array that lb_stream_out writes. */
+#define LB_BUFFERED (LB_STREAM || LB_GPU_STORE)
+#if LB_BUFFERED
+#define LB_OUT(p, v) r[p][v]
+#else
+#define LB_OUT(p, v) fn[TDP_INDEX(g.nall, NVEL, s + (v), p)]
+#endif
+
 /* Kernels follow the targetDP pattern: per stride of VVL sites, ILP loops
  * over the lanes, one per velocity, between memory and the lane arrays. */
-__targetEntry__ void lb_fused(const double *__restrict__ f, double *__restrict__ fn, lbGeom g) {
+__targetEntry__ void LB_BOUNDS lb_fused(const double *__restrict__ f, double *__restrict__ fn,
+                                        lbGeom g) {
   __targetTLP__(base, g.nrange) {
     const int s = g.s0 + base;
     if (VVL == 1 && LB_HALO_COLUMN(g, s)) continue;
     double q[NVEL][VVL], m[LB_NMOM][VVL];
+#if LB_BUFFERED
+    double r[NVEL][VVL];
+#endif
     LB_UNROLL
     for (int p = 0; p < NVEL; p++) {
       __targetILP__(v) {
-        q[p][v] = f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)]; /* pull: streaming */
+        q[p][v] = LB_LD(&f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)]); /* pull */
         moments_add(m, v, p, q[p][v]);
       }
     }
     __targetILP__(v) {
       moments_velocity(m, v);
-      fn[TDP_INDEX(g.nall, NVEL, s + v, 0)] = relax_rest(m, v, q[0][v]);
+      LB_OUT(0, v) = relax_rest(m, v, q[0][v]);
     }
     LB_UNROLL
     for (int p = 1; p <= NVEL / 2; p++) {
-      __targetILP__(v) relax_pair(m, v, p, q[p][v], q[NVEL - p][v],
-                                  &fn[TDP_INDEX(g.nall, NVEL, s + v, p)],
-                                  &fn[TDP_INDEX(g.nall, NVEL, s + v, NVEL - p)]);
+      __targetILP__(v) relax_pair(m, v, p, q[p][v], q[NVEL - p][v], &LB_OUT(p, v),
+                                  &LB_OUT(NVEL - p, v));
     }
+#if LB_BUFFERED
+    lb_stream_out(fn, g.nall, s, r);
+#endif
   }
 }
 
@@ -179,11 +267,16 @@ __targetEntry__ void lb_propagate(const double *__restrict__ f, double *__restri
   __targetTLP__(base, g.nrange) {
     const int s = g.s0 + base;
     if (VVL == 1 && LB_HALO_COLUMN(g, s)) continue;
+#if LB_BUFFERED
+    double r[NVEL][VVL];
+#endif
     LB_UNROLL
     for (int p = 0; p < NVEL; p++) {
-      __targetILP__(v)
-        fn[TDP_INDEX(g.nall, NVEL, s + v, p)] = f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)];
+      __targetILP__(v) LB_OUT(p, v) = LB_LD(&f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)]);
     }
+#if LB_BUFFERED
+    lb_stream_out(fn, g.nall, s, r);
+#endif
   }
 }
 
@@ -214,12 +307,35 @@ __targetEntry__ void lb_collide(double *__restrict__ f, lbGeom g) {
 
 void lbUpdateFused(const lbGeom *g, const double *t_f, double *t_fn) {
   lb_fused __targetLaunch__(g->nrange) (t_f, t_fn, *g);
+#if LB_STREAM
+  lb_stream_fence();
+#endif
 }
 void lbPropagate(const lbGeom *g, const double *t_f, double *t_fn) {
   lb_propagate __targetLaunch__(g->nrange) (t_f, t_fn, *g);
+#if LB_STREAM
+  lb_stream_fence();
+#endif
 }
 void lbCollide(const lbGeom *g, double *t_fn) {
   lb_collide __targetLaunch__(g->nrange) (t_fn, *g);
+}
+
+/* Zero n sites from s0, every velocity. */
+__targetEntry__ void lb_zero(double *__restrict__ f, int nall, int s0, int n) {
+  (void) nall; /* not needed by every layout's TDP_INDEX */
+  __targetTLP__(base, n) {
+    for (int p = 0; p < NVEL; p++) {
+      __targetILP__(v) f[TDP_INDEX(nall, NVEL, s0 + base + v, p)] = 0.0;
+    }
+  }
+}
+
+void lbZero(const lbGeom *g, double *t_f) {
+  const int end = g->s0 + g->nrange;
+  lb_zero __targetLaunch__(g->nrange) (t_f, g->nall, g->s0, g->nrange); /* the update's */
+  lb_zero __targetLaunch__(g->s0) (t_f, g->nall, 0, g->s0);
+  lb_zero __targetLaunch__(g->nall - end) (t_f, g->nall, end, g->nall - end);
 }
 
 /* The stored state is post-collision, f* = f + omega (feq - f) + S, whose
@@ -230,9 +346,10 @@ __targetEntry__ void lb_moments(const double *__restrict__ f, double *__restrict
                                 double *__restrict__ u, double *__restrict__ umag, lbGeom g) {
   __targetTLP__(base, g.nall) {
     __targetILP__(v) {
-      const int s = base + v;
-      const int x = s / g.str[0], y = (s / g.str[1]) % g.nh[1], z = s % g.nh[2];
-      const int inside = x >= 1 && x <= g.n[0] && y >= 1 && y <= g.n[1] && z >= 1 && z <= g.n[2];
+      const int s = base + v, i = s - g.base; /* i < 0: front padding */
+      const int x = i / g.str[0], y = (i / g.str[1]) % g.nh[1], z = i % g.nh[2];
+      const int inside =
+          i >= 0 && x >= 1 && x <= g.n[0] && y >= 1 && y <= g.n[1] && z >= 1 && z <= g.n[2];
       double r = 0.0, jx = 0.0, jy = 0.0, jz = 0.0;
       for (int p = 0; p < NVEL; p++) {
         const double fp = f[TDP_INDEX(g.nall, NVEL, s, p)];
@@ -275,8 +392,8 @@ int lbPlaneSites(const lbGeom *g, int d) {
 }
 
 /* Site of plane index i at coordinate c along d. */
-#define PLANE_SITE(g, d, a, b, i, c) \
-  ((c) * (g).str[d] + ((i) / (g).nh[b]) * (g).str[a] + ((i) % (g).nh[b]) * (g).str[b])
+#define PLANE_SITE(g, d, a, b, i, c)                                                  \
+  ((g).base + (c) * (g).str[d] + ((i) / (g).nh[b]) * (g).str[a] + ((i) % (g).nh[b]) * (g).str[b])
 
 __targetEntry__ void lb_halo_pack(const double *__restrict__ f, double *__restrict__ buf,
                                   lbGeom g, int d) {

@@ -10,6 +10,11 @@
  * cross each face) and the BGK/force parameters to target constant memory. */
 void lbKernelsSetup(const lbGeom *g, double tau, const double force[3]);
 
+/* Zero the nall sites of a lattice with the same
+ * partition of sites over threads as the update kernels: the first touch,
+ * which on a CPU places each page near the thread that will sweep it. */
+void lbZero(const lbGeom *g, double *t_f);
+
 /* One time step on the interior, from the post-collision state f to the
  * next one in fn: pull each f_p from the upwind neighbour (streaming),
  * then BGK collision with Guo forcing. f's halo must be current. */

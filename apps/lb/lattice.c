@@ -18,9 +18,19 @@ void lbGeomInit(lbGeom *g, const decompInfo *dc) {
   g->str[2] = 1;
   g->str[1] = g->nh[2];
   g->str[0] = g->nh[1] * g->nh[2];
-  g->nall = g->nh[0] * g->nh[1] * g->nh[2];
+  /* Front padding that puts (1,1,1) on a multiple of LB_ALIGN. */
+  const int first = g->str[0] + g->str[1] + 1;
+  g->base = (LB_ALIGN - first % LB_ALIGN) % LB_ALIGN;
   g->s0 = lbSite(g, 1, 1, 1);
-  g->nrange = lbSite(g, g->n[0], g->n[1], g->n[2]) - g->s0 + 1;
+  const int last = lbSite(g, g->n[0], g->n[1], g->n[2]);
+  g->nrange = ((last - g->s0 + 1 + VVL - 1) / VVL) * VVL;
+  /* The sites past (n0,n1,n2) in the last stride pull from at most
+   * VVL - 1 sites beyond the last halo site: pad for them. */
+  const int end = g->base + g->nh[0] * g->nh[1] * g->nh[2] + VVL;
+  /* nall = 8 (mod 32): each SoA component starts on a 64-byte line, and
+   * the components are an odd number of lines apart modulo 4 KiB, so the
+   * 38 streams of the update do not share cache sets (nor 4K-alias). */
+  g->nall = ((end + LB_ALIGN - 1) / LB_ALIGN) * LB_ALIGN + 8;
 }
 
 int lbLatticeCreate(lbLattice *L, const decompInfo *dc) {
@@ -30,10 +40,12 @@ int lbLatticeCreate(lbLattice *L, const decompInfo *dc) {
   L->fbytes = TDP_FIELD_SIZE(nall, NVEL) * sizeof(double);
   targetMalloc(&L->t_f, L->fbytes);
   targetMalloc(&L->t_fn, L->fbytes);
-  /* First touch by a parallel kernel rather than by a serial memcpy, so a
-   * CPU's pages sit near the threads that will sweep them. */
-  targetZero(L->t_f, L->fbytes / sizeof(double));
-  targetZero(L->t_fn, L->fbytes / sizeof(double));
+  /* First touch by the update's own partition of the sites rather than by
+   * a serial memcpy (or a flat parallel fill, which in SoA would give each
+   * thread a velocity, not a block of sites), so a CPU's pages sit near
+   * the threads that will sweep them. */
+  lbZero(&L->g, L->t_f);
+  lbZero(&L->g, L->t_fn);
   targetCalloc(&L->t_rho, nall * sizeof(double));
   targetCalloc(&L->t_u, 3 * (size_t) nall * sizeof(double));
   targetCalloc(&L->t_umag, nall * sizeof(double));
@@ -63,6 +75,13 @@ void lbLatticeFree(lbLattice *L) {
 void lbLatticeInitial(lbLattice *L, const lbParams *p) {
   const lbGeom *g = &L->g;
   const double k = 2.0 * LB_PI / g->global[0];
+  /* Padding sites: a rest state, so that the few halo results computed
+   * from them stay finite. Then every real site. */
+  const double u0[3] = {0.0, 0.0, 0.0};
+  for (int s = 0; s < g->nall; s++) {
+    if (s >= g->base && s < lbSite(g, g->nh[0], 0, 0)) s = lbSite(g, g->nh[0], 0, 0);
+    for (int q = 0; q < NVEL; q++) L->h_f[TDP_INDEX(g->nall, NVEL, s, q)] = lbFeq(q, p->rho, u0);
+  }
   /* Halo sites too get a plausible state (rest at rho): the update sweeps
    * some halo columns, whose results are discarded but must stay finite. */
   for (int x = 0; x < g->nh[0]; x++) {

@@ -35,23 +35,33 @@ static const double lbWv[NVEL] = {LB_W0, LB_W2, LB_W2, LB_W1, LB_W2, LB_W2, LB_W
 
 /* Local lattice: this rank's block of n[0] x n[1] x n[2] sites plus one
  * halo layer on every side. Site (x, y, z), each from 0 to n+1 with the
- * interior at 1..n, is stored at index x*str[0] + y*str[1] + z (z fastest),
- * the order the layer's 3-D halo helpers use too. */
+ * interior at 1..n, is stored at index base + x*str[0] + y*str[1] + z
+ * (z fastest), the order the layer's 3-D halo helpers use too.
+ *
+ * The padding (base sites in front, a few after the last halo site) changes
+ * no result: it puts the first interior site on a multiple of LB_ALIGN
+ * sites (256 bytes) and every SoA component on a 64-byte line, so that a
+ * stride of VVL sites (CPU) or a warp (GPU) writes whole cache lines or
+ * sectors (what non-temporal stores need), and it lets the sweep be a
+ * whole number of strides. Pad sites hold a rest state, never results. */
+#define LB_ALIGN 32
 typedef struct {
   int n[3];      /* interior extents */
   int nh[3];     /* extents with halo: n + 2 */
   int str[3];    /* index strides: nh[1]*nh[2], nh[2], 1 */
-  int nall;      /* sites including halo */
-  int s0;        /* first interior site, (1,1,1) */
-  int nrange;    /* sites from (1,1,1) to (n0,n1,n2) inclusive: what the
-                    update kernels sweep (interior plus the y/z halo columns
-                    in between, whose results are never read) */
+  int base;      /* index of site (0,0,0): the front padding */
+  int nall;      /* sites allocated: halo, interior and padding */
+  int s0;        /* first interior site, (1,1,1); a multiple of LB_ALIGN */
+  int nrange;    /* sites from (1,1,1) to (n0,n1,n2) inclusive, rounded up
+                    to whole strides of VVL: what the update kernels sweep
+                    (interior plus the y/z halo columns in between and a
+                    few halo sites after, whose results are never read) */
   int offset[3]; /* global coordinate of interior site (1,1,1) */
   int global[3]; /* global grid */
 } lbGeom;
 
 static inline int lbSite(const lbGeom *g, int x, int y, int z) {
-  return x * g->str[0] + y * g->str[1] + z;
+  return g->base + x * g->str[0] + y * g->str[1] + z;
 }
 
 /* Equilibrium distribution (host; kernels.c has the target version). */
