@@ -17,7 +17,7 @@
 
 const char *const benchImplName[2] = {"native", "targetDP"};
 const char *const streamName[STREAM_NKERNEL] = {"Copy", "Mul", "Add", "Triad", "Dot",
-                                                "Nstream", "Sum", "DotGrid"};
+                                                "Nstream", "Sum", "DotPlain"};
 const int streamNArrays[STREAM_NKERNEL] = {2, 2, 3, 3, 2, 4, 1, 2};
 
 /* ---------------------------------------------------------------------- */

@@ -86,7 +86,7 @@ long benchCheckStream(const char *what, const void *host, long n, int is_float, 
 
 enum { STREAM_COPY, STREAM_MUL, STREAM_ADD, STREAM_TRIAD, STREAM_DOT, STREAM_NSTREAM,
        STREAM_SUM,      /* extra: targetDoubleSum of a, through the layer only */
-       STREAM_DOT_GRID, /* extra, CUDA: the layer's Dot on a capped grid */
+       STREAM_DOT_PLAIN, /* extra, CUDA: the layer's Dot through __targetLaunch__ */
        STREAM_NKERNEL };
 extern const char *const streamName[STREAM_NKERNEL];
 extern const int streamNArrays[STREAM_NKERNEL]; /* arrays moved per call */

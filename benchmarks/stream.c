@@ -80,7 +80,7 @@ static double weight_sum(long n, int p) {
 #define T(k, impl) (times + ((size_t) (k) * 2 + (impl)) * nt)
 
 static int has_impl(int k, int impl) {
-  return impl == BENCH_TDP || (k != STREAM_SUM && k != STREAM_DOT_GRID);
+  return impl == BENCH_TDP || (k != STREAM_SUM && k != STREAM_DOT_PLAIN);
 }
 
 /* The table and the CSV rows: bandwidth relative to the native Triad's
@@ -150,12 +150,12 @@ int main(int argc, char **argv) {
   const double rtol_sum = o.is_float ? 1e-3 : 1e-8;   /* sums of up to 2^30 terms */
 
   /* The kernels run: the six of STREAM, then the extra rows. Sum takes
-   * double arrays only; DotGrid differs from Dot only on CUDA. */
+   * double arrays only; DotPlain differs from Dot only on CUDA. */
   int klist[STREAM_NKERNEL], nk = 0;
   for (int k = STREAM_COPY; k <= STREAM_NSTREAM; k++) klist[nk++] = k;
   if (!o.is_float) klist[nk++] = STREAM_SUM;
 #ifdef __CUDACC__
-  klist[nk++] = STREAM_DOT_GRID;
+  klist[nk++] = STREAM_DOT_PLAIN;
 #endif
 
   /* Both array sets come from targetMalloc (cudaMalloc, or 64-byte aligned
@@ -192,7 +192,7 @@ int main(int argc, char **argv) {
         if (!has_impl(k, impl)) continue;
         streamSet xs = set[si], *x = &xs;
         x->sum = sum[impl];
-        int is_dot = k == STREAM_DOT || k == STREAM_DOT_GRID;
+        int is_dot = k == STREAM_DOT || k == STREAM_DOT_PLAIN;
         if (is_dot && impl == BENCH_TDP) { /* untimed: zero the accumulator, wait */
           targetZero(x->sum, 1);
           targetSynchronize();

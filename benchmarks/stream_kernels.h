@@ -202,12 +202,9 @@ static void R(streamLaunch)(int impl, int k, const streamSet *x, int n, double s
     case STREAM_TRIAD: R(tdp_triad) __targetLaunch__(n) (a, b, c, s, n); break;
     case STREAM_DOT: R(tdp_dot) __targetLaunchReduce__(n) (x->sum, a, b, n); break;
     case STREAM_NSTREAM: R(tdp_nstream) __targetLaunch__(n) (a, b, c, s, n); break;
-    /* Same kernel, launched for 2^20 sites: the grid-stride TLP loop covers
-     * all n with 2^20 / (VVL TPB) blocks and as many atomics, instead of one
-     * block and one atomic per VVL TPB sites. Shows what the per-block
-     * atomics of the plain launch cost. (The C launch ignores the count.) */
-    case STREAM_DOT_GRID: R(tdp_dot) __targetLaunch__(n < (1 << 20) ? n : (1 << 20))
-        (x->sum, a, b, n); break;
+    /* The same kernel through the plain launch: one block, and so one
+     * atomic, per VVL * TPB sites. Shows what __targetLaunchReduce__ saves. */
+    case STREAM_DOT_PLAIN: R(tdp_dot) __targetLaunch__(n) (x->sum, a, b, n); break;
     }
     targetSynchronize();
   } else {
