@@ -219,6 +219,13 @@ else
     byte=$(od -An -tu1 -j "$3" -N1 "$1" | tr -d ' ')
     printf "\\$(printf '%03o' $((255 - byte)))" | dd of="$2" bs=1 seek="$3" conv=notrunc 2>/dev/null
   }
+  # one bit, the lowest of a mantissa in the middle of the data: the value
+  # changes by one unit in the last place
+  mid=$((128 + (size - 128) / 16 * 8))
+  cp "$tmp/good20.chk" "$tmp/c9.chk"
+  byte=$(od -An -tu1 -j "$mid" -N1 "$tmp/good20.chk" | tr -d ' ')
+  printf "\\$(printf '%03o' $((byte ^ 1)))" | dd of="$tmp/c9.chk" bs=1 seek="$mid" conv=notrunc 2>/dev/null
+  corrupt "with one bit flipped (1 ulp of one value)" "checksum" "$tmp/c9.chk"
   flip "$tmp/good20.chk" "$tmp/c5.chk" 32 # the step number in the header
   corrupt "with the step in the header changed" "corrupt" "$tmp/c5.chk"
   flip "$tmp/good20.chk" "$tmp/c6.chk" $((size - 1)) # last byte of the last double
