@@ -2,7 +2,7 @@
 """Charts and tables from the benchmark CSVs (bench_stream / bench_layout --csv).
 
     /usr/bin/python3 benchmarks/plot.py --stream stream.csv --layout layout.csv \\
-        [--outdir docs/img] [--markdown tables.md]
+        [--outdir docs/img [--prefix NAME-]] [--markdown tables.md]
 
 Writes into --outdir, for each backend (c, cuda) found in the CSVs:
   stream_<backend>.png      % of STREAM Triad per kernel: the STREAM kernels
@@ -76,23 +76,25 @@ def plot_stream(plt, stream_rows, layout_rows, backend, path):
     builds = list(OrderedDict.fromkeys(build_label(r) for r in rows))
     best = best_layout_rows(layout_rows, backend)
     kernels = STREAM_KERNELS + [k for k in LAYOUT_KERNELS if k in best]
-    series = []  # (label, {kernel: pct}, hatch)
+    series = []  # (label, {kernel: pct}, hatch): the STREAM kernels, per build
     for b in builds:
         for impl, hatch in (("native", "//"), ("targetDP", None)):
             vals = {r["kernel"]: r["pct_triad"] for r in rows
                     if build_label(r) == b and r["impl"] == impl}
-            if impl == "targetDP":
-                vals.update({k: best[k]["pct_triad"] for k in best})
             if vals:
                 series.append(("%s, %s" % (impl, b), vals, hatch))
-    if not series:
+    if not series and not best:
         return False
     fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(kernels) + 2), 4.8))
-    width = 0.8 / len(series)
+    width = 0.8 / max(1, len(series))
     for i, (label, vals, hatch) in enumerate(series):
-        xs = [k + (i - (len(series) - 1) / 2) * width for k in range(len(kernels))]
-        ys = [vals.get(k, 0.0) for k in kernels]
+        xs = [k + (i - (len(series) - 1) / 2) * width for k in range(len(STREAM_KERNELS))]
+        ys = [vals.get(k, 0.0) for k in STREAM_KERNELS]
         ax.bar(xs, ys, width, label=label, hatch=hatch, edgecolor="black", linewidth=0.4)
+    if best:  # one bar per layout kernel: its best configuration in the sweep
+        xs = [kernels.index(k) for k in best]
+        ax.bar(xs, [best[k]["pct_triad"] for k in best], 0.4, color="grey", edgecolor="black",
+               linewidth=0.4, label="targetDP, best layout / VVL of the sweep")
     names = []
     for k in kernels:
         if k in best:
@@ -229,6 +231,7 @@ def main():
     ap.add_argument("--stream", nargs="*", default=[], help="CSV files from bench_stream")
     ap.add_argument("--layout", nargs="*", default=[], help="CSV files from bench_layout")
     ap.add_argument("--outdir", default=None, help="write PNGs here (e.g. docs/img)")
+    ap.add_argument("--prefix", default="", help="prefix of the PNG names (e.g. devbox-)")
     ap.add_argument("--markdown", default=None, help="write the tables here ('-': stdout)")
     args = ap.parse_args()
     stream_rows, layout_rows = read_rows(args.stream), read_rows(args.layout)
@@ -242,12 +245,13 @@ def main():
         os.makedirs(args.outdir, exist_ok=True)
         backends = OrderedDict.fromkeys(r["backend"] for r in stream_rows + layout_rows)
         for backend in backends:
-            path = os.path.join(args.outdir, "stream_%s.png" % backend)
+            path = os.path.join(args.outdir, "%sstream_%s.png" % (args.prefix, backend))
             if plot_stream(plt, stream_rows, layout_rows, backend, path):
                 print("wrote", path)
             for config in OrderedDict.fromkeys(r["config"] for r in layout_rows
                                                if r["backend"] == backend):
-                path = os.path.join(args.outdir, "layout_%s-%s.png" % (backend, config))
+                path = os.path.join(args.outdir, "%slayout_%s-%s.png" % (args.prefix, backend,
+                                                                       config))
                 if plot_layout(plt, layout_rows, backend, config, path):
                     print("wrote", path)
 
