@@ -109,6 +109,25 @@
   TDP_INDEX(nsites, (n1) * (n2), isite, (i1) * (n2) + (i2))
 #endif
 
+/* The same position for site baseIndex + vecIndex inside a TLP/ILP loop,
+ * with the stride base and the lane given apart. Under AoSoA the lanes of
+ * a stride then lie in one short array (SAL a multiple of VVL), which the
+ * compiler can see: unit-stride vector loads instead of the gathers that
+ * (isite / SAL) in TDP_INDEX costs it. For site-local access only: a
+ * neighbour (baseIndex + vecIndex + shift) needs TDP_INDEX. */
+#if defined(TARGETDP_AOSOA) && SAL % VVL == 0 && !defined(TARGETDP_CHECK)
+#define TDP_VINDEX(nsites, ncomp, baseIndex, icomp, vecIndex)                    \
+  (((size_t)(baseIndex) / SAL) * (size_t)(ncomp) * SAL + (size_t)(icomp) * SAL   \
+   + (size_t)(baseIndex) % SAL + (size_t)(vecIndex))
+#define TDP_VINDEX2(nsites, n1, n2, baseIndex, i1, i2, vecIndex) \
+  TDP_VINDEX(nsites, (n1) * (n2), baseIndex, (i1) * (n2) + (i2), vecIndex)
+#else
+#define TDP_VINDEX(nsites, ncomp, baseIndex, icomp, vecIndex) \
+  TDP_INDEX(nsites, ncomp, (baseIndex) + (vecIndex), icomp)
+#define TDP_VINDEX2(nsites, n1, n2, baseIndex, i1, i2, vecIndex) \
+  TDP_INDEX2(nsites, n1, n2, (baseIndex) + (vecIndex), i1, i2)
+#endif
+
 /* Elements to allocate for a field of ncomp components on nsites sites. */
 #define TDP_FIELD_SIZE(nsites, ncomp) (TDP_NSITES_ALLOC(nsites) * (size_t)(ncomp))
 

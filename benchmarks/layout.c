@@ -71,7 +71,7 @@ static double wv[NVEL]; /* 1/3, 1/18 (x6), 1/36 (x12): set in main */
 __targetEntry__ void scale3(double *field, int nsites) {
   __targetTLP__(base, nsites) {
     for (int c = 0; c < 3; c++) {
-      __targetILP__(v) field[TDP_INDEX(nsites, 3, base + v, c)] *= t_scale;
+      __targetILP__(v) field[TDP_VINDEX(nsites, 3, base, c, v)] *= t_scale;
     }
   }
 }
@@ -84,7 +84,7 @@ __targetEntry__ void lbCollide(double *fout, const double *fin, int nsites, doub
     BENCH_UNROLL
     for (int p = 0; p < NVEL; p++) {
       __targetILP__(v) {
-        f[p][v] = fin[TDP_INDEX(nsites, NVEL, base + v, p)];
+        f[p][v] = fin[TDP_VINDEX(nsites, NVEL, base, p, v)];
         rho[v] += f[p][v];
         ux[v] += f[p][v] * t_cv[p][0];
         uy[v] += f[p][v] * t_cv[p][1];
@@ -103,7 +103,7 @@ __targetEntry__ void lbCollide(double *fout, const double *fin, int nsites, doub
         double cu = t_cv[p][0] * ux[v] + t_cv[p][1] * uy[v] + t_cv[p][2] * uz[v];
         double usq = ux[v] * ux[v] + uy[v] * uy[v] + uz[v] * uz[v];
         double feq = t_wv[p] * rho[v] * (1.0 + 3.0 * cu + 4.5 * cu * cu - 1.5 * usq);
-        fout[TDP_INDEX(nsites, NVEL, base + v, p)] = f[p][v] + omega * (feq - f[p][v]);
+        fout[TDP_VINDEX(nsites, NVEL, base, p, v)] = f[p][v] + omega * (feq - f[p][v]);
       }
     }
   }
@@ -116,15 +116,15 @@ __targetEntry__ void su3MatVec(double *out, const double *u, const double *x, in
       __targetILP__(v) {
         double re = 0.0, im = 0.0;
         for (int j = 0; j < 3; j++) {
-          double ur = u[TDP_INDEX(nsites, NSU3, base + v, 6 * i + 2 * j)];
-          double ui = u[TDP_INDEX(nsites, NSU3, base + v, 6 * i + 2 * j + 1)];
-          double xr = x[TDP_INDEX(nsites, NVEC, base + v, 2 * j)];
-          double xi = x[TDP_INDEX(nsites, NVEC, base + v, 2 * j + 1)];
+          double ur = u[TDP_VINDEX(nsites, NSU3, base, 6 * i + 2 * j, v)];
+          double ui = u[TDP_VINDEX(nsites, NSU3, base, 6 * i + 2 * j + 1, v)];
+          double xr = x[TDP_VINDEX(nsites, NVEC, base, 2 * j, v)];
+          double xi = x[TDP_VINDEX(nsites, NVEC, base, 2 * j + 1, v)];
           re += ur * xr - ui * xi;
           im += ur * xi + ui * xr;
         }
-        out[TDP_INDEX(nsites, NVEC, base + v, 2 * i)] = re;
-        out[TDP_INDEX(nsites, NVEC, base + v, 2 * i + 1)] = im;
+        out[TDP_VINDEX(nsites, NVEC, base, 2 * i, v)] = re;
+        out[TDP_VINDEX(nsites, NVEC, base, 2 * i + 1, v)] = im;
       }
     }
   }

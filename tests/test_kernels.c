@@ -62,6 +62,17 @@ __targetEntry__ void kField(double *t_f, int nsites) {
   }
 }
 
+/* The same update through TDP_VINDEX, the vector-friendly index. */
+__targetEntry__ void kFieldV(double *t_f, int nsites) {
+  __targetTLP__(baseIndex, nsites) {
+    for (int c = 0; c < NCOMP; c++) {
+      __targetILP__(vecIndex) {
+        t_f[TDP_VINDEX(nsites, NCOMP, baseIndex, c, vecIndex)] += 10.0 * (baseIndex + vecIndex) + c;
+      }
+    }
+  }
+}
+
 /* __targetILP__ as the whole (unbraced) body of a loop: the macro must be
  * one statement, as on CUDA. */
 __targetEntry__ void kFieldUnbraced(double *t_f, int nsites) {
@@ -260,6 +271,7 @@ static void test_field_kernels(void **state) {
     assert_int_equal(targetMalloc(&t_f, nf * sizeof(double)), TARGET_SUCCESS);
     assert_int_equal(copyToTarget(t_f, f0, nf * sizeof(double)), TARGET_SUCCESS);
     kField __targetLaunch__(n) (t_f, n);
+    kFieldV __targetLaunch__(n) (t_f, n);
     kFieldUnbraced __targetLaunch__(n) (t_f, n);
     assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(f, t_f, nf * sizeof(double)), TARGET_SUCCESS);
@@ -270,7 +282,7 @@ static void test_field_kernels(void **state) {
     for (int s = 0; s < n; s++) {
       for (int c = 0; c < NCOMP; c++) {
         size_t i = TDP_INDEX(n, NCOMP, s, c);
-        want[i] = (f0[i] + (10.0 * s + c)) - (c + 0.5);
+        want[i] = ((f0[i] + (10.0 * s + c)) + (10.0 * s + c)) - (c + 0.5);
       }
     }
     tuCheck ch;

@@ -142,6 +142,33 @@ static void test_index2(void **state) {
   }
 }
 
+/* TDP_VINDEX(base, v) is TDP_INDEX(base + v) for every TLP stride base (a
+ * multiple of VVL) and lane v of it, including a short last stride; so is
+ * TDP_VINDEX2 for TDP_INDEX2. */
+static void test_vindex(void **state) {
+  (void) state;
+  for (int k = 0; k < NLAYOUT_SIZES; k++) {
+    for (int j = 0; j < NCOMPS; j++) {
+      int n = layoutSize(k) + VVL / 2, nc = layoutComp(j);
+      tuSetContext("%s VVL %d SAL %d nsites %d ncomp %d", TARGETDP_LAYOUT, VVL, SAL, n, nc);
+      tuCheck c;
+      tuCheckInit(&c);
+      for (int base = 0; base < n; base += VVL)
+        for (int v = 0; v < VVL && base + v < n; v++)
+          for (int ic = 0; ic < nc; ic++)
+            tuCheckEq(&c, (long) (base + v) * nc + ic, (double) TDP_VINDEX(n, nc, base, ic, v),
+                      (double) wantIndex(n, nc, base + v, ic));
+      tuCheckDone(&c, "TDP_VINDEX", (long) n * nc);
+      tuCheckInit(&c);
+      for (int base = 0; base < n; base += VVL)
+        for (int v = 0; v < VVL && base + v < n; v++)
+          tuCheckEq(&c, base + v, (double) TDP_VINDEX2(n, 3, 3, base, 2, 1, v),
+                    (double) wantIndex(n, 9, base + v, 7));
+      tuCheckDone(&c, "TDP_VINDEX2", n);
+    }
+  }
+}
+
 /* Macro arguments that are expressions must be parenthesised. */
 static void test_macro_arguments_are_expressions(void **state) {
   (void) state;
@@ -204,6 +231,7 @@ int main(void) {
       cmocka_unit_test(test_index_bijection),
       cmocka_unit_test(test_nsites_alloc_and_field_size),
       cmocka_unit_test(test_index2),
+      cmocka_unit_test(test_vindex),
       cmocka_unit_test(test_macro_arguments_are_expressions),
       cmocka_unit_test(test_index_no_int_overflow),
       cmocka_unit_test(test_config_macros),
