@@ -142,10 +142,14 @@ static __target__ inline double relax_rest(const double m[LB_NMOM][VVL], int v, 
 #ifndef LB_SKIP_HALO
 #define LB_SKIP_HALO 1
 #endif
-#if defined(__CUDACC__) && LB_SKIP_HALO
+#if defined(__CUDACC__) && LB_SKIP_HALO == 1
 #define LB_HALO_COLUMN(g, s)                                                        \
   (((s) - (g).base) % (g).nh[2] == 0 || ((s) - (g).base) % (g).nh[2] == (g).nh[2] - 1 || \
    (((s) - (g).base) / (g).str[1]) % (g).nh[1] == 0 ||                               \
+   (((s) - (g).base) / (g).str[1]) % (g).nh[1] == (g).nh[1] - 1)
+#elif defined(__CUDACC__) && LB_SKIP_HALO == 2
+#define LB_HALO_COLUMN(g, s)                          \
+  ((((s) - (g).base) / (g).str[1]) % (g).nh[1] == 0 || \
    (((s) - (g).base) / (g).str[1]) % (g).nh[1] == (g).nh[1] - 1)
 #else
 #define LB_HALO_COLUMN(g, s) 0
