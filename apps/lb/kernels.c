@@ -134,37 +134,47 @@ static __target__ inline double relax_rest(const double m[LB_NMOM][VVL], int v, 
 }
 
 /* The sweep covers sites s0 .. s0 + nrange - 1: all interior sites, plus
- * the y/z halo columns lying between them in memory. Computing those
- * halo sites too keeps the loop a plain contiguous range, which vectorises
- * with unit stride on a CPU; their results are garbage that no interior
- * site reads (the halo exchange overwrites what is read). On a GPU a
- * thread can skip them cheaply, which saves their memory traffic. */
+ * the halo sites lying between them in memory (the z halo at both ends of
+ * every row, the y halo rows between planes, and up to VVL - 1 sites after
+ * the last one, to make whole strides). Computing those halo sites too
+ * keeps the loop a plain contiguous range, which vectorises with unit
+ * stride on a CPU; their results are garbage that no interior site reads
+ * (the halo exchange overwrites what is read), finite because every site
+ * they read holds a plausible state.
+ *
+ * A GPU thread could skip every halo site, but skipping costs more than
+ * it saves (H100, 256^3, docs/lb.md): a skipped site leaves the 32-byte
+ * sectors around it partly written, and partial sectors cost the memory
+ * system a read. LB_SKIP_HALO picks what a GPU skips: 0 nothing, 1 every
+ * halo site, 2 (default) whole y halo rows only, where a run of nh[2]
+ * sites is skipped for two partial sectors. */
 #ifndef LB_SKIP_HALO
-#define LB_SKIP_HALO 1
+#define LB_SKIP_HALO 2
 #endif
 #if defined(__CUDACC__) && LB_SKIP_HALO == 1
-#define LB_HALO_COLUMN(g, s)                                                        \
+#define LB_SKIP(g, s)                                                               \
   (((s) - (g).base) % (g).nh[2] == 0 || ((s) - (g).base) % (g).nh[2] == (g).nh[2] - 1 || \
    (((s) - (g).base) / (g).str[1]) % (g).nh[1] == 0 ||                               \
    (((s) - (g).base) / (g).str[1]) % (g).nh[1] == (g).nh[1] - 1)
 #elif defined(__CUDACC__) && LB_SKIP_HALO == 2
-#define LB_HALO_COLUMN(g, s)                          \
+#define LB_SKIP(g, s)                                  \
   ((((s) - (g).base) / (g).str[1]) % (g).nh[1] == 0 || \
    (((s) - (g).base) / (g).str[1]) % (g).nh[1] == (g).nh[1] - 1)
 #else
-#define LB_HALO_COLUMN(g, s) 0
+#define LB_SKIP(g, s) 0
 #endif
 
 /* Non-temporal stores on a CPU. The update writes 19 values per site that
- * no one reads before the next step; plain stores first read each line
- * (write-allocate, a third more traffic) and add 19 write streams per
- * thread to the 19 read streams, more than the prefetchers of a core
- * track. Streaming stores write whole lines straight to memory. They need
- * every VVL-stride of a velocity to be whole, aligned 64-byte lines: SoA
- * or AoSoA with SAL a multiple of 8, VVL a multiple of 8, and the stride
- * starting on a multiple of 8 sites (lbGeom's padding does that). gcc
- * ignores "omp simd nontemporal", hence the intrinsics; build with
- * -DLB_NT=0 to compare with plain stores. */
+ * nothing reads before the next step; plain stores first read each line
+ * (write-allocate: a third more traffic) and add 19 write streams per
+ * thread to the 19 read streams, more than a core's prefetchers track.
+ * Streaming stores write whole lines straight to memory. They need every
+ * VVL-stride of a velocity to be whole, aligned 64-byte lines: SoA or
+ * AoSoA with SAL a multiple of 8, VVL a multiple of 8, and strides that
+ * start on a multiple of 8 sites (lbGeom's padding does that). gcc
+ * ignores "omp simd nontemporal", hence the intrinsics (the only
+ * backend-specific code in the kernels); -DLB_NT=0 (make LB_FLAGS=...)
+ * turns them off for comparison. Results are bitwise the same. */
 #ifndef LB_NT
 #define LB_NT 1
 #endif
@@ -172,20 +182,21 @@ static __target__ inline double relax_rest(const double m[LB_NMOM][VVL], int v, 
     VVL % 8 == 0 && (defined(TARGETDP_SOA) || (defined(TARGETDP_AOSOA) && SAL % 8 == 0))
 #define LB_STREAM 1
 #include <immintrin.h>
+/* Stream 8 doubles (64-byte aligned destination). */
+static inline void lb_stream8(double *d, const double *src) {
+#ifdef __AVX512F__
+  _mm512_stream_pd(d, _mm512_loadu_pd(src));
+#else
+  _mm256_stream_pd(d, _mm256_loadu_pd(src));
+  _mm256_stream_pd(d + 4, _mm256_loadu_pd(src + 4));
+#endif
+}
 /* Results r[p][lane] of the stride at site s (a multiple of 8) -> fn. */
 static inline void lb_stream_out(double *__restrict__ fn, int nall, int s,
                                  const double r[NVEL][VVL]) {
   (void) nall; /* not needed by every layout's TDP_INDEX */
   for (int p = 0; p < NVEL; p++) {
-    for (int c = 0; c < VVL; c += 8) {
-      double *d = &fn[TDP_INDEX(nall, NVEL, s + c, p)];
-#ifdef __AVX512F__
-      _mm512_stream_pd(d, _mm512_loadu_pd(&r[p][c]));
-#else
-      _mm256_stream_pd(d, _mm256_loadu_pd(&r[p][c]));
-      _mm256_stream_pd(d + 4, _mm256_loadu_pd(&r[p][c + 4]));
-#endif
-    }
+    for (int c = 0; c < VVL; c += 8) lb_stream8(&fn[TDP_INDEX(nall, NVEL, s + c, p)], &r[p][c]);
   }
 }
 /* Streaming stores are weakly ordered: each thread fences its own before
@@ -193,61 +204,27 @@ static inline void lb_stream_out(double *__restrict__ fn, int nall, int s,
 static void lb_stream_fence(void) {
   _Pragma("omp parallel") _mm_sfence();
 }
-#else
-#define LB_STREAM 0
-#endif
-
-/* GPU experiments: LB_CACHE 1: loads and stores with the streaming
- * cache hint (ld/st.global.cs), 2: stores only, 3: loads only;
- * LB_MINB n: __launch_bounds__(TPB, n). */
-#ifndef LB_CACHE
-#define LB_CACHE 0
-#endif
-#if defined(__CUDACC__) && (LB_CACHE == 1 || LB_CACHE == 3)
-#define LB_LD(ptr) __ldcs(ptr)
-#else
-#define LB_LD(ptr) (*(ptr))
-#endif
-#if defined(__CUDACC__) && (LB_CACHE == 1 || LB_CACHE == 2)
-#define LB_GPU_STORE 1
-static __device__ inline void lb_stream_out(double *__restrict__ fn, int nall, int s,
-                                            const double r[NVEL][VVL]) {
-  for (int p = 0; p < NVEL; p++)
-    for (int v = 0; v < VVL; v++) __stcs(&fn[TDP_INDEX(nall, NVEL, s + v, p)], r[p][v]);
-}
-#else
-#define LB_GPU_STORE 0
-#endif
-#if defined(__CUDACC__) && defined(LB_MINB)
-#define LB_BOUNDS __launch_bounds__(TARGET_TPB, LB_MINB)
-#else
-#define LB_BOUNDS
-#endif
-
-/* Where the update puts result (p, lane v): straight to memory, or a
- * local array that lb_stream_out writes. */
-#define LB_BUFFERED (LB_STREAM || LB_GPU_STORE)
-#if LB_BUFFERED
+/* Where the update puts result (p, lane v): a local array first. */
 #define LB_OUT(p, v) r[p][v]
 #else
+#define LB_STREAM 0
 #define LB_OUT(p, v) fn[TDP_INDEX(g.nall, NVEL, s + (v), p)]
 #endif
 
 /* Kernels follow the targetDP pattern: per stride of VVL sites, ILP loops
  * over the lanes, one per velocity, between memory and the lane arrays. */
-__targetEntry__ void LB_BOUNDS lb_fused(const double *__restrict__ f, double *__restrict__ fn,
-                                        lbGeom g) {
+__targetEntry__ void lb_fused(const double *__restrict__ f, double *__restrict__ fn, lbGeom g) {
   __targetTLP__(base, g.nrange) {
     const int s = g.s0 + base;
-    if (VVL == 1 && LB_HALO_COLUMN(g, s)) continue;
+    if (VVL == 1 && LB_SKIP(g, s)) continue;
     double q[NVEL][VVL], m[LB_NMOM][VVL];
-#if LB_BUFFERED
+#if LB_STREAM
     double r[NVEL][VVL];
 #endif
     LB_UNROLL
     for (int p = 0; p < NVEL; p++) {
       __targetILP__(v) {
-        q[p][v] = LB_LD(&f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)]); /* pull */
+        q[p][v] = f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)]; /* pull: streaming */
         moments_add(m, v, p, q[p][v]);
       }
     }
@@ -260,7 +237,7 @@ __targetEntry__ void LB_BOUNDS lb_fused(const double *__restrict__ f, double *__
       __targetILP__(v) relax_pair(m, v, p, q[p][v], q[NVEL - p][v], &LB_OUT(p, v),
                                   &LB_OUT(NVEL - p, v));
     }
-#if LB_BUFFERED
+#if LB_STREAM
     lb_stream_out(fn, g.nall, s, r);
 #endif
   }
@@ -270,16 +247,27 @@ __targetEntry__ void lb_propagate(const double *__restrict__ f, double *__restri
                                   lbGeom g) {
   __targetTLP__(base, g.nrange) {
     const int s = g.s0 + base;
-    if (VVL == 1 && LB_HALO_COLUMN(g, s)) continue;
-#if LB_BUFFERED
+    if (VVL == 1 && LB_SKIP(g, s)) continue;
+#if LB_STREAM && defined(TARGETDP_SOA)
+    /* SoA: the VVL lanes of a shifted stride are contiguous in f too, so
+     * lane c of every 8 streams lanes c .. c+7 (a lane loop that only
+     * copies would become a rep movsq per velocity). */
+    for (int p = 0; p < NVEL; p++) {
+      const double *src = &f[TDP_INDEX(g.nall, NVEL, s - t_k.off[p], p)];
+      double *dst = &fn[TDP_INDEX(g.nall, NVEL, s, p)];
+      __targetILP__(c) if (c % 8 == 0) lb_stream8(dst + c, src + c);
+    }
+#else
+#if LB_STREAM
     double r[NVEL][VVL];
 #endif
     LB_UNROLL
     for (int p = 0; p < NVEL; p++) {
-      __targetILP__(v) LB_OUT(p, v) = LB_LD(&f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)]);
+      __targetILP__(v) LB_OUT(p, v) = f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)];
     }
-#if LB_BUFFERED
+#if LB_STREAM
     lb_stream_out(fn, g.nall, s, r);
+#endif
 #endif
   }
 }
@@ -287,7 +275,7 @@ __targetEntry__ void lb_propagate(const double *__restrict__ f, double *__restri
 __targetEntry__ void lb_collide(double *__restrict__ f, lbGeom g) {
   __targetTLP__(base, g.nrange) {
     const int s = g.s0 + base;
-    if (VVL == 1 && LB_HALO_COLUMN(g, s)) continue;
+    if (VVL == 1 && LB_SKIP(g, s)) continue;
     double q[NVEL][VVL], m[LB_NMOM][VVL];
     LB_UNROLL
     for (int p = 0; p < NVEL; p++) {
