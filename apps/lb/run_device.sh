@@ -4,11 +4,18 @@
 #     bash apps/lb/run_device.sh            (OUT defaults to ./build/lb-device)
 # Writes $OUT/lb_perf.csv (one row per run: MLUPS, per-kernel ms and GB/s,
 # the STREAM triad measured in the same run, % of it) and $OUT/lb_device.log.
-# Takes about 4 minutes: builds first, then every run under a time limit.
+# Takes about 4 minutes: builds first (in parallel), then every run under a
+# time limit. The recommended configurations (docs/lb.md) are the headline:
+#   GPU:  make lb TARGET=cuda LAYOUT=AOSOA SAL=256 TPB=256
+#   host: make lb CONFIG=gcc-avx512 LAYOUT=SOA VVL=8
 #   0. correctness on the GPU: Poiseuille and shear wave PASS, and the GPU's
-#      checkpoint equals the CPU's to 1e-12 (1 and 2 ranks): lines "ok - ..."
-#   1. GPU (CUDA, SoA, VVL 1): 128^3 and 256^3, fused and split kernels;
-#   2. host CPU, 1 rank x 16 threads: 128^3, three layout/VVL choices, fused and split;
+#      checkpoint equals the CPU's to 1e-12 (1 and 2 ranks, split kernels, both
+#      GPU layouts): lines "ok - ..."
+#   1. GPU: 128^3 and 256^3, fused and split, recommended build; 256^3 fused
+#      with the preset's SoA for comparison;
+#   2. host CPU, 1 rank x 16 threads: 128^3 and 256^3 fused, 128^3 split,
+#      recommended build; 128^3 fused with gcc-openmp SoA VVL 8 and with the
+#      default preset (AoSoA VVL 4) for comparison;
 #   3. weak scaling on the host: 1, 2, 4, 8, 16 ranks x 1 thread, 64^3 per rank;
 #   4. weak scaling over GPUs (one rank each) when the machine has more than one.
 # docs/lb.md explains the columns and how the numbers were used.
@@ -29,30 +36,42 @@ lscpu | grep -E '^(Model name|Socket|Core|Thread|NUMA node\(s\))' || true
 mpirun --version | head -n 1
 
 # ---------------------------------------------------------------- builds
+# All at once, each with a few make jobs (nvcc compiles one file per job).
 t0=$(date +%s)
 declare -A B
+keys=()
+pids=()
 build() { # build KEY make-args...
   local key=$1
   shift
-  if make -s -j"$cores" "$@" lb >"$OUT/build-$key.tmp" 2>&1; then
-    B[$key]=$(make -s "$@" lb-build-dir)
-    echo "built $key: ${B[$key]}"
-  else
-    echo "BUILD FAILED: $key ($*)"
-    tail -n 30 "$OUT/build-$key.tmp"
-  fi
-  rm -f "$OUT/build-$key.tmp"
+  B[$key]=$(make -s "$@" lb-build-dir)
+  keys+=("$key")
+  make -s -j4 "$@" lb >"$OUT/build-$key.tmp" 2>&1 &
+  pids+=($!)
 }
-build cuda TARGET=cuda
-build c-aosoa4 LAYOUT=AOSOA VVL=4
+build cuda TARGET=cuda LAYOUT=AOSOA SAL=256 TPB=256
+build cuda-soa TARGET=cuda
+build c-soa8x CONFIG=gcc-avx512 LAYOUT=SOA VVL=8
 build c-soa8 LAYOUT=SOA VVL=8
-build c-aosoa8 LAYOUT=AOSOA VVL=8
+build c-default
 aware=0
 if [ "$ngpu" -gt 1 ] && ompi_info --parsable --all 2>/dev/null |
    grep -q 'mpi_built_with_cuda_support:value:true'; then
   aware=1
-  build cuda-aware TARGET=cuda CUDA_AWARE_MPI=1 BUILD=build/lb-cuda-aware
+  build cuda-aware TARGET=cuda LAYOUT=AOSOA SAL=256 TPB=256 CUDA_AWARE_MPI=1 \
+    BUILD=build/lb-cuda-aware
 fi
+for i in "${!pids[@]}"; do
+  key=${keys[$i]}
+  if wait "${pids[$i]}"; then
+    echo "built $key: ${B[$key]}"
+  else
+    echo "BUILD FAILED: $key"
+    tail -n 30 "$OUT/build-$key.tmp"
+    unset "B[$key]"
+  fi
+  rm -f "$OUT/build-$key.tmp"
+done
 echo "builds took $(( $(date +%s) - t0 )) s"
 
 # lbrun LIMIT NP THREADS BUILDKEY ARGS...: one timed run, a row in $csv
@@ -90,12 +109,13 @@ vcheck "GPU Poiseuille (2 ranks on one GPU)" 2 cuda --params apps/lb/input/poise
 vcheck "GPU shear wave" 1 cuda --params apps/lb/input/shearwave.params --output "$val/s"
 flow=(--case shearwave --amplitude 0.01 --walls z --force 0,1e-4,0 --size 32x24x16 --steps 100
       --print_every 0 --checkpoint_every 100 --validate 0)
-vcheck "CPU reference run" 1 c-soa8 "${flow[@]}" --output "$val/cpu"
+vcheck "CPU reference run" 1 c-soa8x "${flow[@]}" --output "$val/cpu"
 vcheck "GPU run" 1 cuda "${flow[@]}" --output "$val/gpu1"
 vcheck "GPU run, 2 ranks" 2 cuda "${flow[@]}" --output "$val/gpu2"
 vcheck "GPU split kernels" 1 cuda "${flow[@]}" --kernel split --output "$val/gpus"
-for run in gpu1 gpu2 gpus; do
-  if cmp_out=$("${B[c-soa8]:-/nonexistent}/lbcmp" "$val/cpu.chk" "$val/$run.chk" 1e-12 2>&1); then
+vcheck "GPU run, SoA" 1 cuda-soa "${flow[@]}" --output "$val/gpusoa"
+for run in gpu1 gpu2 gpus gpusoa; do
+  if cmp_out=$("${B[c-soa8x]:-/nonexistent}/lbcmp" "$val/cpu.chk" "$val/$run.chk" 1e-12 2>&1); then
     echo "ok - $run equals the CPU run to 1e-12: $cmp_out"
   else
     echo "not ok - $run equals the CPU run to 1e-12: $cmp_out"
@@ -110,13 +130,15 @@ for n in 128 256; do
       --triad 67108864
   done
 done
+lbrun 90 1 1 cuda-soa --size 256x256x256 --kernel fused --steps 100 --triad 67108864
 
 # ---------------------------------------------------------------- host CPU
-for key in c-aosoa4 c-soa8 c-aosoa8; do
-  for k in fused split; do
-    lbrun 60 1 "$cores" $key --size 128x128x128 --kernel $k --steps 40
-  done
+for k in fused split; do
+  lbrun 60 1 "$cores" c-soa8x --size 128x128x128 --kernel $k --steps 40
 done
+lbrun 90 1 "$cores" c-soa8x --size 256x256x256 --kernel fused --steps 10
+lbrun 60 1 "$cores" c-soa8 --size 128x128x128 --kernel fused --steps 40
+lbrun 60 1 "$cores" c-default --size 128x128x128 --kernel fused --steps 40
 
 # ---------------------------------------------------------------- weak scaling, host
 # 64^3 per rank, one thread each; the triad runs on every rank at once.
@@ -125,7 +147,7 @@ for spec in "1 1,1,1" "2 2,1,1" "4 2,2,1" "8 2,2,2" "16 4,2,2"; do
   np=$1
   IFS=, read -r px py pz <<<"$2"
   [ "$np" -le "$cores" ] || continue
-  lbrun 60 "$np" 1 c-soa8 --size $((64 * px))x$((64 * py))x$((64 * pz)) --decomposition "$2" \
+  lbrun 60 "$np" 1 c-soa8x --size $((64 * px))x$((64 * py))x$((64 * pz)) --decomposition "$2" \
     --steps 60 --triad $((1 << 23))
 done
 
