@@ -36,7 +36,8 @@ static const double lbWv[NVEL] = {LB_W0, LB_W2, LB_W2, LB_W1, LB_W2, LB_W2, LB_W
 /* Local lattice: this rank's block of n[0] x n[1] x n[2] sites plus one
  * halo layer on every side. Site (x, y, z), each from 0 to n+1 with the
  * interior at 1..n, is stored at index base + x*str[0] + y*str[1] + z
- * (z fastest), the order the layer's 3-D halo helpers use too.
+ * (z fastest). (The layer's 3-D halo helpers assume base 0; the app has
+ * its own halo kernels and does not use them.)
  *
  * The padding (base sites in front, a few after the last halo site) changes
  * no result: it puts the first interior site on a multiple of LB_ALIGN
