@@ -4,7 +4,7 @@
 #     bash apps/lb/run_device.sh            (OUT defaults to ./build/lb-device)
 # Writes $OUT/lb_perf.csv (one row per run: MLUPS, per-kernel ms and GB/s,
 # the STREAM triad measured in the same run, % of it) and $OUT/lb_device.log.
-# Takes about 4 minutes: builds first (in parallel), then every run under a
+# Takes about a minute: builds first (in parallel), then every run under a
 # time limit. The recommended configurations (docs/lb.md) are the headline:
 #   GPU:  make lb TARGET=cuda LAYOUT=AOSOA SAL=256 TPB=256
 #   host: make lb CONFIG=gcc-avx512 LAYOUT=SOA VVL=8
