@@ -2,18 +2,12 @@
  * test_abort.c -- the default error mode: a bad call prints a message
  * naming the call, the caller's file and line and the reason on stderr, and
  * the program exits with a non-zero status (1). Each bad call runs in a
- * forked child whose stderr is captured through a pipe.
+ * forked child (tuRunChild) whose stderr is captured through a pipe.
  *
  * No group setup: the parent never initialises the target (on CUDA a
  * child must not inherit a context), the children do what they need.
  */
-#define _POSIX_C_SOURCE 200809L /* fork, pipe, dup2 */
-#include <errno.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include "test_util.h"
+#include "test_util.h" /* first: it sets _POSIX_C_SOURCE for tuRunChild */
 
 /* Each bad call: with run == 0 it only returns the source line of the
  * call (the line the message must name); with run != 0 it makes it. */
@@ -57,43 +51,18 @@ static int badAbsurd(int run) {
   return line;
 }
 
-/* Run call in a child; return its exit status (or 128 + signal) and its
- * stderr in buf. */
-static int runChild(badCall call, char *buf, size_t nbuf) {
-  int fd[2];
-  assert_int_equal(pipe(fd), 0);
-  fflush(NULL); /* or the child flushes the parent's buffered output again */
-  pid_t pid = fork();
-  assert_true(pid >= 0);
-  if (pid == 0) {
-    close(fd[0]);
-    dup2(fd[1], 2);
-    close(fd[1]);
-    call(1);
-    /* the bad call returned: wrong in the default mode */
-    fprintf(stderr, "(the bad call returned instead of exiting)\n");
-    fflush(stderr);
-    _exit(99);
-  }
-  close(fd[1]);
-  size_t len = 0;
-  for (;;) {
-    ssize_t got = read(fd[0], buf + len, nbuf - 1 - len);
-    if (got > 0) len += (size_t) got;
-    else if (got == 0 || errno != EINTR || len == nbuf - 1) break;
-    if (len == nbuf - 1) break;
-  }
-  buf[len] = '\0';
-  close(fd[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) assert_int_equal(errno, EINTR);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return WEXITSTATUS(status);
+/* The forked child: make the bad call, which must not return. */
+static int abortChild(void *arg) {
+  badCall call = *(badCall *) arg;
+  call(1);
+  /* the bad call returned: wrong in the default mode */
+  fprintf(stderr, "(the bad call returned instead of exiting)\n");
+  return 99;
 }
 
 static void expectAbort(badCall call, const char *name, const char *reason) {
   char err[4096];
-  int rc = runChild(call, err, sizeof(err));
+  int rc = tuRunChild(abortChild, &call, err, sizeof(err));
   tuSetContext("%s: exit status %d, stderr \"%.120s\"", name, rc, err);
   if (rc != 1) fail_msg("[%s] want exit status 1", tu_context);
   char want[128];

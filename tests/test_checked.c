@@ -28,14 +28,9 @@
  * inherit a thread pool), so the forking cases come first and there is no
  * group setup: the in-process cases call targetInit() themselves.
  */
-#define _POSIX_C_SOURCE 200809L /* fork, pipe, dup2, setrlimit */
-#include <errno.h>
-#include <sys/resource.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "test_util.h" /* first: it sets _POSIX_C_SOURCE (fork, setrlimit) */
 
-#include "test_util.h"
+#include <sys/resource.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define TU_ASAN 1
@@ -137,39 +132,8 @@ __targetEntry__ void kTwice(double *t_out, const double *t_in, int n) {
 /* ---------------------------------------------------------------------- */
 /* Forked children. */
 
-/* Run child() in a forked child with stdout and stderr (a GPU's printf
- * goes to stdout) captured in buf; return its exit status, or 128 +
- * the signal that killed it. The child must not return into cmocka. */
-static int runChild(int (*child)(void), char *buf, size_t nbuf) {
-  int fd[2];
-  assert_int_equal(pipe(fd), 0);
-  fflush(NULL); /* or the child writes the parent's buffered output again */
-  pid_t pid = fork();
-  assert_true(pid >= 0);
-  if (pid == 0) {
-    close(fd[0]);
-    dup2(fd[1], 1);
-    dup2(fd[1], 2);
-    close(fd[1]);
-    int rc = child();
-    fflush(NULL);
-    _exit(rc);
-  }
-  close(fd[1]);
-  size_t len = 0;
-  for (;;) {
-    ssize_t got = read(fd[0], buf + len, nbuf - 1 - len);
-    if (got > 0) len += (size_t) got;
-    else if (got == 0 || errno != EINTR) break;
-    if (len == nbuf - 1) break;
-  }
-  buf[len] = '\0';
-  close(fd[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) assert_int_equal(errno, EINTR);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return WEXITSTATUS(status);
-}
+/* Run a child that takes no argument with tuRunChild. */
+static int callChild(void *arg) { return (*(int (**)(void)) arg)(); }
 
 static int countOf(const char *s, const char *sub) {
   int n = 0;
@@ -202,7 +166,7 @@ static int childOobIndex2Row(void) { return launchPlanted(kOobIndex2Row, 9); }
 static void expectOob(int (*child)(void), const char *kernel, int line, const char *what) {
   if (!TU_CHECKED) tuSkip(NOT_CHECKED_WHY);
   char out[16384], want[256];
-  int rc = runChild(child, out, sizeof(out));
+  int rc = tuRunChild(callChild, &child, out, sizeof(out));
   tuSetContext("%s: exit status %d", kernel, rc);
   if (rc != 1) fail_msg("[%s] want exit status 1; output:\n%s", tu_context, out);
   snprintf(want, sizeof(want), "targetDP: index out of bounds in %s at ", kernel);
@@ -313,7 +277,8 @@ static void test_exhausted_memory(void **state) {
   const char *pre = getenv("LD_PRELOAD");
   if (pre && strstr(pre, "vgpreload")) tuSkip("valgrind cannot run under a low RLIMIT_AS");
   char out[8192];
-  int rc = runChild(childExhaust, out, sizeof(out));
+  int (*child)(void) = childExhaust;
+  int rc = tuRunChild(callChild, &child, out, sizeof(out));
   if (rc != 0)
     fail_msg("child exit status %d, want 0 (10-27: which check failed, see childExhaust); "
              "output:\n%s", rc, out);
@@ -325,19 +290,6 @@ static void test_exhausted_memory(void **state) {
 
 /* ---------------------------------------------------------------------- */
 /* In-process cases, error codes instead of exits. */
-
-/* Assert that a call failed with code and a message containing sub. */
-#define expectError(call, code, name, sub)                                         \
-  do {                                                                             \
-    int rc_ = (call);                                                              \
-    if (rc_ != (code))                                                             \
-      fail_msg("%s returned %d, want %d (%s); last message: %s", #call, rc_,       \
-               (int) (code), #code, targetLastErrorString());                      \
-    assert_int_equal(targetLastError(), (code));                                   \
-    tuAssertContains(targetLastErrorString(), "targetDP: " name " failed at ");    \
-    tuAssertContains(targetLastErrorString(), "test_checked.c:");                  \
-    tuAssertContains(targetLastErrorString(), sub);                                \
-  } while (0)
 
 #define HOST_NOT_TARGET "is not target memory from targetMalloc: a host pointer?"
 #define TARGET_NOT_HOST "is target memory, not host memory: arguments swapped?"

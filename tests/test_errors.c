@@ -7,19 +7,6 @@
  */
 #include "test_util.h"
 
-/* Assert that a call failed with code and a message containing sub. */
-#define expectError(call, code, name, sub)                                         \
-  do {                                                                             \
-    int rc_ = (call);                                                              \
-    if (rc_ != (code))                                                             \
-      fail_msg("%s returned %d, want %d (%s); last message: %s", #call, rc_,       \
-               (int) (code), #code, targetLastErrorString());                      \
-    assert_int_equal(targetLastError(), (code));                                   \
-    tuAssertContains(targetLastErrorString(), "targetDP: " name " failed at ");    \
-    tuAssertContains(targetLastErrorString(), "test_errors.c:");                   \
-    tuAssertContains(targetLastErrorString(), sub);                                \
-  } while (0)
-
 static int setupNoAbort(void **state) {
   targetSetErrorAbort(0);
   return tuSetup(state);
@@ -323,7 +310,7 @@ static void test_bad_sizes_every_call(void **state) {
               "copyToTargetMasked", "absurd");
   expectError(copyToTargetMasked(t, h, n + 1, nc, mask), TARGET_ERROR_INVALID_VALUE,
               "copyToTargetMasked", "remain"); /* n not matching the allocation */
-  expectError(targetAoS2SoA(t2, t, n, neg), TARGET_ERROR_INVALID_VALUE, "targetAoS2SoA",
+    expectError(targetAoS2SoA(t2, t, n, neg), TARGET_ERROR_INVALID_VALUE, "targetAoS2SoA",
               "must be positive");
   expectError(targetSoA2AoS(t2, t, 1 << 30, 1 << 30), TARGET_ERROR_INVALID_VALUE,
               "targetSoA2AoS", "absurd");

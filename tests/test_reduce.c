@@ -5,9 +5,10 @@
  * 1e-12 (doubles) or exact (ints, accumulated in long long), min and max
  * exact wherever the extreme value sits.
  */
-#include <limits.h>
 
 #include "test_util.h"
+
+#include <limits.h>
 
 static const int rsizes[] = {1, 2, 7, VVL + 1, 1000, 1003, 8191, 8192, 8193, 100003, 1 << 20};
 #define NRSIZES ((int) (sizeof(rsizes) / sizeof(rsizes[0])))

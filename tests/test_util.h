@@ -8,6 +8,13 @@
 #ifndef TEST_UTIL_H
 #define TEST_UTIL_H
 
+/* POSIX (fork, pipe, dup2, waitpid, setrlimit) for tuRunChild and the tests
+ * that fork; it must come before any system header, so every test includes
+ * this header first. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
 /* cmocka needs these first. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +25,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <errno.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* cmocka.h has no extern "C" of its own. */
 #ifdef __cplusplus
@@ -103,6 +115,29 @@ static inline void *tuMalloc(size_t nbytes) {
                tu_s_ ? tu_s_ : "(null)");                                     \
   } while (0)
 
+/* The last component of a path ("tests/test_errors.c" -> "test_errors.c"). */
+static inline const char *tuBaseName(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* Assert that an API call (in error-code mode, targetSetErrorAbort(0))
+ * failed with code, and that its message names the call, the calling test
+ * file ("<file>.c:") and contains sub. name and sub are string literals. */
+#define expectError(call, code, name, sub)                                         \
+  do {                                                                             \
+    int rc_ = (call);                                                              \
+    char tu_file_[128];                                                            \
+    if (rc_ != (code))                                                             \
+      fail_msg("%s returned %d, want %d (%s); last message: %s", #call, rc_,       \
+               (int) (code), #code, targetLastErrorString());                      \
+    assert_int_equal(targetLastError(), (code));                                   \
+    tuAssertContains(targetLastErrorString(), "targetDP: " name " failed at ");    \
+    snprintf(tu_file_, sizeof(tu_file_), "%s:", tuBaseName(__FILE__));            \
+    tuAssertContains(targetLastErrorString(), tu_file_);                           \
+    tuAssertContains(targetLastErrorString(), sub);                                \
+  } while (0)
+
 /* What the test is doing now (site count, layout case...), printed with
  * every failure from the helpers below. */
 #ifdef __GNUC__
@@ -150,6 +185,44 @@ static inline void tuCheckEq(tuCheck *c, long i, double got, double want) {
                tu_context, (what), (c)->nbad, (long) (n), (c)->first, (c)->got,     \
                (c)->want);                                                          \
   } while (0)
+
+/* ---------------------------------------------------------------------- */
+/* Forked children, for calls that end the program. */
+
+/* Run child(arg) in a forked child with stdout and stderr (a GPU's printf
+ * goes to stdout) captured in buf (NUL-terminated, cut at nbuf - 1 bytes);
+ * the child exits with child's return value. Return its exit status, or
+ * 128 + the signal that killed it. The child never returns into cmocka. */
+static inline int tuRunChild(int (*child)(void *), void *arg, char *buf, size_t nbuf) {
+  int fd[2];
+  assert_int_equal(pipe(fd), 0);
+  fflush(NULL); /* or the child writes the parent's buffered output again */
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    close(fd[0]);
+    dup2(fd[1], 1);
+    dup2(fd[1], 2);
+    close(fd[1]);
+    int rc = child(arg);
+    fflush(NULL);
+    _exit(rc);
+  }
+  close(fd[1]);
+  size_t len = 0;
+  for (;;) {
+    ssize_t got = read(fd[0], buf + len, nbuf - 1 - len);
+    if (got > 0) len += (size_t) got;
+    else if (got == 0 || errno != EINTR) break;
+    if (len == nbuf - 1) break;
+  }
+  buf[len] = '\0';
+  close(fd[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) assert_int_equal(errno, EINTR);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
 
 /* ---------------------------------------------------------------------- */
 /* Group setup and teardown: every test binary runs inside targetInit(). */
