@@ -10,17 +10,7 @@
 # CSV output, `make run`, and the CUDA build where nvcc and the backend exist.
 # Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
-unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 TARGETDP_QUIET=1
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { echo "ok - $1"; }
-notok() { # notok NAME [LOG]
-  echo "not ok - $1"
-  [ -n "${2:-}" ] && [ -f "$2" ] && tail -n 15 "$2"
-}
+. tests/suites/lib/common.bash # $tmp, ok, notok
 check() { # check NAME COMMAND...: ok if the command succeeds
   local name=$1 log=$tmp/check.log
   shift

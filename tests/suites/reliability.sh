@@ -12,17 +12,7 @@
 #        site, the run stops non-zero with the last good checkpoint intact.
 # Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
-unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 TARGETDP_QUIET=1
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { echo "ok - $1"; }
-notok() { # notok NAME [LOG]
-  echo "not ok - $1"
-  [ -n "${2:-}" ] && [ -f "$2" ] && tail -n 15 "$2"
-}
+. tests/suites/lib/common.bash # $tmp, ok, notok
 
 if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
   echo "ok - reliability suite # SKIP no MPI (scripts/install_deps.sh installs openmpi-bin libopenmpi-dev)"
