@@ -180,6 +180,11 @@ run_config() {
   local src
   for src in tests/test_*.c; do
     bin="$build/tests/$(basename "$src" .c)"
+    if [ -n "${SKIP_BINS:-}" ] && [[ " $SKIP_BINS " == *" $(basename "$src" .c) "* ]]; then
+      cs=$((cs + 1))
+      echo "ok - $label $(basename "$src" .c) # SKIP $SKIP_WHY"
+      continue
+    fi
     if [ ! -x "$bin" ]; then
       FAILED+=("$label: $bin was not built")
       echo "not ok - $label: $bin was not built"
@@ -219,7 +224,16 @@ if [ "${TDP_GPU:-0}" = 1 ]; then
     # The error-path tests provoke CUDA API errors on purpose (a 2^60-byte
     # cudaMalloc); the layer checks and reports every API call itself.
     [ "$tool" = memcheck ] && RUN_WRAP+=(--leak-check full --report-api-errors no)
+    # racecheck looks for shared-memory hazards inside kernels; test_abort
+    # runs no kernel in its parent, only forked children that exit on
+    # purpose, and under racecheck its parent crashed once in five runs
+    # (SIGSEGV in the tool's fork handling; 2026-11-22, H100), never
+    # without it. It runs plainly and under memcheck above.
+    if [ "$tool" = racecheck ]; then
+      SKIP_BINS="test_abort" SKIP_WHY="no kernels to race-check; forks under racecheck are unreliable"
+    fi
     run_config "gpu-$tool-SOA-vvl1" -- TARGET=cuda LAYOUT=SOA VVL=1
+    SKIP_BINS=""
   done
   RUN_WRAP=()
   finish
