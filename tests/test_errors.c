@@ -40,6 +40,16 @@ static void test_config_mismatch(void **state) {
 
 /* Absurd allocation sizes: TARGET_ERROR_MEMORY, the call and the size in
  * the message, a NULL pointer back, and nothing else disturbed. */
+/* After a refused call: the host array still equals h0 over nhost values,
+ * and the target array t still holds h0 over nt values (read back into h). */
+static void assertUntouched(double *h, const double *h0, size_t nhost, const double *t,
+                            size_t nt) {
+  assert_memory_equal(h, h0, nhost * sizeof(double));
+  memset(h, 0, nt * sizeof(double));
+  assert_int_equal(copyFromTarget(h, t, nt * sizeof(double)), TARGET_SUCCESS);
+  assert_memory_equal(h, h0, nt * sizeof(double));
+}
+
 static void test_absurd_allocation(void **state) {
   (void) state;
   int n = 1003;
@@ -73,10 +83,7 @@ static void test_absurd_allocation(void **state) {
               "18446744073709551608");
 
   /* host data and the existing target allocation are intact */
-  assert_memory_equal(h, h0, n * sizeof(double));
-  memset(h, 0, n * sizeof(double));
-  assert_int_equal(copyFromTarget(h, t, n * sizeof(double)), TARGET_SUCCESS);
-  assert_memory_equal(h, h0, n * sizeof(double));
+  assertUntouched(h, h0, n, t, n);
   assert_int_equal(targetFree(t), TARGET_SUCCESS);
   free(h);
   free(h0);
@@ -152,10 +159,7 @@ static void test_bad_copies(void **state) {
               "targetSetConstant", "only 400 remain");
 
   /* nothing moved: host and target as before */
-  assert_memory_equal(h, h0, (n + 10) * sizeof(double));
-  memset(h, 0, n * sizeof(double));
-  assert_int_equal(copyFromTarget(h, t, n * sizeof(double)), TARGET_SUCCESS);
-  assert_memory_equal(h, h0, n * sizeof(double));
+  assertUntouched(h, h0, n + 10, t, n);
   assert_int_equal(targetFree(t), TARGET_SUCCESS);
   free(h);
   free(h0);
@@ -330,10 +334,7 @@ static void test_bad_sizes_every_call(void **state) {
 
   /* nothing changed */
   assert_true(res == 7.0 && ires == 7);
-  assert_memory_equal(h, h0, size * sizeof(double));
-  memset(h, 0, size * sizeof(double));
-  assert_int_equal(copyFromTarget(h, t, size * sizeof(double)), TARGET_SUCCESS);
-  assert_memory_equal(h, h0, size * sizeof(double));
+  assertUntouched(h, h0, size, t, size);
   assert_int_equal(targetFree(t), TARGET_SUCCESS);
   assert_int_equal(targetFree(t2), TARGET_SUCCESS);
   assert_int_equal(targetFree(ti), TARGET_SUCCESS);
