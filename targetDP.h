@@ -145,14 +145,33 @@
 /* ---------------------------------------------------------------------- */
 /* Function qualifiers, parallel loops and launch.
  *
- * __targetTLP__ walks the sites in strides of VVL; the hidden inner loop
+ * TDP_TLP walks the sites in strides of VVL; the hidden inner loop
  * runs once and fixes tdp_nlane_, the number of valid sites in this stride
  * (VVL except in the last stride when N is not a multiple of VVL).
- * __targetILP__ then loops over those lanes. For every full stride the trip
+ * TDP_ILP then loops over those lanes. For every full stride the trip
  * count is VVL, so the vectorised body is what runs; the short tail stride
  * takes the compiler's remainder path. */
 
 #define TDP_PRAGMA(x) _Pragma(TDP_STR(x))
+/* OpenMP pragmas appear only where OpenMP is on, so a build without it gets
+ * no unknown-pragma warnings. The simd ones also under -fopenmp-simd, which
+ * defines no macro of its own: the serial preset adds -DTDP_OPENMP_SIMD.
+ *   TDP_OMP_(x)       omp x                    (threads: OpenMP only)
+ *   TDP_OMP_SIMD_(x)  omp simd x               (vector lanes)
+ *   TDP_OMP_PFS_(x)   omp parallel for simd x  (or omp simd x) */
+#if defined(_OPENMP)
+#define TDP_OMP_(x) TDP_PRAGMA(omp x)
+#define TDP_OMP_SIMD_(x) TDP_PRAGMA(omp simd x)
+#define TDP_OMP_PFS_(x) TDP_PRAGMA(omp parallel for simd schedule(static) x)
+#elif defined(TDP_OPENMP_SIMD)
+#define TDP_OMP_(x)
+#define TDP_OMP_SIMD_(x) TDP_PRAGMA(omp simd x)
+#define TDP_OMP_PFS_(x) TDP_PRAGMA(omp simd x)
+#else
+#define TDP_OMP_(x)
+#define TDP_OMP_SIMD_(x)
+#define TDP_OMP_PFS_(x)
+#endif
 #if VVL == 1
 #define TDP_LANES_(base, N) for (int tdp_nlane_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
 #else
@@ -163,36 +182,36 @@
 
 #ifdef __CUDACC__
 
-#define __targetEntry__ __global__
-#define __target__ __device__
-#define __targetHost__ __host__ __device__
-#define __targetConst__ __constant__
+#define TDP_KERNEL __global__
+#define TDP_DEVICE __device__
+#define TDP_HOST_DEVICE __host__ __device__
+#define TDP_CONST __constant__
 
 #define TDP_THREAD_ ((int)(blockIdx.x * blockDim.x + threadIdx.x))
 #define TDP_NTHREADS_ ((int)(gridDim.x * blockDim.x))
 
-#define __targetTLP__(baseIndex, N)                                        \
+#define TDP_TLP(baseIndex, N)                                        \
   for (int baseIndex = VVL * TDP_THREAD_; baseIndex < (N);                 \
        baseIndex += VVL * TDP_NTHREADS_) TDP_LANES_(baseIndex, N)
-#define __targetTLPNoStride__(index, N) \
+#define TDP_TLP_NOSTRIDE(index, N) \
   for (int index = TDP_THREAD_; index < (N); index += TDP_NTHREADS_)
-#define __targetILP__(vecIndex) \
+#define TDP_ILP(vecIndex) \
   _Pragma("unroll") for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
 
 /* Each thread keeps its own partial; combine with targetBlockAdd*(). */
-#define __targetTLPSum__(baseIndex, N, var) __targetTLP__(baseIndex, N)
-#define __targetILPSum__(vecIndex, var) __targetILP__(vecIndex)
+#define TDP_TLP_SUM(baseIndex, N, var) TDP_TLP(baseIndex, N)
+#define TDP_ILP_SUM(vecIndex, var) TDP_ILP(vecIndex)
 
 /* One thread per stride: blocks then sweep the lattice in order, which
  * keeps the many streams of a stencil kernel close together in DRAM. */
-#define __targetLaunch__(N) \
+#define TDP_LAUNCH(N) \
   <<<tdpNumBlocks((N), VVL * TARGET_TPB, 0), TARGET_TPB>>>
-#define __targetLaunchNoStride__(N) \
+#define TDP_LAUNCH_NOSTRIDE(N) \
   <<<tdpNumBlocks((N), TARGET_TPB, 0), TARGET_TPB>>>
 /* For kernels that end in targetBlockAdd*: a grid that fills the GPU twice
  * and no more (the grid-stride TLP loop covers the rest), so the kernel
  * pays one atomic per resident block, not one per TPB sites. */
-#define __targetLaunchReduce__(N) \
+#define TDP_LAUNCH_REDUCE(N) \
   <<<tdpNumBlocks((N), VVL * TARGET_TPB, 1), TARGET_TPB>>>
 
 extern "C" long tdpGridBlocksMax_; /* two fills of the GPU, set by targetInit */
@@ -234,21 +253,21 @@ static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
 
 #else /* C backend: OpenMP threads + omp simd, or serial without OpenMP */
 
-#define __targetEntry__
-#define __target__
-#define __targetHost__
-#define __targetConst__
+#define TDP_KERNEL
+#define TDP_DEVICE
+#define TDP_HOST_DEVICE
+#define TDP_CONST
 
 /* With VVL 1 the sites themselves are the SIMD lanes: the TLP loop is the
  * simd loop and the ILP loop a single pass. */
 #if VVL == 1
 #define TDP_ILP_SIMD_(clauses)
 #else
-#define TDP_ILP_SIMD_(clauses) TDP_PRAGMA(omp simd clauses)
+#define TDP_ILP_SIMD_(clauses) TDP_OMP_SIMD_(clauses)
 #endif
 /* Telling the compiler 1 <= tdp_nlane_ <= VVL lets it emit the full-stride
  * vector body without a general remainder loop around it. The trailing
- * else keeps __targetILP__ one statement (usable as an unbraced loop body). */
+ * else keeps TDP_ILP one statement (usable as an unbraced loop body). */
 #ifdef __GNUC__
 #define TDP_LANES_HINT_ if (tdp_nlane_ < 1 || tdp_nlane_ > VVL) __builtin_unreachable(); else
 #else
@@ -256,8 +275,8 @@ static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
 #endif
 
 #if VVL == 1
-#define __targetTLP__(baseIndex, N)                                   \
-  TDP_PRAGMA(omp parallel for simd schedule(static))                  \
+#define TDP_TLP(baseIndex, N)                                   \
+  TDP_OMP_PFS_()                  \
   for (int baseIndex = 0; baseIndex < (N); baseIndex++) TDP_LANES_(baseIndex, N)
 #else
 /* Two passes inside one parallel region: the full strides, then the short
@@ -266,19 +285,19 @@ static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
  * code (measured: 0.94-0.98 of a native triad with a run-time lane count
  * in every stride, 1.00 this way). A large kernel that is not unrolled
  * still runs correctly. */
-#define __targetTLP__(baseIndex, N)                                               \
-  TDP_PRAGMA(omp parallel)                                                        \
+#define TDP_TLP(baseIndex, N)                                               \
+  TDP_OMP_(parallel)                                                        \
   for (int tdp_pass_ = 0; tdp_pass_ < 2; tdp_pass_++)                             \
-    TDP_PRAGMA(omp for schedule(static) nowait)                                   \
+    TDP_OMP_(for schedule(static) nowait)                                   \
     for (int baseIndex = tdp_pass_ ? ((N) / VVL) * VVL : 0;                       \
          baseIndex < (tdp_pass_ ? (N) : ((N) / VVL) * VVL); baseIndex += VVL)     \
       for (int tdp_nlane_ = tdp_pass_ ? (int) ((N) - baseIndex) : VVL, tdp_once_ = 1; \
            tdp_once_; tdp_once_ = 0)
 #endif
-#define __targetTLPNoStride__(index, N)              \
-  TDP_PRAGMA(omp parallel for simd schedule(static)) \
+#define TDP_TLP_NOSTRIDE(index, N)              \
+  TDP_OMP_PFS_() \
   for (int index = 0; index < (N); index++)
-#define __targetILP__(vecIndex)                 \
+#define TDP_ILP(vecIndex)                 \
   TDP_LANES_HINT_ TDP_ILP_SIMD_()               \
   for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
 
@@ -286,23 +305,23 @@ static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
  * VVL-wide simd reduction per stride would end every stride in a
  * horizontal sum (measured: 0.75-0.9 of a native dot product at VVL 4-8,
  * parity this way). Each site is still base + vec exactly once. */
-#define __targetTLPSum__(baseIndex, N, var)                                    \
-  TDP_PRAGMA(omp parallel for simd schedule(static) reduction(+:var))          \
+#define TDP_TLP_SUM(baseIndex, N, var)                                    \
+  TDP_OMP_PFS_(reduction(+:var))          \
   for (int baseIndex = 0; baseIndex < (N); baseIndex++)                        \
     for (int tdp_nlane_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
-#define __targetILPSum__(vecIndex, var) \
+#define TDP_ILP_SUM(vecIndex, var) \
   for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
 
-#define __targetLaunch__(N)
-#define __targetLaunchNoStride__(N)
-#define __targetLaunchReduce__(N)
+#define TDP_LAUNCH(N)
+#define TDP_LAUNCH_NOSTRIDE(N)
+#define TDP_LAUNCH_REDUCE(N)
 
 static inline void targetAtomicAddDouble(double *t, double v) {
-  TDP_PRAGMA(omp atomic update)
+  TDP_OMP_(atomic update)
   *t += v;
 }
 static inline void targetAtomicAddInt(int *t, int v) {
-  TDP_PRAGMA(omp atomic update)
+  TDP_OMP_(atomic update)
   *t += v;
 }
 /* Called after the TLP loop, where the reduction clause has already
@@ -315,6 +334,28 @@ static inline void targetBlockAddInt(int *t_sum, int partial) {
 }
 
 #endif /* __CUDACC__ */
+
+/* ---------------------------------------------------------------------- */
+/* The 2014 names. Names that begin with two underscores belong to the
+ * implementation: defining __target__ breaks clang's
+ * __attribute__((__target__("avx2"))) in <immintrin.h> and libstdc++'s
+ * <random> when they are included after this header. The TDP_ names above
+ * are the API; the old ones stay as aliases for existing codes unless
+ * -DTDP_NO_LEGACY_NAMES is given (do that in new code). */
+#ifndef TDP_NO_LEGACY_NAMES
+#define __targetEntry__ TDP_KERNEL
+#define __target__ TDP_DEVICE
+#define __targetHost__ TDP_HOST_DEVICE
+#define __targetConst__ TDP_CONST
+#define __targetTLP__(baseIndex, N) TDP_TLP(baseIndex, N)
+#define __targetTLPNoStride__(index, N) TDP_TLP_NOSTRIDE(index, N)
+#define __targetILP__(vecIndex) TDP_ILP(vecIndex)
+#define __targetTLPSum__(baseIndex, N, var) TDP_TLP_SUM(baseIndex, N, var)
+#define __targetILPSum__(vecIndex, var) TDP_ILP_SUM(vecIndex, var)
+#define __targetLaunch__(N) TDP_LAUNCH(N)
+#define __targetLaunchNoStride__(N) TDP_LAUNCH_NOSTRIDE(N)
+#define __targetLaunchReduce__(N) TDP_LAUNCH_REDUCE(N)
+#endif
 
 #ifdef TARGETDP_CHECK
 #include <stdio.h>
@@ -334,7 +375,7 @@ static inline void targetBlockAddInt(int *t_sum, int partial) {
   } while (0)
 #else
 #ifdef _OPENMP
-#define TDP_OOB_ONE_THREAD_ TDP_PRAGMA(omp critical(tdp_index_oob_))
+#define TDP_OOB_ONE_THREAD_ TDP_OMP_(critical(tdp_index_oob_))
 #else
 #define TDP_OOB_ONE_THREAD_
 #endif
@@ -346,7 +387,7 @@ static inline void targetBlockAddInt(int *t_sum, int partial) {
     }                                  \
   } while (0)
 #endif
-static __targetHost__ inline size_t tdpIndexChecked_(long nsites, long ncomp, long isite,
+static TDP_HOST_DEVICE inline size_t tdpIndexChecked_(long nsites, long ncomp, long isite,
                                                      long icomp, const char *func,
                                                      const char *file, int line) {
   if (isite < 0 || isite >= nsites || icomp < 0 || icomp >= ncomp)
@@ -354,7 +395,7 @@ static __targetHost__ inline size_t tdpIndexChecked_(long nsites, long ncomp, lo
                   ncomp);
   return TDP_INDEX_(nsites, ncomp, isite, icomp);
 }
-static __targetHost__ inline size_t tdpIndex2Checked_(long nsites, long n1, long n2, long isite,
+static TDP_HOST_DEVICE inline size_t tdpIndex2Checked_(long nsites, long n1, long n2, long isite,
                                                       long i1, long i2, const char *func,
                                                       const char *file, int line) {
   if (isite < 0 || isite >= nsites || i1 < 0 || i1 >= n1 || i2 < 0 || i2 >= n2)

@@ -97,7 +97,7 @@ int tdpBackendCopyConst(void *t_symbol, const void *src, size_t nbytes, tdpSite 
 
 int tdpBackendSetConstant(double *t_a, double value, size_t n, tdpSite at) {
   (void) at;
-  TDP_PRAGMA(omp parallel for simd schedule(static))
+  TDP_OMP_PFS_()
   for (size_t i = 0; i < n; i++) t_a[i] = value;
   return TARGET_SUCCESS;
 }
@@ -107,7 +107,7 @@ int tdpBackendCopySites(double *dst, const double *src, int nsites, int ncomp,
   (void) nsites; /* not every layout needs it */
   (void) to_target;
   (void) at;
-  TDP_PRAGMA(omp parallel for schedule(static))
+  TDP_OMP_(parallel for schedule(static))
   for (int k = 0; k < nlist; k++) {
     for (int c = 0; c < ncomp; c++) {
       size_t i = TDP_INDEX(nsites, ncomp, sites[k], c);
@@ -123,20 +123,20 @@ int tdpBackendCopySites(double *dst, const double *src, int nsites, int ncomp,
     size_t nblocks = ((n) + REDUCE_BLOCK - 1) / REDUCE_BLOCK;                   \
     A *part = (A *) calloc(nblocks, sizeof(A)); /* calloc: no maybe-uninit */ \
     if (!part) return tdpFail(TARGET_ERROR_MEMORY, at, "no memory for partials"); \
-    TDP_PRAGMA(omp parallel for schedule(static))                               \
+    TDP_OMP_(parallel for schedule(static))                               \
     for (size_t b = 0; b < nblocks; b++) {                                      \
       size_t lo = b * REDUCE_BLOCK, hi = lo + REDUCE_BLOCK < (n) ? lo + REDUCE_BLOCK : (n); \
       A acc = (A) (t_a)[lo];                                                    \
       if ((op) == TDP_SUM) {                                                    \
         A s = 0;                                                                \
-        TDP_PRAGMA(omp simd reduction(+:s))                                     \
+        TDP_OMP_SIMD_(reduction(+:s))                                     \
         for (size_t i = lo; i < hi; i++) s += (A) (t_a)[i];                     \
         acc = s;                                                                \
       } else if ((op) == TDP_MIN) {                                             \
-        TDP_PRAGMA(omp simd reduction(min:acc))                                 \
+        TDP_OMP_SIMD_(reduction(min:acc))                                 \
         for (size_t i = lo; i < hi; i++) acc = (A) (t_a)[i] < acc ? (A) (t_a)[i] : acc; \
       } else {                                                                  \
-        TDP_PRAGMA(omp simd reduction(max:acc))                                 \
+        TDP_OMP_SIMD_(reduction(max:acc))                                 \
         for (size_t i = lo; i < hi; i++) acc = (A) (t_a)[i] > acc ? (A) (t_a)[i] : acc; \
       }                                                                         \
       part[b] = acc;                                                            \
@@ -164,7 +164,7 @@ int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, int op, tdpSit
 int tdpBackendConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int aos2soa,
                       tdpSite at) {
   (void) at;
-  TDP_PRAGMA(omp parallel for schedule(static))
+  TDP_OMP_(parallel for schedule(static))
   for (int s = 0; s < nsites; s++) {
     for (int c = 0; c < ncomp; c++) {
       size_t aos = (size_t) s * ncomp + c, soa = (size_t) c * nsites + s;

@@ -1,7 +1,7 @@
 /*
  * targetDP_CUDA.cu -- the CUDA backend. Target memory is GPU memory; the
- * copies are cudaMemcpys; kernels the user writes with __targetEntry__ are
- * CUDA kernels launched by __targetLaunch__. This file holds what the
+ * copies are cudaMemcpys; kernels the user writes with TDP_KERNEL are
+ * CUDA kernels launched by TDP_LAUNCH. This file holds what the
  * library itself runs on the GPU: fills, subset copies, reductions and
  * layout conversion. Every CUDA call is checked and reported with the API
  * call it served and the caller's file and line.
@@ -128,7 +128,7 @@ int tdpBackendCopy(void *dst, const void *src, size_t nbytes, int to_target, tdp
   return TARGET_SUCCESS;
 }
 
-/* t_symbol is the address of a __targetConst__ (__constant__) variable: the
+/* t_symbol is the address of a TDP_CONST (__constant__) variable: the
  * runtime maps that host-side address to the device symbol. */
 int tdpBackendCopyConst(void *t_symbol, const void *src, size_t nbytes, tdpSite at) {
   CUDA_TRY(cudaMemcpyToSymbol((const void *) t_symbol, src, nbytes), at);

@@ -86,7 +86,7 @@ long benchCheckStream(const char *what, const void *host, long n, int is_float, 
 
 enum { STREAM_COPY, STREAM_MUL, STREAM_ADD, STREAM_TRIAD, STREAM_DOT, STREAM_NSTREAM,
        STREAM_SUM,      /* extra: targetDoubleSum of a, through the layer only */
-       STREAM_DOT_PLAIN, /* extra, CUDA: the layer's Dot through __targetLaunch__ */
+       STREAM_DOT_PLAIN, /* extra, CUDA: the layer's Dot through TDP_LAUNCH */
        STREAM_NKERNEL };
 extern const char *const streamName[STREAM_NKERNEL];
 extern const int streamNArrays[STREAM_NKERNEL]; /* arrays moved per call */
@@ -104,7 +104,7 @@ typedef struct {
 
 /* Every STREAM array holds coef * w(i). The weights make each element
  * distinct enough that a wrong index shows, and are exact in float. */
-static inline __targetHost__ double streamWeight(long i) { return 1.0 + (double) (i & 15) / 16.0; }
+static inline TDP_HOST_DEVICE double streamWeight(long i) { return 1.0 + (double) (i & 15) / 16.0; }
 
 /* One measured kernel. Times are per call, t[0] the warm-up. */
 typedef struct {

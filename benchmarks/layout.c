@@ -55,9 +55,9 @@ static const char *const usage =
 #define SCALE 2.0    /* exact in any power: Scale3 stays exact after any reps */
 #define OMEGA 1.25   /* BGK relaxation rate 1/tau */
 
-__targetConst__ double t_scale;
-__targetConst__ double t_cv[NVEL][3];
-__targetConst__ double t_wv[NVEL];
+TDP_CONST double t_scale;
+TDP_CONST double t_cv[NVEL][3];
+TDP_CONST double t_wv[NVEL];
 
 static const double cv[NVEL][3] = {
     {0, 0, 0},  {1, 0, 0},   {-1, 0, 0}, {0, 1, 0},  {0, -1, 0}, {0, 0, 1},  {0, 0, -1},
@@ -68,22 +68,22 @@ static double wv[NVEL]; /* 1/3, 1/18 (x6), 1/36 (x12): set in main */
 /* ---------------------------------------------------------------------- */
 /* Kernels */
 
-__targetEntry__ void scale3(double *field, int nsites) {
-  __targetTLP__(base, nsites) {
+TDP_KERNEL void scale3(double *field, int nsites) {
+  TDP_TLP(base, nsites) {
     for (int c = 0; c < 3; c++) {
-      __targetILP__(v) field[TDP_VINDEX(nsites, 3, base, c, v)] *= t_scale;
+      TDP_ILP(v) field[TDP_VINDEX(nsites, 3, base, c, v)] *= t_scale;
     }
   }
 }
 
 /* The targetDP style for per-site temporaries: one value per lane. */
-__targetEntry__ void lbCollide(double *fout, const double *fin, int nsites, double omega) {
-  __targetTLP__(base, nsites) {
+TDP_KERNEL void lbCollide(double *fout, const double *fin, int nsites, double omega) {
+  TDP_TLP(base, nsites) {
     double f[NVEL][VVL], rho[VVL], ux[VVL], uy[VVL], uz[VVL];
-    __targetILP__(v) rho[v] = ux[v] = uy[v] = uz[v] = 0.0;
+    TDP_ILP(v) rho[v] = ux[v] = uy[v] = uz[v] = 0.0;
     BENCH_UNROLL
     for (int p = 0; p < NVEL; p++) {
-      __targetILP__(v) {
+      TDP_ILP(v) {
         f[p][v] = fin[TDP_VINDEX(nsites, NVEL, base, p, v)];
         rho[v] += f[p][v];
         ux[v] += f[p][v] * t_cv[p][0];
@@ -91,7 +91,7 @@ __targetEntry__ void lbCollide(double *fout, const double *fin, int nsites, doub
         uz[v] += f[p][v] * t_cv[p][2];
       }
     }
-    __targetILP__(v) {
+    TDP_ILP(v) {
       double rinv = 1.0 / rho[v];
       ux[v] *= rinv;
       uy[v] *= rinv;
@@ -99,7 +99,7 @@ __targetEntry__ void lbCollide(double *fout, const double *fin, int nsites, doub
     }
     BENCH_UNROLL
     for (int p = 0; p < NVEL; p++) {
-      __targetILP__(v) {
+      TDP_ILP(v) {
         double cu = t_cv[p][0] * ux[v] + t_cv[p][1] * uy[v] + t_cv[p][2] * uz[v];
         double usq = ux[v] * ux[v] + uy[v] * uy[v] + uz[v] * uz[v];
         double feq = t_wv[p] * rho[v] * (1.0 + 3.0 * cu + 4.5 * cu * cu - 1.5 * usq);
@@ -110,10 +110,10 @@ __targetEntry__ void lbCollide(double *fout, const double *fin, int nsites, doub
 }
 
 /* Component (i, j, re/im) of the matrix is 6i + 2j + re/im; of a vector 2j + re/im. */
-__targetEntry__ void su3MatVec(double *out, const double *u, const double *x, int nsites) {
-  __targetTLP__(base, nsites) {
+TDP_KERNEL void su3MatVec(double *out, const double *u, const double *x, int nsites) {
+  TDP_TLP(base, nsites) {
     for (int i = 0; i < 3; i++) {
-      __targetILP__(v) {
+      TDP_ILP(v) {
         double re = 0.0, im = 0.0;
         for (int j = 0; j < 3; j++) {
           double ur = u[TDP_VINDEX(nsites, NSU3, base, 6 * i + 2 * j, v)];
@@ -199,9 +199,9 @@ static void run_kernel(int k, layoutRun *r) {
   switch (k) {
   case K_TRIAD: streamLaunch_d(BENCH_NATIVE, STREAM_TRIAD, &r->triad, r->ntriad, STREAM_SCALAR);
     return;
-  case K_SCALE3: scale3 __targetLaunch__(r->nscale) (r->vec, r->nscale); r->ncalls_scale++; break;
-  case K_LB: lbCollide __targetLaunch__(n) (r->fout, r->fin, n, OMEGA); break;
-  case K_SU3: su3MatVec __targetLaunch__(n) (r->ux, r->u, r->x, n); break;
+  case K_SCALE3: scale3 TDP_LAUNCH(r->nscale) (r->vec, r->nscale); r->ncalls_scale++; break;
+  case K_LB: lbCollide TDP_LAUNCH(n) (r->fout, r->fin, n, OMEGA); break;
+  case K_SU3: su3MatVec TDP_LAUNCH(n) (r->ux, r->u, r->x, n); break;
   }
   targetSynchronize();
 }

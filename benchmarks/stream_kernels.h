@@ -13,10 +13,10 @@
 /* ---------------------------------------------------------------------- */
 /* Through targetDP */
 
-__targetEntry__ void R(tdp_init)(REAL *a, REAL *b, REAL *c, int n, double ka, double kb,
+TDP_KERNEL void R(tdp_init)(REAL *a, REAL *b, REAL *c, int n, double ka, double kb,
                                  double kc) {
-  __targetTLP__(base, n) {
-    __targetILP__(v) {
+  TDP_TLP(base, n) {
+    TDP_ILP(v) {
       double w = streamWeight(base + v);
       a[base + v] = (REAL) (ka * w);
       b[base + v] = (REAL) (kb * w);
@@ -25,42 +25,42 @@ __targetEntry__ void R(tdp_init)(REAL *a, REAL *b, REAL *c, int n, double ka, do
   }
 }
 
-__targetEntry__ void R(tdp_copy)(REAL *c, const REAL *a, int n) {
-  __targetTLP__(base, n) {
-    __targetILP__(v) c[base + v] = a[base + v];
+TDP_KERNEL void R(tdp_copy)(REAL *c, const REAL *a, int n) {
+  TDP_TLP(base, n) {
+    TDP_ILP(v) c[base + v] = a[base + v];
   }
 }
 
-__targetEntry__ void R(tdp_mul)(REAL *b, const REAL *c, REAL s, int n) {
-  __targetTLP__(base, n) {
-    __targetILP__(v) b[base + v] = s * c[base + v];
+TDP_KERNEL void R(tdp_mul)(REAL *b, const REAL *c, REAL s, int n) {
+  TDP_TLP(base, n) {
+    TDP_ILP(v) b[base + v] = s * c[base + v];
   }
 }
 
-__targetEntry__ void R(tdp_add)(REAL *c, const REAL *a, const REAL *b, int n) {
-  __targetTLP__(base, n) {
-    __targetILP__(v) c[base + v] = a[base + v] + b[base + v];
+TDP_KERNEL void R(tdp_add)(REAL *c, const REAL *a, const REAL *b, int n) {
+  TDP_TLP(base, n) {
+    TDP_ILP(v) c[base + v] = a[base + v] + b[base + v];
   }
 }
 
-__targetEntry__ void R(tdp_triad)(REAL *a, const REAL *b, const REAL *c, REAL s, int n) {
-  __targetTLP__(base, n) {
-    __targetILP__(v) a[base + v] = b[base + v] + s * c[base + v];
+TDP_KERNEL void R(tdp_triad)(REAL *a, const REAL *b, const REAL *c, REAL s, int n) {
+  TDP_TLP(base, n) {
+    TDP_ILP(v) a[base + v] = b[base + v] + s * c[base + v];
   }
 }
 
 /* The layer's fused reduction: per-thread partials, one atomic per block. */
-__targetEntry__ void R(tdp_dot)(double *sum, const REAL *a, const REAL *b, int n) {
+TDP_KERNEL void R(tdp_dot)(double *sum, const REAL *a, const REAL *b, int n) {
   double partial = 0.0;
-  __targetTLPSum__(base, n, partial) {
-    __targetILPSum__(v, partial) partial += (double) a[base + v] * b[base + v];
+  TDP_TLP_SUM(base, n, partial) {
+    TDP_ILP_SUM(v, partial) partial += (double) a[base + v] * b[base + v];
   }
   targetBlockAddDouble(sum, partial);
 }
 
-__targetEntry__ void R(tdp_nstream)(REAL *a, const REAL *b, const REAL *c, REAL s, int n) {
-  __targetTLP__(base, n) {
-    __targetILP__(v) a[base + v] += b[base + v] + s * c[base + v];
+TDP_KERNEL void R(tdp_nstream)(REAL *a, const REAL *b, const REAL *c, REAL s, int n) {
+  TDP_TLP(base, n) {
+    TDP_ILP(v) a[base + v] += b[base + v] + s * c[base + v];
   }
 }
 
@@ -182,7 +182,7 @@ static void R(nat_nstream)(REAL *a, const REAL *b, const REAL *c, REAL s, int n)
 static void R(streamInit)(int impl, const streamSet *x, int n, double ka, double kb, double kc) {
   REAL *a = (REAL *) x->a, *b = (REAL *) x->b, *c = (REAL *) x->c;
   if (impl == BENCH_TDP) {
-    R(tdp_init) __targetLaunch__(n) (a, b, c, n, ka, kb, kc);
+    R(tdp_init) TDP_LAUNCH(n) (a, b, c, n, ka, kb, kc);
     targetSynchronize();
   } else {
     R(nat_init) NATIVE_GRID(n) (a, b, c, n, ka, kb, kc);
@@ -196,15 +196,15 @@ static void R(streamLaunch)(int impl, int k, const streamSet *x, int n, double s
   REAL *a = (REAL *) x->a, *b = (REAL *) x->b, *c = (REAL *) x->c, s = (REAL) scalar;
   if (impl == BENCH_TDP) {
     switch (k) {
-    case STREAM_COPY: R(tdp_copy) __targetLaunch__(n) (c, a, n); break;
-    case STREAM_MUL: R(tdp_mul) __targetLaunch__(n) (b, c, s, n); break;
-    case STREAM_ADD: R(tdp_add) __targetLaunch__(n) (c, a, b, n); break;
-    case STREAM_TRIAD: R(tdp_triad) __targetLaunch__(n) (a, b, c, s, n); break;
-    case STREAM_DOT: R(tdp_dot) __targetLaunchReduce__(n) (x->sum, a, b, n); break;
-    case STREAM_NSTREAM: R(tdp_nstream) __targetLaunch__(n) (a, b, c, s, n); break;
+    case STREAM_COPY: R(tdp_copy) TDP_LAUNCH(n) (c, a, n); break;
+    case STREAM_MUL: R(tdp_mul) TDP_LAUNCH(n) (b, c, s, n); break;
+    case STREAM_ADD: R(tdp_add) TDP_LAUNCH(n) (c, a, b, n); break;
+    case STREAM_TRIAD: R(tdp_triad) TDP_LAUNCH(n) (a, b, c, s, n); break;
+    case STREAM_DOT: R(tdp_dot) TDP_LAUNCH_REDUCE(n) (x->sum, a, b, n); break;
+    case STREAM_NSTREAM: R(tdp_nstream) TDP_LAUNCH(n) (a, b, c, s, n); break;
     /* The same kernel through the plain launch: one block, and so one
-     * atomic, per VVL * TPB sites. Shows what __targetLaunchReduce__ saves. */
-    case STREAM_DOT_PLAIN: R(tdp_dot) __targetLaunch__(n) (x->sum, a, b, n); break;
+     * atomic, per VVL * TPB sites. Shows what TDP_LAUNCH_REDUCE saves. */
+    case STREAM_DOT_PLAIN: R(tdp_dot) TDP_LAUNCH(n) (x->sum, a, b, n); break;
     }
     targetSynchronize();
   } else {

@@ -5,12 +5,12 @@
 
 #define NCOMP 3
 
-__targetConst__ double t_a; /* the scale factor, in constant memory on a GPU */
+TDP_CONST double t_a; /* the scale factor, in constant memory on a GPU */
 
-__targetEntry__ void scale(double *field, int nsites) {
-  __targetTLP__(baseIndex, nsites) {
+TDP_KERNEL void scale(double *field, int nsites) {
+  TDP_TLP(baseIndex, nsites) {
     for (int icomp = 0; icomp < NCOMP; icomp++) {
-      __targetILP__(vecIndex) {
+      TDP_ILP(vecIndex) {
         field[TDP_INDEX(nsites, NCOMP, baseIndex + vecIndex, icomp)] *= t_a;
       }
     }
@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
   targetMalloc(&t_field, nbytes);
   copyToTarget(t_field, field, nbytes);
   copyConstToTarget(&t_a, &a, sizeof(double));
-  scale __targetLaunch__(nsites) (t_field, nsites);
+  scale TDP_LAUNCH(nsites) (t_field, nsites);
   targetSynchronize();
   copyFromTarget(field, t_field, nbytes);
 

@@ -70,18 +70,18 @@
  * the line of the bad access, which the message must name. */
 
 enum { LINE_OOB_SITE = __LINE__ + 4 };
-__targetEntry__ void kOobSite(double *t_f, int n) {
-  __targetTLP__(base, n) {
-    __targetILP__(v) {
+TDP_KERNEL void kOobSite(double *t_f, int n) {
+  TDP_TLP(base, n) {
+    TDP_ILP(v) {
       t_f[TDP_INDEX(n, NC, base + v + 1, 0)] += 1.0; /* planted: site n at the last site */
     }
   }
 }
 
 enum { LINE_OOB_NEGATIVE = __LINE__ + 4 };
-__targetEntry__ void kOobNegative(double *t_f, int n) {
-  __targetTLP__(base, n) {
-    __targetILP__(v) {
+TDP_KERNEL void kOobNegative(double *t_f, int n) {
+  TDP_TLP(base, n) {
+    TDP_ILP(v) {
       t_f[TDP_INDEX(n, NC, base + v - 1, 1)] += 1.0; /* planted: site -1 at site 0 */
     }
   }
@@ -89,10 +89,10 @@ __targetEntry__ void kOobNegative(double *t_f, int n) {
 
 /* Every site at once: all threads hit it together, one message must come out. */
 enum { LINE_OOB_COMPONENT = __LINE__ + 4 };
-__targetEntry__ void kOobComponent(double *t_f, int n) {
-  __targetTLP__(base, n) {
+TDP_KERNEL void kOobComponent(double *t_f, int n) {
+  TDP_TLP(base, n) {
     for (int c = 0; c <= NC; c++) { /* planted: <= instead of < */
-      __targetILP__(v) { t_f[TDP_INDEX(n, NC, base + v, c)] += 1.0; }
+      TDP_ILP(v) { t_f[TDP_INDEX(n, NC, base + v, c)] += 1.0; }
     }
   }
 }
@@ -100,28 +100,28 @@ __targetEntry__ void kOobComponent(double *t_f, int n) {
 /* Rank 2: (0, 3) of 3 x 3 flattens to component 3 of 9, inside the
  * allocation, yet it is the neighbouring row's element: a silent bug. */
 enum { LINE_OOB_INDEX2_COLUMN = __LINE__ + 4 };
-__targetEntry__ void kOobIndex2Column(double *t_f, int n) {
-  __targetTLP__(base, n) {
-    __targetILP__(v) {
+TDP_KERNEL void kOobIndex2Column(double *t_f, int n) {
+  TDP_TLP(base, n) {
+    TDP_ILP(v) {
       t_f[TDP_INDEX2(n, 3, 3, base + v, 0, 3)] += 1.0; /* planted: i2 == n2 */
     }
   }
 }
 
 enum { LINE_OOB_INDEX2_ROW = __LINE__ + 4 };
-__targetEntry__ void kOobIndex2Row(double *t_f, int n) {
-  __targetTLP__(base, n) {
-    __targetILP__(v) {
+TDP_KERNEL void kOobIndex2Row(double *t_f, int n) {
+  TDP_TLP(base, n) {
+    TDP_ILP(v) {
       t_f[TDP_INDEX2(n, 3, 3, base + v, 3, 0)] += 1.0; /* planted: i1 == n1 */
     }
   }
 }
 
 /* out = 2 * in, component by component: the kernel of the missing-copy case. */
-__targetEntry__ void kTwice(double *t_out, const double *t_in, int n) {
-  __targetTLP__(base, n) {
+TDP_KERNEL void kTwice(double *t_out, const double *t_in, int n) {
+  TDP_TLP(base, n) {
     for (int c = 0; c < NC; c++) {
-      __targetILP__(v) {
+      TDP_ILP(v) {
         size_t i = TDP_INDEX(n, NC, base + v, c);
         t_out[i] = 2.0 * t_in[i];
       }
@@ -148,7 +148,7 @@ static int launchPlanted(void (*kernel)(double *, int), int ncomp) {
   double *t = NULL;
   targetInit();
   targetCalloc(&t, TDP_FIELD_SIZE(N_OOB, ncomp) * sizeof(double));
-  kernel __targetLaunch__(N_OOB) (t, N_OOB);
+  kernel TDP_LAUNCH(N_OOB) (t, N_OOB);
   targetSynchronize();
   printf("(the planted out-of-bounds index went unnoticed)\n");
   targetFree(t);
@@ -313,7 +313,7 @@ static void test_missing_copy_to_target(void **state) {
 
   /* with the copy: out = 2 in */
   assert_int_equal(copyToTarget(t_in, h, nbytes), TARGET_SUCCESS);
-  kTwice __targetLaunch__(n) (t_out, t_in, n);
+  kTwice TDP_LAUNCH(n) (t_out, t_in, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(back, t_out, nbytes), TARGET_SUCCESS);
   tuCheck c;
@@ -327,7 +327,7 @@ static void test_missing_copy_to_target(void **state) {
   tuCheckDone(&c, "out = 2 in", (long) n * NC);
 
   /* planted: the copy into t_forgot is missing */
-  kTwice __targetLaunch__(n) (t_out, t_forgot, n);
+  kTwice TDP_LAUNCH(n) (t_out, t_forgot, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(back, t_out, nbytes), TARGET_SUCCESS);
   long nnan = 0;
@@ -339,7 +339,7 @@ static void test_missing_copy_to_target(void **state) {
   /* and the reverse: without copyFromTarget the host does not see the
    * target's results (the memories are separate on a CPU too) */
   memcpy(back, h, nbytes);
-  kTwice __targetLaunch__(n) (t_out, t_in, n);
+  kTwice TDP_LAUNCH(n) (t_out, t_in, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_memory_equal(back, h, nbytes);
 
@@ -426,7 +426,7 @@ static void test_target_pointer_as_host(void **state) {
   double *t = NULL, *t2 = NULL, *t_res = NULL, *u = NULL, res = 0.0;
   char *t_mask = NULL;
   int *t_sites = NULL, e[3] = {4, 4, 4};
-  static double sym; /* stands in for a __targetConst__: never dereferenced here */
+  static double sym; /* stands in for a TDP_CONST: never dereferenced here */
   assert_int_equal(targetCalloc(&t, nbytes), TARGET_SUCCESS);
   assert_int_equal(targetCalloc(&t2, nbytes), TARGET_SUCCESS);
   assert_int_equal(targetCalloc(&t_res, sizeof(double)), TARGET_SUCCESS);

@@ -3,7 +3,7 @@
  * macros and their launches, in-kernel reductions, atomics, target and
  * host-and-target functions, and constants.
  *
- * Every kernel is launched as `k __targetLaunch__(n) (args); targetSynchronize();`
+ * Every kernel is launched as `k TDP_LAUNCH(n) (args); targetSynchronize();`
  * on site counts that are and are not multiples of VVL, and checked on the
  * host after copyFromTarget: every site is visited exactly once and nothing
  * outside [0, n) is written (guard elements after the end keep a sentinel).
@@ -14,18 +14,18 @@
 #define GUARD (VVL + 16) /* sentinel elements after the last site */
 #define SENTINEL (-7)
 
-__targetConst__ double tc_scale;
-__targetConst__ double tc_coef[NCOMP];
-__targetConst__ int tc_table[8];
+TDP_CONST double tc_scale;
+TDP_CONST double tc_coef[NCOMP];
+TDP_CONST int tc_table[8];
 
 /* Callable from host and target. Exact for the dyadic inputs used below,
  * so host and target results must agree bit for bit. */
-__targetHost__ double tuPoly(double x) { return (3.0 * x - 2.0) * x + 1.0; }
+TDP_HOST_DEVICE double tuPoly(double x) { return (3.0 * x - 2.0) * x + 1.0; }
 
 /* Callable from target code only. */
-__target__ double tuTwice(double x) { return 2.0 * x; }
+TDP_DEVICE double tuTwice(double x) { return 2.0 * x; }
 
-__target__ void tuTally(double *t_acc, int *t_hits, double v) {
+TDP_DEVICE void tuTally(double *t_acc, int *t_hits, double v) {
   targetAtomicAddDouble(t_acc, v);
   targetAtomicAddInt(t_hits, 1);
 }
@@ -33,9 +33,9 @@ __target__ void tuTally(double *t_acc, int *t_hits, double v) {
 /* ---------------------------------------------------------------------- */
 /* Kernels */
 
-__targetEntry__ void kTouch(int *t_count, double *t_val, int n) {
-  __targetTLP__(baseIndex, n) {
-    __targetILP__(vecIndex) {
+TDP_KERNEL void kTouch(int *t_count, double *t_val, int n) {
+  TDP_TLP(baseIndex, n) {
+    TDP_ILP(vecIndex) {
       int i = baseIndex + vecIndex;
       t_count[i] += 1;
       t_val[i] = 3.0 * t_val[i] + (double) i;
@@ -43,18 +43,18 @@ __targetEntry__ void kTouch(int *t_count, double *t_val, int n) {
   }
 }
 
-__targetEntry__ void kTouchNoStride(int *t_count, double *t_val, int n) {
-  __targetTLPNoStride__(index, n) {
+TDP_KERNEL void kTouchNoStride(int *t_count, double *t_val, int n) {
+  TDP_TLP_NOSTRIDE(index, n) {
     t_count[index] += 1;
     t_val[index] = 3.0 * t_val[index] + (double) index;
   }
 }
 
 /* A multi-component field: ILP inside a braced component loop. */
-__targetEntry__ void kField(double *t_f, int nsites) {
-  __targetTLP__(baseIndex, nsites) {
+TDP_KERNEL void kField(double *t_f, int nsites) {
+  TDP_TLP(baseIndex, nsites) {
     for (int c = 0; c < NCOMP; c++) {
-      __targetILP__(vecIndex) {
+      TDP_ILP(vecIndex) {
         int s = baseIndex + vecIndex;
         t_f[TDP_INDEX(nsites, NCOMP, s, c)] += 10.0 * s + c;
       }
@@ -63,31 +63,31 @@ __targetEntry__ void kField(double *t_f, int nsites) {
 }
 
 /* The same update through TDP_VINDEX, the vector-friendly index. */
-__targetEntry__ void kFieldV(double *t_f, int nsites) {
-  __targetTLP__(baseIndex, nsites) {
+TDP_KERNEL void kFieldV(double *t_f, int nsites) {
+  TDP_TLP(baseIndex, nsites) {
     for (int c = 0; c < NCOMP; c++) {
-      __targetILP__(vecIndex) {
+      TDP_ILP(vecIndex) {
         t_f[TDP_VINDEX(nsites, NCOMP, baseIndex, c, vecIndex)] += 10.0 * (baseIndex + vecIndex) + c;
       }
     }
   }
 }
 
-/* __targetILP__ as the whole (unbraced) body of a loop: the macro must be
+/* TDP_ILP as the whole (unbraced) body of a loop: the macro must be
  * one statement, as on CUDA. */
-__targetEntry__ void kFieldUnbraced(double *t_f, int nsites) {
-  __targetTLP__(baseIndex, nsites) {
+TDP_KERNEL void kFieldUnbraced(double *t_f, int nsites) {
+  TDP_TLP(baseIndex, nsites) {
     for (int c = 0; c < NCOMP; c++)
-      __targetILP__(vecIndex) t_f[TDP_INDEX(nsites, NCOMP, baseIndex + vecIndex, c)] -= c + 0.5;
+      TDP_ILP(vecIndex) t_f[TDP_INDEX(nsites, NCOMP, baseIndex + vecIndex, c)] -= c + 0.5;
   }
 }
 
 /* Rank-2 components (3x3 per site) through TDP_INDEX2. */
-__targetEntry__ void kTensor(double *t_f, int nsites) {
-  __targetTLP__(baseIndex, nsites) {
+TDP_KERNEL void kTensor(double *t_f, int nsites) {
+  TDP_TLP(baseIndex, nsites) {
     for (int a = 0; a < 3; a++) {
       for (int b = 0; b < 3; b++) {
-        __targetILP__(vecIndex) {
+        TDP_ILP(vecIndex) {
           int s = baseIndex + vecIndex;
           t_f[TDP_INDEX2(nsites, 3, 3, s, a, b)] = 100.0 * s + 3 * a + b;
         }
@@ -97,30 +97,30 @@ __targetEntry__ void kTensor(double *t_f, int nsites) {
 }
 
 /* The in-kernel reduction pattern of targetDP.h. */
-__targetEntry__ void kSumDouble(const double *t_a, int n, double *t_sum) {
+TDP_KERNEL void kSumDouble(const double *t_a, int n, double *t_sum) {
   double partial = 0.0;
-  __targetTLPSum__(baseIndex, n, partial) {
-    __targetILPSum__(vecIndex, partial) {
+  TDP_TLP_SUM(baseIndex, n, partial) {
+    TDP_ILP_SUM(vecIndex, partial) {
       partial += t_a[baseIndex + vecIndex];
     }
   }
   targetBlockAddDouble(t_sum, partial);
 }
 
-__targetEntry__ void kSumInt(const int *t_a, int n, int *t_sum) {
+TDP_KERNEL void kSumInt(const int *t_a, int n, int *t_sum) {
   int partial = 0;
-  __targetTLPSum__(baseIndex, n, partial) {
-    __targetILPSum__(vecIndex, partial) {
+  TDP_TLP_SUM(baseIndex, n, partial) {
+    TDP_ILP_SUM(vecIndex, partial) {
       partial += t_a[baseIndex + vecIndex];
     }
   }
   targetBlockAddInt(t_sum, partial);
 }
 
-/* Atomics from a __target__ function, with heavy contention on few bins. */
-__targetEntry__ void kAtomic(double *t_acc, int *t_hits, int *t_bins, double *t_dbins, int n) {
-  __targetTLP__(baseIndex, n) {
-    __targetILP__(vecIndex) {
+/* Atomics from a TDP_DEVICE function, with heavy contention on few bins. */
+TDP_KERNEL void kAtomic(double *t_acc, int *t_hits, int *t_bins, double *t_dbins, int n) {
+  TDP_TLP(baseIndex, n) {
+    TDP_ILP(vecIndex) {
       int i = baseIndex + vecIndex;
       tuTally(t_acc, t_hits, 0.5 * (i % 5));
       targetAtomicAddInt(&t_bins[i % 7], 1);
@@ -131,19 +131,19 @@ __targetEntry__ void kAtomic(double *t_acc, int *t_hits, int *t_bins, double *t_
 
 /* Every site adds to the same two counters: lost updates show at once
  * if the atomics are not atomic. */
-__targetEntry__ void kContend(double *t_acc, int *t_hits, int n) {
-  __targetTLP__(baseIndex, n) {
-    __targetILP__(vecIndex) {
+TDP_KERNEL void kContend(double *t_acc, int *t_hits, int n) {
+  TDP_TLP(baseIndex, n) {
+    TDP_ILP(vecIndex) {
       targetAtomicAddInt(t_hits, 1);
       targetAtomicAddDouble(t_acc, 0.5);
     }
   }
 }
 
-/* A __targetHost__ and a __target__ function called from a kernel. */
-__targetEntry__ void kFunctions(const double *t_in, double *t_out, double *t_out2, int n) {
-  __targetTLP__(baseIndex, n) {
-    __targetILP__(vecIndex) {
+/* A TDP_HOST_DEVICE and a TDP_DEVICE function called from a kernel. */
+TDP_KERNEL void kFunctions(const double *t_in, double *t_out, double *t_out2, int n) {
+  TDP_TLP(baseIndex, n) {
+    TDP_ILP(vecIndex) {
       int i = baseIndex + vecIndex;
       t_out[i] = tuPoly(t_in[i]);
       t_out2[i] = tuTwice(t_in[i]);
@@ -152,9 +152,9 @@ __targetEntry__ void kFunctions(const double *t_in, double *t_out, double *t_out
 }
 
 /* Constants: a scalar and two arrays in target constant memory. */
-__targetEntry__ void kConst(const double *t_in, double *t_out, int n) {
-  __targetTLP__(baseIndex, n) {
-    __targetILP__(vecIndex) {
+TDP_KERNEL void kConst(const double *t_in, double *t_out, int n) {
+  TDP_TLP(baseIndex, n) {
+    TDP_ILP(vecIndex) {
       int i = baseIndex + vecIndex;
       t_out[i] = tc_scale * t_in[i] + tc_coef[i % NCOMP] + tc_table[i % 8];
     }
@@ -191,9 +191,9 @@ static void runTouch(int n, int nostride) {
   assert_int_equal(copyToTarget(t_val, val0, m * sizeof(double)), TARGET_SUCCESS);
 
   if (nostride) {
-    kTouchNoStride __targetLaunchNoStride__(n) (t_count, t_val, n);
+    kTouchNoStride TDP_LAUNCH_NOSTRIDE(n) (t_count, t_val, n);
   } else {
-    kTouch __targetLaunch__(n) (t_count, t_val, n);
+    kTouch TDP_LAUNCH(n) (t_count, t_val, n);
   }
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(count, t_count, m * sizeof(int)), TARGET_SUCCESS);
@@ -242,8 +242,8 @@ static void test_kernel_called_twice(void **state) {
   int *t_count = newIntTarget(n, count, 5);
   double *t_val = NULL;
   assert_int_equal(targetCalloc(&t_val, n * sizeof(double)), TARGET_SUCCESS);
-  kTouch __targetLaunch__(n) (t_count, t_val, n);
-  kTouch __targetLaunch__(n) (t_count, t_val, n);
+  kTouch TDP_LAUNCH(n) (t_count, t_val, n);
+  kTouch TDP_LAUNCH(n) (t_count, t_val, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(count, t_count, (n + GUARD) * sizeof(int)), TARGET_SUCCESS);
   tuSetContext("two launches, n = %d", n);
@@ -270,9 +270,9 @@ static void test_field_kernels(void **state) {
     tuFillDouble(f0, nf, 1.0, 5.0, 77 + n);
     assert_int_equal(targetMalloc(&t_f, nf * sizeof(double)), TARGET_SUCCESS);
     assert_int_equal(copyToTarget(t_f, f0, nf * sizeof(double)), TARGET_SUCCESS);
-    kField __targetLaunch__(n) (t_f, n);
-    kFieldV __targetLaunch__(n) (t_f, n);
-    kFieldUnbraced __targetLaunch__(n) (t_f, n);
+    kField TDP_LAUNCH(n) (t_f, n);
+    kFieldV TDP_LAUNCH(n) (t_f, n);
+    kFieldUnbraced TDP_LAUNCH(n) (t_f, n);
     assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(f, t_f, nf * sizeof(double)), TARGET_SUCCESS);
 
@@ -294,7 +294,7 @@ static void test_field_kernels(void **state) {
     size_t nt = TDP_FIELD_SIZE(n, 9);
     double *t_t = NULL, *tens = (double *) tuMalloc(nt * sizeof(double));
     assert_int_equal(targetCalloc(&t_t, nt * sizeof(double)), TARGET_SUCCESS);
-    kTensor __targetLaunch__(n) (t_t, n);
+    kTensor TDP_LAUNCH(n) (t_t, n);
     assert_int_equal(checkTargetError("kTensor"), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(tens, t_t, nt * sizeof(double)), TARGET_SUCCESS);
     tuCheckInit(&ch);
@@ -340,8 +340,8 @@ static void test_in_kernel_reduction(void **state) {
     assert_int_equal(copyToTarget(t_sum, &zero, sizeof(double)), TARGET_SUCCESS);
     assert_int_equal(copyToTarget(t_isum, &izero, sizeof(int)), TARGET_SUCCESS);
 
-    kSumDouble __targetLaunchReduce__(n) (t_a, n, t_sum); /* capped grid */
-    kSumInt __targetLaunch__(n) (t_b, n, t_isum);
+    kSumDouble TDP_LAUNCH_REDUCE(n) (t_a, n, t_sum); /* capped grid */
+    kSumInt TDP_LAUNCH(n) (t_b, n, t_isum);
     assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(&sum, t_sum, sizeof(double)), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(&isum, t_isum, sizeof(int)), TARGET_SUCCESS);
@@ -370,7 +370,7 @@ static void test_atomics(void **state) {
     assert_int_equal(targetCalloc(&t_bins, 7 * sizeof(int)), TARGET_SUCCESS);
     assert_int_equal(targetCalloc(&t_dbins, 3 * sizeof(double)), TARGET_SUCCESS);
 
-    kAtomic __targetLaunch__(n) (t_acc, t_hits, t_bins, t_dbins, n);
+    kAtomic TDP_LAUNCH(n) (t_acc, t_hits, t_bins, t_dbins, n);
     assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(&acc, t_acc, sizeof(double)), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(&hits, t_hits, sizeof(int)), TARGET_SUCCESS);
@@ -407,7 +407,7 @@ static void test_atomics_contention(void **state) {
   tuSetContext("atomics on one address, n = %d", n);
   assert_int_equal(targetCalloc(&t_acc, sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(targetCalloc(&t_hits, sizeof(int)), TARGET_SUCCESS);
-  for (int r = 0; r < 3; r++) kContend __targetLaunch__(n) (t_acc, t_hits, n);
+  for (int r = 0; r < 3; r++) kContend TDP_LAUNCH(n) (t_acc, t_hits, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(&acc, t_acc, sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(&hits, t_hits, sizeof(int)), TARGET_SUCCESS);
@@ -430,7 +430,7 @@ static void test_target_and_host_functions(void **state) {
   assert_int_equal(targetMalloc(&t_out, n * sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(targetMalloc(&t_out2, n * sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(copyToTarget(t_in, in, n * sizeof(double)), TARGET_SUCCESS);
-  kFunctions __targetLaunch__(n) (t_in, t_out, t_out2, n);
+  kFunctions TDP_LAUNCH(n) (t_in, t_out, t_out2, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(out, t_out, n * sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(out2, t_out2, n * sizeof(double)), TARGET_SUCCESS);
@@ -443,8 +443,8 @@ static void test_target_and_host_functions(void **state) {
     tuCheckEq(&c2, i, out2[i], 2.0 * x);
   }
   assert_true(tuPoly(2.0) == 9.0); /* the function itself is right */
-  tuCheckDone(&c, "__targetHost__ function", n);
-  tuCheckDone(&c2, "__target__ function", n);
+  tuCheckDone(&c, "TDP_HOST_DEVICE function", n);
+  tuCheckDone(&c2, "TDP_DEVICE function", n);
   targetFree(t_in);
   targetFree(t_out);
   targetFree(t_out2);
@@ -465,7 +465,7 @@ static void runConst(int n, double scale, const double coef[NCOMP], const int ta
   assert_int_equal(copyConstToTarget(&tc_scale, &scale, sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(copyConstToTarget(tc_coef, coef, NCOMP * sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(copyConstToTarget(tc_table, table, 8 * sizeof(int)), TARGET_SUCCESS);
-  kConst __targetLaunch__(n) (t_in, t_out, n);
+  kConst TDP_LAUNCH(n) (t_in, t_out, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(out, t_out, n * sizeof(double)), TARGET_SUCCESS);
   tuCheck c;

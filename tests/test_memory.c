@@ -8,9 +8,9 @@
 #include "test_util.h"
 
 /* Proves data really is in target memory: the target changes it. */
-__targetEntry__ void kNegatePlus(double *t_a, int n) {
-  __targetTLP__(baseIndex, n) {
-    __targetILP__(vecIndex) {
+TDP_KERNEL void kNegatePlus(double *t_a, int n) {
+  TDP_TLP(baseIndex, n) {
+    TDP_ILP(vecIndex) {
       int i = baseIndex + vecIndex;
       t_a[i] = -t_a[i] + 0.5 * i;
     }
@@ -70,7 +70,7 @@ static void test_copy_round_trip(void **state) {
     assert_memory_equal(h, h0, nbytes);
 
     /* the target copy is the one a kernel changes; the host copy is not */
-    kNegatePlus __targetLaunch__(n) (t, n);
+    kNegatePlus TDP_LAUNCH(n) (t, n);
     assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
     assert_memory_equal(h, h0, nbytes);
     assert_int_equal(copyFromTarget(h, t, nbytes), TARGET_SUCCESS);
@@ -148,7 +148,7 @@ static void test_unified(void **state) {
     assert_int_equal(targetMallocUnified(&u, n * sizeof(double)), TARGET_SUCCESS);
     assert_non_null(u);
     for (int i = 0; i < n; i++) u[i] = h0[i]; /* host writes */
-    kNegatePlus __targetLaunch__(n) (u, n);   /* target updates */
+    kNegatePlus TDP_LAUNCH(n) (u, n);   /* target updates */
     assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
     tuCheck c;
     tuCheckInit(&c);
@@ -281,7 +281,7 @@ static void test_synchronize_and_check_error(void **state) {
   double *t = NULL, h[1003];
   assert_int_equal(targetCalloc(&t, n * sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS); /* nothing pending */
-  for (int r = 0; r < 3; r++) kNegatePlus __targetLaunch__(n) (t, n);
+  for (int r = 0; r < 3; r++) kNegatePlus TDP_LAUNCH(n) (t, n);
   assert_int_equal(checkTargetError("kNegatePlus x3"), TARGET_SUCCESS);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(h, t, sizeof(h)), TARGET_SUCCESS);

@@ -30,7 +30,7 @@ typedef struct {
   double force[3];
 } lbConst;
 
-__targetConst__ lbConst t_k;
+TDP_CONST lbConst t_k;
 
 void lbKernelsSetup(const lbGeom *g, double tau, const double force[3]) {
   lbConst k;
@@ -62,7 +62,7 @@ void lbKernelsSetup(const lbGeom *g, double tau, const double force[3]) {
 }
 
 /* The velocity set and weights as the arithmetic sees them. On a GPU they
- * come from constant memory (t_k). On a CPU, __targetConst__ is a plain
+ * come from constant memory (t_k). On a CPU, TDP_CONST is a plain
  * global the compiler cannot fold, so there it reads the literal tables of
  * model.h instead: with the loops over p unrolled, products with the
  * components 0 and +-1 disappear, which halves the floating-point work of
@@ -88,7 +88,7 @@ void lbKernelsSetup(const lbGeom *g, double tau, const double force[3]) {
  * memcpy call per velocity). */
 enum { M_RHO, M_UX, M_UY, M_UZ, M_USQ, M_UF, LB_NMOM };
 
-static __target__ inline void moments_add(double m[LB_NMOM][VVL], int v, int p, double fp) {
+static TDP_DEVICE inline void moments_add(double m[LB_NMOM][VVL], int v, int p, double fp) {
   if (p == 0) {
     m[M_RHO][v] = fp;
     m[M_UX][v] = m[M_UY][v] = m[M_UZ][v] = 0.0;
@@ -100,7 +100,7 @@ static __target__ inline void moments_add(double m[LB_NMOM][VVL], int v, int p, 
   m[M_UZ][v] += fp * LB_C(p, 2);
 }
 
-static __target__ inline void moments_velocity(double m[LB_NMOM][VVL], int v) {
+static TDP_DEVICE inline void moments_velocity(double m[LB_NMOM][VVL], int v) {
   const double rinv = 1.0 / m[M_RHO][v];
   const double ux = (m[M_UX][v] + 0.5 * t_k.force[0]) * rinv;
   const double uy = (m[M_UY][v] + 0.5 * t_k.force[1]) * rinv;
@@ -116,7 +116,7 @@ static __target__ inline void moments_velocity(double m[LB_NMOM][VVL], int v) {
  * c.u and c.F change sign and each of feq and the source splits into a
  * part both share and a part they take with opposite signs. That halves
  * the arithmetic of the collision. Writes the two results to *rp, *ro. */
-static __target__ inline void relax_pair(const double m[LB_NMOM][VVL], int v, int p,
+static TDP_DEVICE inline void relax_pair(const double m[LB_NMOM][VVL], int v, int p,
                                          double fp, double fo, double *rp, double *ro) {
   const double cu = LB_C(p, 0) * m[M_UX][v] + LB_C(p, 1) * m[M_UY][v] + LB_C(p, 2) * m[M_UZ][v];
   const double wr = LB_W(p) * m[M_RHO][v];
@@ -128,7 +128,7 @@ static __target__ inline void relax_pair(const double m[LB_NMOM][VVL], int v, in
 }
 
 /* The rest velocity: c = 0, so feq = w rho (1 - 3/2 u^2), source -fa (u.F). */
-static __target__ inline double relax_rest(const double m[LB_NMOM][VVL], int v, double f0) {
+static TDP_DEVICE inline double relax_rest(const double m[LB_NMOM][VVL], int v, double f0) {
   const double feq = LB_W(0) * m[M_RHO][v] * m[M_USQ][v];
   return f0 + t_k.omega * (feq - f0) - t_k.fa[0] * m[M_UF][v];
 }
@@ -213,8 +213,8 @@ static void lb_stream_fence(void) {
 
 /* Kernels follow the targetDP pattern: per stride of VVL sites, ILP loops
  * over the lanes, one per velocity, between memory and the lane arrays. */
-__targetEntry__ void lb_fused(const double *__restrict__ f, double *__restrict__ fn, lbGeom g) {
-  __targetTLP__(base, g.nrange) {
+TDP_KERNEL void lb_fused(const double *__restrict__ f, double *__restrict__ fn, lbGeom g) {
+  TDP_TLP(base, g.nrange) {
     const int s = g.s0 + base;
     if (VVL == 1 && LB_SKIP(g, s)) continue;
     double q[NVEL][VVL], m[LB_NMOM][VVL];
@@ -223,18 +223,18 @@ __targetEntry__ void lb_fused(const double *__restrict__ f, double *__restrict__
 #endif
     LB_UNROLL
     for (int p = 0; p < NVEL; p++) {
-      __targetILP__(v) {
+      TDP_ILP(v) {
         q[p][v] = f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)]; /* pull: streaming */
         moments_add(m, v, p, q[p][v]);
       }
     }
-    __targetILP__(v) {
+    TDP_ILP(v) {
       moments_velocity(m, v);
       LB_OUT(0, v) = relax_rest(m, v, q[0][v]);
     }
     LB_UNROLL
     for (int p = 1; p <= NVEL / 2; p++) {
-      __targetILP__(v) relax_pair(m, v, p, q[p][v], q[NVEL - p][v], &LB_OUT(p, v),
+      TDP_ILP(v) relax_pair(m, v, p, q[p][v], q[NVEL - p][v], &LB_OUT(p, v),
                                   &LB_OUT(NVEL - p, v));
     }
 #if LB_STREAM
@@ -243,9 +243,9 @@ __targetEntry__ void lb_fused(const double *__restrict__ f, double *__restrict__
   }
 }
 
-__targetEntry__ void lb_propagate(const double *__restrict__ f, double *__restrict__ fn,
+TDP_KERNEL void lb_propagate(const double *__restrict__ f, double *__restrict__ fn,
                                   lbGeom g) {
-  __targetTLP__(base, g.nrange) {
+  TDP_TLP(base, g.nrange) {
     const int s = g.s0 + base;
     if (VVL == 1 && LB_SKIP(g, s)) continue;
 #if LB_STREAM && defined(TARGETDP_SOA)
@@ -255,7 +255,7 @@ __targetEntry__ void lb_propagate(const double *__restrict__ f, double *__restri
     for (int p = 0; p < NVEL; p++) {
       const double *src = &f[TDP_INDEX(g.nall, NVEL, s - t_k.off[p], p)];
       double *dst = &fn[TDP_INDEX(g.nall, NVEL, s, p)];
-      __targetILP__(c) if (c % 8 == 0) lb_stream8(dst + c, src + c);
+      TDP_ILP(c) if (c % 8 == 0) lb_stream8(dst + c, src + c);
     }
 #else
 #if LB_STREAM
@@ -263,7 +263,7 @@ __targetEntry__ void lb_propagate(const double *__restrict__ f, double *__restri
 #endif
     LB_UNROLL
     for (int p = 0; p < NVEL; p++) {
-      __targetILP__(v) LB_OUT(p, v) = f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)];
+      TDP_ILP(v) LB_OUT(p, v) = f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)];
     }
 #if LB_STREAM
     lb_stream_out(fn, g.nall, s, r);
@@ -272,25 +272,25 @@ __targetEntry__ void lb_propagate(const double *__restrict__ f, double *__restri
   }
 }
 
-__targetEntry__ void lb_collide(double *__restrict__ f, lbGeom g) {
-  __targetTLP__(base, g.nrange) {
+TDP_KERNEL void lb_collide(double *__restrict__ f, lbGeom g) {
+  TDP_TLP(base, g.nrange) {
     const int s = g.s0 + base;
     if (VVL == 1 && LB_SKIP(g, s)) continue;
     double q[NVEL][VVL], m[LB_NMOM][VVL];
     LB_UNROLL
     for (int p = 0; p < NVEL; p++) {
-      __targetILP__(v) {
+      TDP_ILP(v) {
         q[p][v] = f[TDP_INDEX(g.nall, NVEL, s + v, p)];
         moments_add(m, v, p, q[p][v]);
       }
     }
-    __targetILP__(v) {
+    TDP_ILP(v) {
       moments_velocity(m, v);
       f[TDP_INDEX(g.nall, NVEL, s + v, 0)] = relax_rest(m, v, q[0][v]);
     }
     LB_UNROLL
     for (int p = 1; p <= NVEL / 2; p++) {
-      __targetILP__(v) relax_pair(m, v, p, q[p][v], q[NVEL - p][v],
+      TDP_ILP(v) relax_pair(m, v, p, q[p][v], q[NVEL - p][v],
                                   &f[TDP_INDEX(g.nall, NVEL, s + v, p)],
                                   &f[TDP_INDEX(g.nall, NVEL, s + v, NVEL - p)]);
     }
@@ -298,46 +298,46 @@ __targetEntry__ void lb_collide(double *__restrict__ f, lbGeom g) {
 }
 
 void lbUpdateFused(const lbGeom *g, const double *t_f, double *t_fn) {
-  lb_fused __targetLaunch__(g->nrange) (t_f, t_fn, *g);
+  lb_fused TDP_LAUNCH(g->nrange) (t_f, t_fn, *g);
 #if LB_STREAM
   lb_stream_fence();
 #endif
 }
 void lbPropagate(const lbGeom *g, const double *t_f, double *t_fn) {
-  lb_propagate __targetLaunch__(g->nrange) (t_f, t_fn, *g);
+  lb_propagate TDP_LAUNCH(g->nrange) (t_f, t_fn, *g);
 #if LB_STREAM
   lb_stream_fence();
 #endif
 }
 void lbCollide(const lbGeom *g, double *t_fn) {
-  lb_collide __targetLaunch__(g->nrange) (t_fn, *g);
+  lb_collide TDP_LAUNCH(g->nrange) (t_fn, *g);
 }
 
 /* Zero n sites from s0, every velocity. */
-__targetEntry__ void lb_zero(double *__restrict__ f, int nall, int s0, int n) {
+TDP_KERNEL void lb_zero(double *__restrict__ f, int nall, int s0, int n) {
   (void) nall; /* not needed by every layout's TDP_INDEX */
-  __targetTLP__(base, n) {
+  TDP_TLP(base, n) {
     for (int p = 0; p < NVEL; p++) {
-      __targetILP__(v) f[TDP_INDEX(nall, NVEL, s0 + base + v, p)] = 0.0;
+      TDP_ILP(v) f[TDP_INDEX(nall, NVEL, s0 + base + v, p)] = 0.0;
     }
   }
 }
 
 void lbZero(const lbGeom *g, double *t_f) {
   const int end = g->s0 + g->nrange;
-  lb_zero __targetLaunch__(g->nrange) (t_f, g->nall, g->s0, g->nrange); /* the update's */
-  lb_zero __targetLaunch__(g->s0) (t_f, g->nall, 0, g->s0);
-  lb_zero __targetLaunch__(g->nall - end) (t_f, g->nall, end, g->nall - end);
+  lb_zero TDP_LAUNCH(g->nrange) (t_f, g->nall, g->s0, g->nrange); /* the update's */
+  lb_zero TDP_LAUNCH(g->s0) (t_f, g->nall, 0, g->s0);
+  lb_zero TDP_LAUNCH(g->nall - end) (t_f, g->nall, end, g->nall - end);
 }
 
 /* The stored state is post-collision, f* = f + omega (feq - f) + S, whose
  * first moment is rho u + F/2 (the source adds (1 - omega/2) F and the
  * relaxation omega F/2): u = (sum f* c - F/2) / rho is the velocity the
  * collision used, i.e. the physical velocity of that step. */
-__targetEntry__ void lb_moments(const double *__restrict__ f, double *__restrict__ rho,
+TDP_KERNEL void lb_moments(const double *__restrict__ f, double *__restrict__ rho,
                                 double *__restrict__ u, double *__restrict__ umag, lbGeom g) {
-  __targetTLP__(base, g.nall) {
-    __targetILP__(v) {
+  TDP_TLP(base, g.nall) {
+    TDP_ILP(v) {
       const int s = base + v, i = s - g.base; /* i < 0: front padding */
       const int x = i / g.str[0], y = (i / g.str[1]) % g.nh[1], z = i % g.nh[2];
       const int inside =
@@ -364,7 +364,7 @@ __targetEntry__ void lb_moments(const double *__restrict__ f, double *__restrict
 }
 
 void lbMoments(const lbGeom *g, const double *t_f, double *t_rho, double *t_u, double *t_umag) {
-  lb_moments __targetLaunch__(g->nall) (t_f, t_rho, t_u, t_umag, *g);
+  lb_moments TDP_LAUNCH(g->nall) (t_f, t_rho, t_u, t_umag, *g);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -372,7 +372,7 @@ void lbMoments(const lbGeom *g, const double *t_f, double *t_rho, double *t_u, d
  * two other axes, so that exchanging x, then y, then z also fills the
  * edge sites the diagonal velocities read. */
 
-static __targetHost__ inline void plane_axes(int d, int *a, int *b) {
+static TDP_HOST_DEVICE inline void plane_axes(int d, int *a, int *b) {
   *a = (d == 0) ? 1 : 0; /* the other two axes, b the faster one */
   *b = (d == 2) ? 1 : 2;
 }
@@ -387,12 +387,12 @@ int lbPlaneSites(const lbGeom *g, int d) {
 #define PLANE_SITE(g, d, a, b, i, c)                                                  \
   ((g).base + (c) * (g).str[d] + ((i) / (g).nh[b]) * (g).str[a] + ((i) % (g).nh[b]) * (g).str[b])
 
-__targetEntry__ void lb_halo_pack(const double *__restrict__ f, double *__restrict__ buf,
+TDP_KERNEL void lb_halo_pack(const double *__restrict__ f, double *__restrict__ buf,
                                   lbGeom g, int d) {
   int a, b;
   plane_axes(d, &a, &b);
   const int np = g.nh[a] * g.nh[b];
-  __targetTLPNoStride__(i, np) {
+  TDP_TLP_NOSTRIDE(i, np) {
     const int slo = PLANE_SITE(g, d, a, b, i, 1), shi = PLANE_SITE(g, d, a, b, i, g.n[d]);
     for (int k = 0; k < LB_NCROSS; k++) {
       buf[k * np + i] = f[TDP_INDEX(g.nall, NVEL, slo, t_k.cross[d][0][k])];
@@ -401,12 +401,12 @@ __targetEntry__ void lb_halo_pack(const double *__restrict__ f, double *__restri
   }
 }
 
-__targetEntry__ void lb_halo_unpack(double *__restrict__ f, const double *__restrict__ buf,
+TDP_KERNEL void lb_halo_unpack(double *__restrict__ f, const double *__restrict__ buf,
                                     lbGeom g, int d, int do_lo, int do_hi) {
   int a, b;
   plane_axes(d, &a, &b);
   const int np = g.nh[a] * g.nh[b];
-  __targetTLPNoStride__(i, np) {
+  TDP_TLP_NOSTRIDE(i, np) {
     const int slo = PLANE_SITE(g, d, a, b, i, 0), shi = PLANE_SITE(g, d, a, b, i, g.n[d] + 1);
     for (int k = 0; k < LB_NCROSS; k++) {
       /* From below come the lower rank's upward movers, and vice versa. */
@@ -417,11 +417,11 @@ __targetEntry__ void lb_halo_unpack(double *__restrict__ f, const double *__rest
   }
 }
 
-__targetEntry__ void lb_halo_self(double *__restrict__ f, lbGeom g, int d) {
+TDP_KERNEL void lb_halo_self(double *__restrict__ f, lbGeom g, int d) {
   int a, b;
   plane_axes(d, &a, &b);
   const int np = g.nh[a] * g.nh[b];
-  __targetTLPNoStride__(i, np) {
+  TDP_TLP_NOSTRIDE(i, np) {
     const int h0 = PLANE_SITE(g, d, a, b, i, 0), s1 = PLANE_SITE(g, d, a, b, i, 1);
     const int hn = PLANE_SITE(g, d, a, b, i, g.n[d] + 1), sn = PLANE_SITE(g, d, a, b, i, g.n[d]);
     for (int k = 0; k < LB_NCROSS; k++) {
@@ -437,11 +437,11 @@ __targetEntry__ void lb_halo_self(double *__restrict__ f, lbGeom g, int d) {
  * wall, f_opp(p)(r), reflected. Writing it into f_p(h) lets the update pull
  * it like any other neighbour value. Only readers r inside the array are
  * written; a reader in another axis's halo is never used. */
-__targetEntry__ void lb_wall_reflect(double *__restrict__ f, lbGeom g, int d, int side) {
+TDP_KERNEL void lb_wall_reflect(double *__restrict__ f, lbGeom g, int d, int side) {
   int a, b;
   plane_axes(d, &a, &b);
   const int np = g.nh[a] * g.nh[b];
-  __targetTLPNoStride__(i, np) {
+  TDP_TLP_NOSTRIDE(i, np) {
     const int ia = i / g.nh[b], ib = i % g.nh[b];
     const int h = PLANE_SITE(g, d, a, b, i, side ? g.n[d] + 1 : 0);
     for (int k = 0; k < LB_NCROSS; k++) {
@@ -454,25 +454,25 @@ __targetEntry__ void lb_wall_reflect(double *__restrict__ f, lbGeom g, int d, in
 }
 
 void lbHaloPack(const lbGeom *g, int d, const double *t_f, double *t_buf) {
-  lb_halo_pack __targetLaunchNoStride__(lbPlaneSites(g, d)) (t_f, t_buf, *g, d);
+  lb_halo_pack TDP_LAUNCH_NOSTRIDE(lbPlaneSites(g, d)) (t_f, t_buf, *g, d);
 }
 void lbHaloUnpack(const lbGeom *g, int d, double *t_f, const double *t_buf, int do_lo,
                   int do_hi) {
-  lb_halo_unpack __targetLaunchNoStride__(lbPlaneSites(g, d)) (t_f, t_buf, *g, d, do_lo, do_hi);
+  lb_halo_unpack TDP_LAUNCH_NOSTRIDE(lbPlaneSites(g, d)) (t_f, t_buf, *g, d, do_lo, do_hi);
 }
 void lbHaloSelf(const lbGeom *g, int d, double *t_f) {
-  lb_halo_self __targetLaunchNoStride__(lbPlaneSites(g, d)) (t_f, *g, d);
+  lb_halo_self TDP_LAUNCH_NOSTRIDE(lbPlaneSites(g, d)) (t_f, *g, d);
 }
 void lbWallReflect(const lbGeom *g, int d, int side, double *t_f) {
-  lb_wall_reflect __targetLaunchNoStride__(lbPlaneSites(g, d)) (t_f, *g, d, side);
+  lb_wall_reflect TDP_LAUNCH_NOSTRIDE(lbPlaneSites(g, d)) (t_f, *g, d, side);
 }
 
 /* ---------------------------------------------------------------------- */
 
-__targetEntry__ void lb_triad(double *__restrict__ a, const double *__restrict__ b,
+TDP_KERNEL void lb_triad(double *__restrict__ a, const double *__restrict__ b,
                               const double *__restrict__ c, double s, int n) {
-  __targetTLP__(base, n) {
-    __targetILP__(v) a[base + v] = b[base + v] + s * c[base + v];
+  TDP_TLP(base, n) {
+    TDP_ILP(v) a[base + v] = b[base + v] + s * c[base + v];
   }
 }
 
@@ -490,7 +490,7 @@ double lbTriad(long n, int reps) {
   for (int r = 0; r <= reps; r++) { /* r = 0 warms up */
     targetSynchronize();
     double t0 = timerNow();
-    lb_triad __targetLaunch__((int) n) (a, b, c, 3.0, (int) n);
+    lb_triad TDP_LAUNCH((int) n) (a, b, c, 3.0, (int) n);
     targetSynchronize();
     double t = timerNow() - t0;
     if (r > 0 && t < best) best = t;

@@ -24,9 +24,9 @@
 
 #define N 64
 
-__targetEntry__ void kShift(double *t_f, int n, int shift) {
-  __targetTLP__(base, n) {
-    __targetILP__(v) { t_f[TDP_INDEX(n, 1, base + v + shift, 0)] += 1.0; }
+TDP_KERNEL void kShift(double *t_f, int n, int shift) {
+  TDP_TLP(base, n) {
+    TDP_ILP(v) { t_f[TDP_INDEX(n, 1, base + v + shift, 0)] += 1.0; }
   }
 }
 
@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
   copyToTarget(t, h, N * sizeof(double));
   if (rank == 1 && strcmp(mode, "badcall") == 0)
     copyToTarget(t, h, 2 * N * sizeof(double)); /* planted: twice the allocation */
-  kShift __targetLaunch__(N) (t, N, rank == 1 && strcmp(mode, "oob") == 0); /* planted: +1 */
+  kShift TDP_LAUNCH(N) (t, N, rank == 1 && strcmp(mode, "oob") == 0); /* planted: +1 */
   targetSynchronize();
   double s = 0.0, total = 0.0;
   targetDoubleSum(&s, t, N);
