@@ -204,15 +204,28 @@
 
 /* One thread per stride: blocks then sweep the lattice in order, which
  * keeps the many streams of a stencil kernel close together in DRAM. */
-#define TDP_LAUNCH(N) \
-  <<<tdpNumBlocks((N), VVL * TARGET_TPB, 0), TARGET_TPB>>>
-#define TDP_LAUNCH_NOSTRIDE(N) \
-  <<<tdpNumBlocks((N), TARGET_TPB, 0), TARGET_TPB>>>
+#define TDP_CHEVRONS_(N) <<<tdpNumBlocks((N), VVL * TARGET_TPB, 0), TARGET_TPB>>>
+#define TDP_CHEVRONS_NOSTRIDE_(N) <<<tdpNumBlocks((N), TARGET_TPB, 0), TARGET_TPB>>>
 /* For kernels that end in targetBlockAdd*: a grid that fills the GPU twice
  * and no more (the grid-stride TLP loop covers the rest), so the kernel
  * pays one atomic per resident block, not one per TPB sites. */
-#define TDP_LAUNCH_REDUCE(N) \
-  <<<tdpNumBlocks((N), VVL * TARGET_TPB, 1), TARGET_TPB>>>
+#define TDP_CHEVRONS_REDUCE_(N) <<<tdpNumBlocks((N), VVL * TARGET_TPB, 1), TARGET_TPB>>>
+
+/* TDP_LAUNCH(kernel, N, args...) is kernel<<<blocks, TPB>>>(args...) and
+ * then a check of the launch itself (a bad grid, too many resources), which
+ * is reported with the kernel's name and the file:line of the launch, not
+ * blamed on the next call. A fault inside the kernel shows at the next
+ * targetSynchronize(). N is evaluated once. */
+#define TDP_LAUNCH_WITH_(chevrons, kernel, N, ...)      \
+  do {                                                  \
+    kernel chevrons(N)(__VA_ARGS__);                    \
+    tdpLaunchCheck(#kernel, __FILE__, __LINE__);        \
+  } while (0)
+#define TDP_LAUNCH(kernel, N, ...) TDP_LAUNCH_WITH_(TDP_CHEVRONS_, kernel, N, __VA_ARGS__)
+#define TDP_LAUNCH_NOSTRIDE(kernel, N, ...) \
+  TDP_LAUNCH_WITH_(TDP_CHEVRONS_NOSTRIDE_, kernel, N, __VA_ARGS__)
+#define TDP_LAUNCH_REDUCE(kernel, N, ...) \
+  TDP_LAUNCH_WITH_(TDP_CHEVRONS_REDUCE_, kernel, N, __VA_ARGS__)
 
 extern "C" long tdpGridBlocksMax_; /* two fills of the GPU, set by targetInit */
 static inline unsigned int tdpNumBlocks(long n, long per_block, int capped) {
@@ -312,9 +325,18 @@ static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
 #define TDP_ILP_SUM(vecIndex, var) \
   for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
 
-#define TDP_LAUNCH(N)
-#define TDP_LAUNCH_NOSTRIDE(N)
-#define TDP_LAUNCH_REDUCE(N)
+/* A kernel is a function call; N is still evaluated (once), so a
+ * parameter used only in the launch is not unused here. */
+#define TDP_LAUNCH(kernel, N, ...) \
+  do {                             \
+    (void) (N);                    \
+    kernel(__VA_ARGS__);           \
+  } while (0)
+#define TDP_LAUNCH_NOSTRIDE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
+#define TDP_LAUNCH_REDUCE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
+#define TDP_CHEVRONS_(N)
+#define TDP_CHEVRONS_NOSTRIDE_(N)
+#define TDP_CHEVRONS_REDUCE_(N)
 
 static inline void targetAtomicAddDouble(double *t, double v) {
   TDP_OMP_(atomic update)
@@ -352,9 +374,10 @@ static inline void targetBlockAddInt(int *t_sum, int partial) {
 #define __targetILP__(vecIndex) TDP_ILP(vecIndex)
 #define __targetTLPSum__(baseIndex, N, var) TDP_TLP_SUM(baseIndex, N, var)
 #define __targetILPSum__(vecIndex, var) TDP_ILP_SUM(vecIndex, var)
-#define __targetLaunch__(N) TDP_LAUNCH(N)
-#define __targetLaunchNoStride__(N) TDP_LAUNCH_NOSTRIDE(N)
-#define __targetLaunchReduce__(N) TDP_LAUNCH_REDUCE(N)
+/* kernel __targetLaunch__(N) (args); -- the launch is not checked here */
+#define __targetLaunch__(N) TDP_CHEVRONS_(N)
+#define __targetLaunchNoStride__(N) TDP_CHEVRONS_NOSTRIDE_(N)
+#define __targetLaunchReduce__(N) TDP_CHEVRONS_REDUCE_(N)
 #endif
 
 #ifdef TARGETDP_CHECK
@@ -498,6 +521,10 @@ int tdpConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int ao
   tdpConvert((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
 #define targetSoA2AoS(t_aos, t_soa, nsites, ncomp) \
   tdpConvert((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
+
+/* Called by TDP_LAUNCH on CUDA right after kernel<<<...>>>: a launch that
+ * failed is reported with the kernel's name and the launch's file:line. */
+int tdpLaunchCheck(const char *kernel, const char *f, int l);
 
 /* Wait for the target; on CUDA also reports a failed kernel launch. */
 int tdpSynchronize(const char *what, const char *f, int l);

@@ -264,6 +264,17 @@ int tdpBackendConvert(double *t_dst, const double *t_src, int nsites, int ncomp,
   return TARGET_SUCCESS;
 }
 
+/* A launch that failed (too many threads or registers, a bad grid) leaves
+ * a non-sticky error: report it with the kernel's name now, not at the
+ * next call. Peeking first keeps the common path to one cheap query. */
+int tdpBackendLaunchCheck(const char *kernel, tdpSite at) {
+  cudaError_t err = cudaPeekAtLastError();
+  if (err == cudaSuccess) return TARGET_SUCCESS;
+  cudaGetLastError();
+  return tdpFail(TARGET_ERROR_DEVICE, at, "kernel %s failed to launch: %s (%s)", kernel,
+                 cudaGetErrorString(err), cudaGetErrorName(err));
+}
+
 /* A launch error shows at cudaGetLastError, a fault inside the kernel at
  * the synchronisation: report both with the caller's name for the point. */
 int tdpBackendSynchronize(tdpSite at) {

@@ -361,6 +361,10 @@ int tdpConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int ao
   return rc ? rc : tdpBackendConvert(t_dst, t_src, nsites, ncomp, aos2soa, at);
 }
 
+int tdpLaunchCheck(const char *kernel, const char *f, int l) {
+  return tdpBackendLaunchCheck(kernel, SITE("TDP_LAUNCH"));
+}
+
 int tdpSynchronize(const char *what, const char *f, int l) {
   return tdpBackendSynchronize(SITE(what));
 }

@@ -45,6 +45,7 @@ int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, int op, tdpSit
 int tdpBackendConvert(double *t_dst, const double *t_src, int nsites, int ncomp,
                       int aos2soa, tdpSite at);
 int tdpBackendSynchronize(tdpSite at);
+int tdpBackendLaunchCheck(const char *kernel, tdpSite at); /* right after a launch */
 
 #ifdef __cplusplus
 }

@@ -199,9 +199,9 @@ static void run_kernel(int k, layoutRun *r) {
   switch (k) {
   case K_TRIAD: streamLaunch_d(BENCH_NATIVE, STREAM_TRIAD, &r->triad, r->ntriad, STREAM_SCALAR);
     return;
-  case K_SCALE3: scale3 TDP_LAUNCH(r->nscale) (r->vec, r->nscale); r->ncalls_scale++; break;
-  case K_LB: lbCollide TDP_LAUNCH(n) (r->fout, r->fin, n, OMEGA); break;
-  case K_SU3: su3MatVec TDP_LAUNCH(n) (r->ux, r->u, r->x, n); break;
+  case K_SCALE3: TDP_LAUNCH(scale3, r->nscale, r->vec, r->nscale); r->ncalls_scale++; break;
+  case K_LB: TDP_LAUNCH(lbCollide, n, r->fout, r->fin, n, OMEGA); break;
+  case K_SU3: TDP_LAUNCH(su3MatVec, n, r->ux, r->u, r->x, n); break;
   }
   targetSynchronize();
 }

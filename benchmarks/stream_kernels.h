@@ -182,7 +182,7 @@ static void R(nat_nstream)(REAL *a, const REAL *b, const REAL *c, REAL s, int n)
 static void R(streamInit)(int impl, const streamSet *x, int n, double ka, double kb, double kc) {
   REAL *a = (REAL *) x->a, *b = (REAL *) x->b, *c = (REAL *) x->c;
   if (impl == BENCH_TDP) {
-    R(tdp_init) TDP_LAUNCH(n) (a, b, c, n, ka, kb, kc);
+    TDP_LAUNCH(R(tdp_init), n, a, b, c, n, ka, kb, kc);
     targetSynchronize();
   } else {
     R(nat_init) NATIVE_GRID(n) (a, b, c, n, ka, kb, kc);
@@ -196,15 +196,15 @@ static void R(streamLaunch)(int impl, int k, const streamSet *x, int n, double s
   REAL *a = (REAL *) x->a, *b = (REAL *) x->b, *c = (REAL *) x->c, s = (REAL) scalar;
   if (impl == BENCH_TDP) {
     switch (k) {
-    case STREAM_COPY: R(tdp_copy) TDP_LAUNCH(n) (c, a, n); break;
-    case STREAM_MUL: R(tdp_mul) TDP_LAUNCH(n) (b, c, s, n); break;
-    case STREAM_ADD: R(tdp_add) TDP_LAUNCH(n) (c, a, b, n); break;
-    case STREAM_TRIAD: R(tdp_triad) TDP_LAUNCH(n) (a, b, c, s, n); break;
-    case STREAM_DOT: R(tdp_dot) TDP_LAUNCH_REDUCE(n) (x->sum, a, b, n); break;
-    case STREAM_NSTREAM: R(tdp_nstream) TDP_LAUNCH(n) (a, b, c, s, n); break;
+    case STREAM_COPY: TDP_LAUNCH(R(tdp_copy), n, c, a, n); break;
+    case STREAM_MUL: TDP_LAUNCH(R(tdp_mul), n, b, c, s, n); break;
+    case STREAM_ADD: TDP_LAUNCH(R(tdp_add), n, c, a, b, n); break;
+    case STREAM_TRIAD: TDP_LAUNCH(R(tdp_triad), n, a, b, c, s, n); break;
+    case STREAM_DOT: TDP_LAUNCH_REDUCE(R(tdp_dot), n, x->sum, a, b, n); break;
+    case STREAM_NSTREAM: TDP_LAUNCH(R(tdp_nstream), n, a, b, c, s, n); break;
     /* The same kernel through the plain launch: one block, and so one
      * atomic, per VVL * TPB sites. Shows what TDP_LAUNCH_REDUCE saves. */
-    case STREAM_DOT_PLAIN: R(tdp_dot) TDP_LAUNCH(n) (x->sum, a, b, n); break;
+    case STREAM_DOT_PLAIN: TDP_LAUNCH(R(tdp_dot), n, x->sum, a, b, n); break;
     }
     targetSynchronize();
   } else {

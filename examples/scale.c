@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
   targetMalloc(&t_field, nbytes);
   copyToTarget(t_field, field, nbytes);
   copyConstToTarget(&t_a, &a, sizeof(double));
-  scale TDP_LAUNCH(nsites) (t_field, nsites);
+  TDP_LAUNCH(scale, nsites, t_field, nsites);
   targetSynchronize();
   copyFromTarget(field, t_field, nbytes);
 

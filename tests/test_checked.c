@@ -148,7 +148,7 @@ static int launchPlanted(void (*kernel)(double *, int), int ncomp) {
   double *t = NULL;
   targetInit();
   targetCalloc(&t, TDP_FIELD_SIZE(N_OOB, ncomp) * sizeof(double));
-  kernel TDP_LAUNCH(N_OOB) (t, N_OOB);
+  TDP_LAUNCH(kernel, N_OOB, t, N_OOB);
   targetSynchronize();
   printf("(the planted out-of-bounds index went unnoticed)\n");
   targetFree(t);
@@ -313,7 +313,7 @@ static void test_missing_copy_to_target(void **state) {
 
   /* with the copy: out = 2 in */
   assert_int_equal(copyToTarget(t_in, h, nbytes), TARGET_SUCCESS);
-  kTwice TDP_LAUNCH(n) (t_out, t_in, n);
+  TDP_LAUNCH(kTwice, n, t_out, t_in, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(back, t_out, nbytes), TARGET_SUCCESS);
   tuCheck c;
@@ -327,7 +327,7 @@ static void test_missing_copy_to_target(void **state) {
   tuCheckDone(&c, "out = 2 in", (long) n * NC);
 
   /* planted: the copy into t_forgot is missing */
-  kTwice TDP_LAUNCH(n) (t_out, t_forgot, n);
+  TDP_LAUNCH(kTwice, n, t_out, t_forgot, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(back, t_out, nbytes), TARGET_SUCCESS);
   long nnan = 0;
@@ -339,7 +339,7 @@ static void test_missing_copy_to_target(void **state) {
   /* and the reverse: without copyFromTarget the host does not see the
    * target's results (the memories are separate on a CPU too) */
   memcpy(back, h, nbytes);
-  kTwice TDP_LAUNCH(n) (t_out, t_in, n);
+  TDP_LAUNCH(kTwice, n, t_out, t_in, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_memory_equal(back, h, nbytes);
 

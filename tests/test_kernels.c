@@ -3,7 +3,7 @@
  * macros and their launches, in-kernel reductions, atomics, target and
  * host-and-target functions, and constants.
  *
- * Every kernel is launched as `k TDP_LAUNCH(n) (args); targetSynchronize();`
+ * Every kernel is launched as `TDP_LAUNCH(k, n, args); targetSynchronize();`
  * on site counts that are and are not multiples of VVL, and checked on the
  * host after copyFromTarget: every site is visited exactly once and nothing
  * outside [0, n) is written (guard elements after the end keep a sentinel).
@@ -191,9 +191,9 @@ static void runTouch(int n, int nostride) {
   assert_int_equal(copyToTarget(t_val, val0, m * sizeof(double)), TARGET_SUCCESS);
 
   if (nostride) {
-    kTouchNoStride TDP_LAUNCH_NOSTRIDE(n) (t_count, t_val, n);
+    TDP_LAUNCH_NOSTRIDE(kTouchNoStride, n, t_count, t_val, n);
   } else {
-    kTouch TDP_LAUNCH(n) (t_count, t_val, n);
+    TDP_LAUNCH(kTouch, n, t_count, t_val, n);
   }
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(count, t_count, m * sizeof(int)), TARGET_SUCCESS);
@@ -242,8 +242,8 @@ static void test_kernel_called_twice(void **state) {
   int *t_count = newIntTarget(n, count, 5);
   double *t_val = NULL;
   assert_int_equal(targetCalloc(&t_val, n * sizeof(double)), TARGET_SUCCESS);
-  kTouch TDP_LAUNCH(n) (t_count, t_val, n);
-  kTouch TDP_LAUNCH(n) (t_count, t_val, n);
+  TDP_LAUNCH(kTouch, n, t_count, t_val, n);
+  TDP_LAUNCH(kTouch, n, t_count, t_val, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(count, t_count, (n + GUARD) * sizeof(int)), TARGET_SUCCESS);
   tuSetContext("two launches, n = %d", n);
@@ -270,9 +270,9 @@ static void test_field_kernels(void **state) {
     tuFillDouble(f0, nf, 1.0, 5.0, 77 + n);
     assert_int_equal(targetMalloc(&t_f, nf * sizeof(double)), TARGET_SUCCESS);
     assert_int_equal(copyToTarget(t_f, f0, nf * sizeof(double)), TARGET_SUCCESS);
-    kField TDP_LAUNCH(n) (t_f, n);
-    kFieldV TDP_LAUNCH(n) (t_f, n);
-    kFieldUnbraced TDP_LAUNCH(n) (t_f, n);
+    TDP_LAUNCH(kField, n, t_f, n);
+    TDP_LAUNCH(kFieldV, n, t_f, n);
+    TDP_LAUNCH(kFieldUnbraced, n, t_f, n);
     assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(f, t_f, nf * sizeof(double)), TARGET_SUCCESS);
 
@@ -294,7 +294,7 @@ static void test_field_kernels(void **state) {
     size_t nt = TDP_FIELD_SIZE(n, 9);
     double *t_t = NULL, *tens = (double *) tuMalloc(nt * sizeof(double));
     assert_int_equal(targetCalloc(&t_t, nt * sizeof(double)), TARGET_SUCCESS);
-    kTensor TDP_LAUNCH(n) (t_t, n);
+    TDP_LAUNCH(kTensor, n, t_t, n);
     assert_int_equal(checkTargetError("kTensor"), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(tens, t_t, nt * sizeof(double)), TARGET_SUCCESS);
     tuCheckInit(&ch);
@@ -340,8 +340,8 @@ static void test_in_kernel_reduction(void **state) {
     assert_int_equal(copyToTarget(t_sum, &zero, sizeof(double)), TARGET_SUCCESS);
     assert_int_equal(copyToTarget(t_isum, &izero, sizeof(int)), TARGET_SUCCESS);
 
-    kSumDouble TDP_LAUNCH_REDUCE(n) (t_a, n, t_sum); /* capped grid */
-    kSumInt TDP_LAUNCH(n) (t_b, n, t_isum);
+    TDP_LAUNCH_REDUCE(kSumDouble, n, t_a, n, t_sum); /* capped grid */
+    TDP_LAUNCH(kSumInt, n, t_b, n, t_isum);
     assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(&sum, t_sum, sizeof(double)), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(&isum, t_isum, sizeof(int)), TARGET_SUCCESS);
@@ -370,7 +370,7 @@ static void test_atomics(void **state) {
     assert_int_equal(targetCalloc(&t_bins, 7 * sizeof(int)), TARGET_SUCCESS);
     assert_int_equal(targetCalloc(&t_dbins, 3 * sizeof(double)), TARGET_SUCCESS);
 
-    kAtomic TDP_LAUNCH(n) (t_acc, t_hits, t_bins, t_dbins, n);
+    TDP_LAUNCH(kAtomic, n, t_acc, t_hits, t_bins, t_dbins, n);
     assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(&acc, t_acc, sizeof(double)), TARGET_SUCCESS);
     assert_int_equal(copyFromTarget(&hits, t_hits, sizeof(int)), TARGET_SUCCESS);
@@ -407,7 +407,7 @@ static void test_atomics_contention(void **state) {
   tuSetContext("atomics on one address, n = %d", n);
   assert_int_equal(targetCalloc(&t_acc, sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(targetCalloc(&t_hits, sizeof(int)), TARGET_SUCCESS);
-  for (int r = 0; r < 3; r++) kContend TDP_LAUNCH(n) (t_acc, t_hits, n);
+  for (int r = 0; r < 3; r++) TDP_LAUNCH(kContend, n, t_acc, t_hits, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(&acc, t_acc, sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(&hits, t_hits, sizeof(int)), TARGET_SUCCESS);
@@ -430,7 +430,7 @@ static void test_target_and_host_functions(void **state) {
   assert_int_equal(targetMalloc(&t_out, n * sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(targetMalloc(&t_out2, n * sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(copyToTarget(t_in, in, n * sizeof(double)), TARGET_SUCCESS);
-  kFunctions TDP_LAUNCH(n) (t_in, t_out, t_out2, n);
+  TDP_LAUNCH(kFunctions, n, t_in, t_out, t_out2, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(out, t_out, n * sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(out2, t_out2, n * sizeof(double)), TARGET_SUCCESS);
@@ -465,7 +465,7 @@ static void runConst(int n, double scale, const double coef[NCOMP], const int ta
   assert_int_equal(copyConstToTarget(&tc_scale, &scale, sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(copyConstToTarget(tc_coef, coef, NCOMP * sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(copyConstToTarget(tc_table, table, 8 * sizeof(int)), TARGET_SUCCESS);
-  kConst TDP_LAUNCH(n) (t_in, t_out, n);
+  TDP_LAUNCH(kConst, n, t_in, t_out, n);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(out, t_out, n * sizeof(double)), TARGET_SUCCESS);
   tuCheck c;

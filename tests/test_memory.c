@@ -70,7 +70,7 @@ static void test_copy_round_trip(void **state) {
     assert_memory_equal(h, h0, nbytes);
 
     /* the target copy is the one a kernel changes; the host copy is not */
-    kNegatePlus TDP_LAUNCH(n) (t, n);
+    TDP_LAUNCH(kNegatePlus, n, t, n);
     assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
     assert_memory_equal(h, h0, nbytes);
     assert_int_equal(copyFromTarget(h, t, nbytes), TARGET_SUCCESS);
@@ -148,7 +148,7 @@ static void test_unified(void **state) {
     assert_int_equal(targetMallocUnified(&u, n * sizeof(double)), TARGET_SUCCESS);
     assert_non_null(u);
     for (int i = 0; i < n; i++) u[i] = h0[i]; /* host writes */
-    kNegatePlus TDP_LAUNCH(n) (u, n);   /* target updates */
+    TDP_LAUNCH(kNegatePlus, n, u, n);   /* target updates */
     assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
     tuCheck c;
     tuCheckInit(&c);
@@ -281,7 +281,7 @@ static void test_synchronize_and_check_error(void **state) {
   double *t = NULL, h[1003];
   assert_int_equal(targetCalloc(&t, n * sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS); /* nothing pending */
-  for (int r = 0; r < 3; r++) kNegatePlus TDP_LAUNCH(n) (t, n);
+  for (int r = 0; r < 3; r++) TDP_LAUNCH(kNegatePlus, n, t, n);
   assert_int_equal(checkTargetError("kNegatePlus x3"), TARGET_SUCCESS);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(h, t, sizeof(h)), TARGET_SUCCESS);

@@ -298,19 +298,19 @@ TDP_KERNEL void lb_collide(double *__restrict__ f, lbGeom g) {
 }
 
 void lbUpdateFused(const lbGeom *g, const double *t_f, double *t_fn) {
-  lb_fused TDP_LAUNCH(g->nrange) (t_f, t_fn, *g);
+  TDP_LAUNCH(lb_fused, g->nrange, t_f, t_fn, *g);
 #if LB_STREAM
   lb_stream_fence();
 #endif
 }
 void lbPropagate(const lbGeom *g, const double *t_f, double *t_fn) {
-  lb_propagate TDP_LAUNCH(g->nrange) (t_f, t_fn, *g);
+  TDP_LAUNCH(lb_propagate, g->nrange, t_f, t_fn, *g);
 #if LB_STREAM
   lb_stream_fence();
 #endif
 }
 void lbCollide(const lbGeom *g, double *t_fn) {
-  lb_collide TDP_LAUNCH(g->nrange) (t_fn, *g);
+  TDP_LAUNCH(lb_collide, g->nrange, t_fn, *g);
 }
 
 /* Zero n sites from s0, every velocity. */
@@ -325,9 +325,9 @@ TDP_KERNEL void lb_zero(double *__restrict__ f, int nall, int s0, int n) {
 
 void lbZero(const lbGeom *g, double *t_f) {
   const int end = g->s0 + g->nrange;
-  lb_zero TDP_LAUNCH(g->nrange) (t_f, g->nall, g->s0, g->nrange); /* the update's */
-  lb_zero TDP_LAUNCH(g->s0) (t_f, g->nall, 0, g->s0);
-  lb_zero TDP_LAUNCH(g->nall - end) (t_f, g->nall, end, g->nall - end);
+  TDP_LAUNCH(lb_zero, g->nrange, t_f, g->nall, g->s0, g->nrange); /* the update's */
+  TDP_LAUNCH(lb_zero, g->s0, t_f, g->nall, 0, g->s0);
+  TDP_LAUNCH(lb_zero, g->nall - end, t_f, g->nall, end, g->nall - end);
 }
 
 /* The stored state is post-collision, f* = f + omega (feq - f) + S, whose
@@ -364,7 +364,7 @@ TDP_KERNEL void lb_moments(const double *__restrict__ f, double *__restrict__ rh
 }
 
 void lbMoments(const lbGeom *g, const double *t_f, double *t_rho, double *t_u, double *t_umag) {
-  lb_moments TDP_LAUNCH(g->nall) (t_f, t_rho, t_u, t_umag, *g);
+  TDP_LAUNCH(lb_moments, g->nall, t_f, t_rho, t_u, t_umag, *g);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -454,17 +454,17 @@ TDP_KERNEL void lb_wall_reflect(double *__restrict__ f, lbGeom g, int d, int sid
 }
 
 void lbHaloPack(const lbGeom *g, int d, const double *t_f, double *t_buf) {
-  lb_halo_pack TDP_LAUNCH_NOSTRIDE(lbPlaneSites(g, d)) (t_f, t_buf, *g, d);
+  TDP_LAUNCH_NOSTRIDE(lb_halo_pack, lbPlaneSites(g, d), t_f, t_buf, *g, d);
 }
 void lbHaloUnpack(const lbGeom *g, int d, double *t_f, const double *t_buf, int do_lo,
                   int do_hi) {
-  lb_halo_unpack TDP_LAUNCH_NOSTRIDE(lbPlaneSites(g, d)) (t_f, t_buf, *g, d, do_lo, do_hi);
+  TDP_LAUNCH_NOSTRIDE(lb_halo_unpack, lbPlaneSites(g, d), t_f, t_buf, *g, d, do_lo, do_hi);
 }
 void lbHaloSelf(const lbGeom *g, int d, double *t_f) {
-  lb_halo_self TDP_LAUNCH_NOSTRIDE(lbPlaneSites(g, d)) (t_f, *g, d);
+  TDP_LAUNCH_NOSTRIDE(lb_halo_self, lbPlaneSites(g, d), t_f, *g, d);
 }
 void lbWallReflect(const lbGeom *g, int d, int side, double *t_f) {
-  lb_wall_reflect TDP_LAUNCH_NOSTRIDE(lbPlaneSites(g, d)) (t_f, *g, d, side);
+  TDP_LAUNCH_NOSTRIDE(lb_wall_reflect, lbPlaneSites(g, d), t_f, *g, d, side);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -490,7 +490,7 @@ double lbTriad(long n, int reps) {
   for (int r = 0; r <= reps; r++) { /* r = 0 warms up */
     targetSynchronize();
     double t0 = timerNow();
-    lb_triad TDP_LAUNCH((int) n) (a, b, c, 3.0, (int) n);
+    TDP_LAUNCH(lb_triad, (int) n, a, b, c, 3.0, (int) n);
     targetSynchronize();
     double t = timerNow() - t0;
     if (r > 0 && t < best) best = t;

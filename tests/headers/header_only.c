@@ -26,7 +26,7 @@ int main(void) {
   targetMalloc(&t_a, TDP_FIELD_SIZE(n, 2) * sizeof(double));
   targetCalloc(&t_b, TDP_FIELD_SIZE(n, 2) * sizeof(double));
   targetCalloc(&t_s, sizeof(double));
-  kernel_all TDP_LAUNCH(n)(t_a, t_b, n, t_s);
+  TDP_LAUNCH(kernel_all, n, t_a, t_b, n, t_s);
   targetSynchronize();
   targetFree(t_s);
   targetFree(t_b);

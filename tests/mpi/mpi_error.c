@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
   copyToTarget(t, h, N * sizeof(double));
   if (rank == 1 && strcmp(mode, "badcall") == 0)
     copyToTarget(t, h, 2 * N * sizeof(double)); /* planted: twice the allocation */
-  kShift TDP_LAUNCH(N) (t, N, rank == 1 && strcmp(mode, "oob") == 0); /* planted: +1 */
+  TDP_LAUNCH(kShift, N, t, N, rank == 1 && strcmp(mode, "oob") == 0); /* planted: +1 */
   targetSynchronize();
   double s = 0.0, total = 0.0;
   targetDoubleSum(&s, t, N);
