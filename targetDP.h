@@ -142,6 +142,40 @@
   " VVL=" TDP_STR(VVL) " SAL=" TDP_STR(SAL) " TPB=" TDP_STR(TARGET_TPB)   \
   TDP_CHECK_NAME_
 
+/* Objects compiled in different configurations must not be linked into one
+ * program: their macros disagree on layout, VVL and launch shape, and the
+ * result runs wrong without any error. Every translation unit that includes
+ * this header defines the one symbol below in a .gnu.linkonce section named
+ * after its configuration. The linker keeps one section of each name, so
+ * objects of one configuration share one definition; objects of two
+ * configurations give two definitions and the link fails, naming both:
+ *   b.o:(.gnu.linkonce.d.targetDP_config_c_SOA_VVL1_SAL1_TPB128_unchecked+0x0):
+ *   multiple definition of `tdp_objects_built_with_different_targetDP_configurations';
+ *   a.o:(.gnu.linkonce.d.targetDP_config_c_AOSOA_VVL4_SAL4_TPB128_unchecked+0x0):
+ *   first defined here
+ * The library's backend object carries its own, so a program and a library
+ * built differently fail the same way (targetInit still checks at run time,
+ * e.g. for a shared library or a linker without linkonce sections). */
+#ifdef TARGETDP_CHECK
+#define TDP_CHECK_TAG_ "checked"
+#else
+#define TDP_CHECK_TAG_ "unchecked"
+#endif
+#define TARGETDP_CONFIG_TAG                                                      \
+  "targetDP_config_" TARGETDP_BACKEND "_" TARGETDP_LAYOUT "_VVL" TDP_STR(VVL)   \
+  "_SAL" TDP_STR(SAL) "_TPB" TDP_STR(TARGET_TPB) "_" TDP_CHECK_TAG_
+#if defined(__ELF__) && defined(__GNUC__) && !defined(TDP_NO_CONFIG_MARK_)
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern int tdp_objects_built_with_different_targetDP_configurations;
+__attribute__((section(".gnu.linkonce.d." TARGETDP_CONFIG_TAG), used))
+int tdp_objects_built_with_different_targetDP_configurations = 1;
+#ifdef __cplusplus
+}
+#endif
+#endif
+
 /* ---------------------------------------------------------------------- */
 /* Function qualifiers, parallel loops and launch.
  *
@@ -182,7 +216,12 @@
 
 #ifdef __CUDACC__
 
-#define TDP_KERNEL __global__
+/* Launch bounds: the compiler then fits every kernel to TARGET_TPB threads
+ * per block (registers), or refuses at compile time; never a launch that
+ * fails at run time for want of registers. A kernel meant for another block
+ * size says so with TDP_KERNEL_TPB(tpb) and is launched by TDP_LAUNCH_TPB. */
+#define TDP_KERNEL __global__ __launch_bounds__(TARGET_TPB)
+#define TDP_KERNEL_TPB(tpb) __global__ __launch_bounds__(tpb)
 #define TDP_DEVICE __device__
 #define TDP_HOST_DEVICE __host__ __device__
 #define TDP_CONST __constant__
@@ -226,9 +265,21 @@
   TDP_LAUNCH_WITH_(TDP_CHEVRONS_NOSTRIDE_, kernel, N, __VA_ARGS__)
 #define TDP_LAUNCH_REDUCE(kernel, N, ...) \
   TDP_LAUNCH_WITH_(TDP_CHEVRONS_REDUCE_, kernel, N, __VA_ARGS__)
+/* TDP_LAUNCH_TPB(kernel, N, tpb, args...): tpb threads per block (a
+ * TDP_KERNEL_TPB(tpb) kernel), blocks enough for N sites in strides of VVL.
+ * tpb is evaluated once; more threads than the kernel's launch bounds (or
+ * than a block can hold) is reported like any failed launch. */
+#define TDP_LAUNCH_TPB(kernel, N, tpb, ...)                                       \
+  do {                                                                          \
+    const long tdp_tpb_ = (tpb);                                                \
+    kernel<<<tdpNumBlocks((N), VVL * tdp_tpb_, 0),                              \
+             (unsigned int) (tdp_tpb_ < 1 ? 0 : tdp_tpb_)>>>(__VA_ARGS__);      \
+    tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                \
+  } while (0)
 
 extern "C" long tdpGridBlocksMax_; /* two fills of the GPU, set by targetInit */
 static inline unsigned int tdpNumBlocks(long n, long per_block, int capped) {
+  if (per_block < 1) return 1; /* the launch itself then reports the bad block */
   long nb = (n + per_block - 1) / per_block;
   if (capped && nb > tdpGridBlocksMax_) nb = tdpGridBlocksMax_;
   return (unsigned int) (nb < 1 ? 1 : nb);
@@ -267,6 +318,7 @@ static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
 #else /* C backend: OpenMP threads + omp simd, or serial without OpenMP */
 
 #define TDP_KERNEL
+#define TDP_KERNEL_TPB(tpb)
 #define TDP_DEVICE
 #define TDP_HOST_DEVICE
 #define TDP_CONST
@@ -334,6 +386,12 @@ static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
   } while (0)
 #define TDP_LAUNCH_NOSTRIDE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
 #define TDP_LAUNCH_REDUCE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
+#define TDP_LAUNCH_TPB(kernel, N, tpb, ...) \
+  do {                                      \
+    (void) (N);                             \
+    (void) (tpb);                           \
+    kernel(__VA_ARGS__);                    \
+  } while (0)
 #define TDP_CHEVRONS_(N)
 #define TDP_CHEVRONS_NOSTRIDE_(N)
 #define TDP_CHEVRONS_REDUCE_(N)
@@ -444,7 +502,8 @@ typedef enum {
   TARGET_ERROR_INVALID_VALUE, /* NULL pointer, bad size or extent */
   TARGET_ERROR_MEMORY,        /* allocation failed */
   TARGET_ERROR_CONFIG,        /* library and caller built differently */
-  TARGET_ERROR_DEVICE         /* the CUDA runtime reported an error */
+  TARGET_ERROR_DEVICE,        /* the CUDA runtime reported an error */
+  TARGET_ERROR_NOT_INITIALISED /* called before targetInit or after targetFinalize */
 } targetError_t;
 
 #define TDP_AT __FILE__, __LINE__
@@ -468,11 +527,22 @@ int tdpFree(void *t_ptr, const char *f, int l);
 #define targetFree(t_ptr) tdpFree((t_ptr), TDP_AT)
 
 int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, const char *f, int l);
-int tdpCopyConst(void *t_symbol, const void *src, size_t nbytes, const char *f, int l);
+int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t nbytes,
+                 const char *f, int l);
 #define copyToTarget(t_dst, src, nbytes) tdpCopy((t_dst), (src), (nbytes), 1, TDP_AT)
 #define copyFromTarget(dst, t_src, nbytes) tdpCopy((dst), (t_src), (nbytes), 0, TDP_AT)
+/* t_symbol: the address of a TDP_CONST variable (&t_x, or the array t_a);
+ * nbytes may not exceed the bytes from there to the variable's end, which
+ * the compiler knows from the expression (__builtin_object_size: &t_x is
+ * sizeof t_x, t_a the whole array, &t_a[2] the rest of it). The CUDA
+ * backend also asks the runtime (cudaGetSymbolSize). */
+#if defined(__GNUC__) || defined(__clang__)
+#define TDP_OBJECT_SIZE_(p) __builtin_object_size((p), 0)
+#else
+#define TDP_OBJECT_SIZE_(p) ((size_t) -1) /* unknown: not checked */
+#endif
 #define copyConstToTarget(t_symbol, src, nbytes) \
-  tdpCopyConst((void *) (t_symbol), (src), (nbytes), TDP_AT)
+  tdpCopyConst((void *) (t_symbol), TDP_OBJECT_SIZE_(t_symbol), (src), (nbytes), TDP_AT)
 
 int tdpSetConstant(double *t_array, double value, size_t n, const char *f, int l);
 #define targetZero(t_array, n) tdpSetConstant((t_array), 0.0, (n), TDP_AT)

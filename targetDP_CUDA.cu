@@ -131,6 +131,12 @@ int tdpBackendCopy(void *dst, const void *src, size_t nbytes, int to_target, tdp
 /* t_symbol is the address of a TDP_CONST (__constant__) variable: the
  * runtime maps that host-side address to the device symbol. */
 int tdpBackendCopyConst(void *t_symbol, const void *src, size_t nbytes, tdpSite at) {
+  size_t symbol_bytes = 0;
+  CUDA_TRY(cudaGetSymbolSize(&symbol_bytes, (const void *) t_symbol), at);
+  if (nbytes > symbol_bytes)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "%zu bytes into a constant of %zu bytes (cudaGetSymbolSize)", nbytes,
+                   symbol_bytes);
   CUDA_TRY(cudaMemcpyToSymbol((const void *) t_symbol, src, nbytes), at);
   return TARGET_SUCCESS;
 }

@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Compiled by the host C compiler in a CUDA build too: the backend's
+ * object carries the library's configuration mark (targetDP.h), not this. */
+#define TDP_NO_CONFIG_MARK_
 #include "targetDP_internal.h"
 
 #define SITE(name) ((tdpSite){name, f, l})
@@ -19,7 +22,11 @@
 static int abort_on_error = 1;
 static targetError_t last_error = TARGET_SUCCESS;
 static char last_message[512] = "no error";
-static int initialised = 0;
+/* Lifecycle: every call but the error and configuration queries needs
+ * targetInit() first, and fails again after targetFinalize(). */
+typedef enum { TDP_NEVER_INITIALISED, TDP_LIVE, TDP_FINALIZED } tdpState;
+static tdpState state = TDP_NEVER_INITIALISED;
+#define initialised (state == TDP_LIVE)
 
 void targetSetErrorAbort(int flag) { abort_on_error = flag; }
 targetError_t targetLastError(void) { return last_error; }
@@ -49,11 +56,16 @@ int tdpFail(targetError_t code, tdpSite at, const char *fmt, ...) {
  * linear list is plenty; it lets every call say "that is not a target
  * pointer" or "that copy runs past the end" instead of corrupting memory. */
 
-typedef struct { char *ptr; size_t nbytes; int unified; } tdpAlloc;
+typedef struct {
+  char *ptr;
+  size_t nbytes;
+  int unified;
+  tdpSite from; /* the targetMalloc that made it, for targetFinalize's report */
+} tdpAlloc;
 static tdpAlloc *allocs = NULL;
 static int nallocs = 0, maxallocs = 0;
 
-static void track_add(void *p, size_t nbytes, int unified) {
+static void track_add(void *p, size_t nbytes, int unified, tdpSite from) {
   if (nallocs == maxallocs) {
     int nmax = maxallocs ? 2 * maxallocs : 64;
     tdpAlloc *grown = (tdpAlloc *) realloc(allocs, nmax * sizeof(tdpAlloc));
@@ -63,6 +75,7 @@ static void track_add(void *p, size_t nbytes, int unified) {
   }
   allocs[nallocs].ptr = (char *) p;
   allocs[nallocs].unified = unified;
+  allocs[nallocs].from = from;
   allocs[nallocs++].nbytes = nbytes;
 }
 
@@ -85,7 +98,7 @@ static void release_all(void) {
   tdpSite at = {"exit after error", __FILE__, __LINE__};
   while (nallocs > 0) tdpBackendFree(allocs[--nallocs].ptr, at);
   if (initialised) tdpBackendFinalize();
-  initialised = 0;
+  if (initialised) state = TDP_FINALIZED;
   abort_on_error = abort_flag;
 }
 
@@ -115,20 +128,31 @@ static int check_room(const void *t, size_t nbytes, const char *what, tdpSite at
   return TARGET_SUCCESS;
 }
 
-/* The reverse mistake, caught in a checked build: target memory passed as
- * the host side of a copy. */
-static int check_host(const void *h, const char *what, tdpSite at) {
-#ifdef TARGETDP_CHECK
+/* The host side of a call, nbytes long. The reverse mistake, caught in a
+ * checked build: target memory passed as the host side. In any build, when
+ * the host side lies in an allocation of ours (unified memory, or target
+ * memory that the C backend can address), it must have room for nbytes. */
+static int check_host(const void *h, size_t nbytes, const char *what, tdpSite at) {
   tdpAlloc *a = track_find(h);
-  if (a && !a->unified)
+  if (!a) return TARGET_SUCCESS;
+#ifdef TARGETDP_CHECK
+  if (!a->unified)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "%s (%p) is target memory, not host memory: arguments swapped?", what, h);
-#else
-  (void) h;
-  (void) what;
-  (void) at;
 #endif
+  size_t room = (size_t) (a->ptr + a->nbytes - (const char *) h);
+  if (nbytes > room)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "%zu bytes asked of %s but only %zu remain in its allocation", nbytes,
+                   what, room);
   return TARGET_SUCCESS;
+}
+
+static int check_live(tdpSite at) {
+  if (state == TDP_LIVE) return TARGET_SUCCESS;
+  return tdpFail(TARGET_ERROR_NOT_INITIALISED, at, "%s",
+                 state == TDP_FINALIZED ? "called after targetFinalize()"
+                                        : "called before targetInit()");
 }
 
 static int check_ptrs(const void *a, const void *b, size_t n, tdpSite at) {
@@ -152,18 +176,37 @@ int tdpInit(const char *caller_config, const char *f, int l) {
                    caller_config ? caller_config : "(null)", tdpBackendConfig());
   if (initialised) return TARGET_SUCCESS;
   int rc = tdpBackendInit(SITE("targetInit"));
-  if (rc == TARGET_SUCCESS) initialised = 1;
+  if (rc == TARGET_SUCCESS) {
+    /* a new session: errors of the last one (or of calls before this) go */
+    state = TDP_LIVE;
+    last_error = TARGET_SUCCESS;
+    snprintf(last_message, sizeof(last_message), "no error");
+  }
   if (rc == TARGET_SUCCESS && getenv("TARGETDP_VERBOSE"))
     fprintf(stderr, "targetDP: %s\n", targetConfigString());
   return rc;
 }
 
+/* Allocations still live at targetFinalize are freed (the target context
+ * goes away, and with it any use they could have) and reported on stderr
+ * with the call that made the first of them: a leak, not an error, so the
+ * call succeeds. TARGETDP_QUIET=1 silences the report. */
 int tdpFinalize(const char *f, int l) {
-  (void) f;
-  (void) l;
-  if (!initialised) return TARGET_SUCCESS;
+  tdpSite at = SITE("targetFinalize");
+  int rc = check_live(at);
+  if (rc) return rc;
+  if (nallocs > 0 && !getenv("TARGETDP_QUIET")) {
+    size_t total = 0;
+    for (int i = 0; i < nallocs; i++) total += allocs[i].nbytes;
+    fprintf(stderr,
+            "targetDP: warning: targetFinalize at %s:%d: %d target allocation%s (%zu bytes) "
+            "never freed, freed now; the first from %s at %s:%d\n",
+            f ? f : "?", l, nallocs, nallocs == 1 ? "" : "s", total, allocs[0].from.call,
+            allocs[0].from.file ? allocs[0].from.file : "?", allocs[0].from.line);
+  }
+  while (nallocs > 0) tdpBackendFree(allocs[--nallocs].ptr, at);
   tdpBackendFinalize();
-  initialised = 0;
+  state = TDP_FINALIZED;
   return TARGET_SUCCESS;
 }
 
@@ -178,9 +221,11 @@ int tdpMalloc(void **t_ptr, size_t nbytes, int zero, int unified, const char *f,
                          : (unified ? "targetMallocUnified" : "targetMalloc"));
   if (!t_ptr) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL address for the pointer");
   *t_ptr = NULL;
+  int live = check_live(at);
+  if (live) return live;
   if (nbytes == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size is zero");
   int rc = tdpBackendMalloc(t_ptr, nbytes, zero, unified, at);
-  if (rc == TARGET_SUCCESS) track_add(*t_ptr, nbytes, unified);
+  if (rc == TARGET_SUCCESS) track_add(*t_ptr, nbytes, unified, at);
 #ifdef TARGETDP_CHECK
   /* Fresh target memory is NaN, so data never copied there shows up. */
   if (rc == TARGET_SUCCESS && !zero && nbytes >= sizeof(double))
@@ -192,6 +237,8 @@ int tdpMalloc(void **t_ptr, size_t nbytes, int zero, int unified, const char *f,
 
 int tdpFree(void *t_ptr, const char *f, int l) {
   tdpSite at = SITE("targetFree");
+  int live = check_live(at);
+  if (live) return live;
   if (!t_ptr) return TARGET_SUCCESS; /* like free(NULL) */
   tdpAlloc *a = track_find(t_ptr);
   if (!a || a->ptr != (char *) t_ptr)
@@ -209,23 +256,34 @@ int tdpFree(void *t_ptr, const char *f, int l) {
 
 int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTarget" : "copyFromTarget");
-  int rc = check_ptrs(dst, src, nbytes, at);
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(dst, src, nbytes, at);
   if (rc == TARGET_SUCCESS)
     rc = check_room(to_target ? dst : src, nbytes, "the target array", at);
-  if (rc == TARGET_SUCCESS) rc = check_host(to_target ? src : dst, "the host array", at);
+  if (rc == TARGET_SUCCESS)
+    rc = check_host(to_target ? src : dst, nbytes, "the host array", at);
   return rc ? rc : tdpBackendCopy(dst, src, nbytes, to_target, at);
 }
 
-int tdpCopyConst(void *t_symbol, const void *src, size_t nbytes, const char *f, int l) {
+int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t nbytes,
+                 const char *f, int l) {
   tdpSite at = SITE("copyConstToTarget");
-  int rc = check_ptrs(t_symbol, src, nbytes, at);
-  if (rc == TARGET_SUCCESS) rc = check_host(src, "the host value", at);
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(t_symbol, src, nbytes, at);
+  /* symbol_bytes: what the compiler knows of the symbol from the call's
+   * expression, (size_t) -1 when nothing. */
+  if (rc == TARGET_SUCCESS && nbytes > symbol_bytes)
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                 "%zu bytes into a constant of %zu bytes (pass the address of the whole "
+                 "TDP_CONST variable: &t_x, or the array t_a)", nbytes, symbol_bytes);
+  if (rc == TARGET_SUCCESS) rc = check_host(src, nbytes, "the host value", at);
   return rc ? rc : tdpBackendCopyConst(t_symbol, src, nbytes, at);
 }
 
 int tdpSetConstant(double *t_a, double value, size_t n, const char *f, int l) {
   tdpSite at = SITE(value == 0.0 ? "targetZero" : "targetSetConstant");
-  int rc = check_ptrs(t_a, t_a, n, at);
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(t_a, t_a, n, at);
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(double), "the target array", at);
   return rc ? rc : tdpBackendSetConstant(t_a, value, n, at);
 }
@@ -234,7 +292,8 @@ static int check_field(const void *dst, const void *src, int nsites, int ncomp,
                        int to_target, tdpSite at) {
   /* to_target: 1 dst is the target field, 0 src is, 2 both are plain
    * (unpadded) target arrays of nsites * ncomp. */
-  int rc = check_ptrs(dst, src, 1, at);
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(dst, src, 1, at);
   if (rc) return rc;
   if (nsites <= 0 || ncomp <= 0)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nsites %d and ncomp %d must be positive",
@@ -251,7 +310,7 @@ static int check_field(const void *dst, const void *src, int nsites, int ncomp,
     return rc ? rc : check_room(src, nbytes, "the source field", at);
   }
   rc = check_room(to_target ? dst : src, nbytes, "the target field", at);
-  return rc ? rc : check_host(to_target ? src : dst, "the host field", at);
+  return rc ? rc : check_host(to_target ? src : dst, nbytes, "the host field", at);
 }
 
 int tdpCopySites(double *dst, const double *src, int nsites, int ncomp, const int *sites,
@@ -261,7 +320,7 @@ int tdpCopySites(double *dst, const double *src, int nsites, int ncomp, const in
   if (rc) return rc;
   if (nlist < 0 || (nlist > 0 && !sites))
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "bad site list");
-  rc = check_host(sites, "the site list", at); /* read on the host */
+  rc = check_host(sites, (size_t) nlist * sizeof(int), "the site list", at); /* read on the host */
   if (rc) return rc;
   for (int k = 0; k < nlist; k++) {
     if (sites[k] < 0 || sites[k] >= nsites)
@@ -278,7 +337,7 @@ int tdpCopyMasked(double *dst, const double *src, int nsites, int ncomp, const c
   int rc = check_field(dst, src, nsites, ncomp, to_target, at);
   if (rc) return rc;
   if (!mask) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL mask");
-  rc = check_host(mask, "the mask", at); /* read on the host */
+  rc = check_host(mask, (size_t) nsites, "the mask", at); /* read on the host */
   if (rc) return rc;
   int *sites = (int *) malloc(sizeof(int) * nsites);
   if (!sites) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %d sites", nsites);
@@ -296,8 +355,10 @@ int tdpCopyMasked(double *dst, const double *src, int nsites, int ncomp, const c
 int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo, int ncomp,
               int to_target, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTarget3DHalo" : "copyFromTarget3DEdge");
+  int rc = check_live(at);
+  if (rc) return rc;
   if (!extents) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL extents");
-  int rc = check_host(extents, "the extents", at); /* read on the host */
+  rc = check_host(extents, 3 * sizeof(int), "the extents", at); /* read on the host */
   if (rc) return rc;
   const int nx = extents[0], ny = extents[1], nz = extents[2];
   const long long twice = 2LL * nhalo; /* 2 * nhalo could overflow an int */
@@ -337,18 +398,20 @@ int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo, i
 int tdpReduceDouble(double *res, const double *t_a, size_t n, int op, const char *f, int l) {
   static const char *names[] = {"targetDoubleSum", "targetDoubleMin", "targetDoubleMax"};
   tdpSite at = SITE(names[op]);
-  int rc = check_ptrs(res, t_a, n, at);
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(res, t_a, n, at);
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(double), "the target array", at);
-  if (rc == TARGET_SUCCESS) rc = check_host(res, "the result", at);
+  if (rc == TARGET_SUCCESS) rc = check_host(res, sizeof(double), "the result", at);
   return rc ? rc : tdpBackendReduceDouble(res, t_a, n, op, at);
 }
 
 int tdpReduceInt(long long *res, const int *t_a, size_t n, int op, const char *f, int l) {
   static const char *names[] = {"targetIntSum", "targetIntMin", "targetIntMax"};
   tdpSite at = SITE(names[op]);
-  int rc = check_ptrs(res, t_a, n, at);
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(res, t_a, n, at);
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(int), "the target array", at);
-  if (rc == TARGET_SUCCESS) rc = check_host(res, "the result", at);
+  if (rc == TARGET_SUCCESS) rc = check_host(res, sizeof(long long), "the result", at);
   return rc ? rc : tdpBackendReduceInt(res, t_a, n, op, at);
 }
 
@@ -362,9 +425,11 @@ int tdpConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int ao
 }
 
 int tdpLaunchCheck(const char *kernel, const char *f, int l) {
-  return tdpBackendLaunchCheck(kernel, SITE("TDP_LAUNCH"));
+  int rc = check_live(SITE("TDP_LAUNCH"));
+  return rc ? rc : tdpBackendLaunchCheck(kernel, SITE("TDP_LAUNCH"));
 }
 
 int tdpSynchronize(const char *what, const char *f, int l) {
-  return tdpBackendSynchronize(SITE(what));
+  int rc = check_live(SITE(what));
+  return rc ? rc : tdpBackendSynchronize(SITE(what));
 }

@@ -15,6 +15,7 @@ typedef int (*badCall)(int run);
 
 static int badMallocZero(int run) {
   double *t = NULL;
+  if (run) targetInit();
   int line = __LINE__ + 1;
   if (run) targetMalloc(&t, 0);
   return line;
@@ -48,6 +49,13 @@ static int badAbsurd(int run) {
   if (run) targetInit();
   int line = __LINE__ + 1;
   if (run) targetMalloc(&t, (size_t) 1 << 60);
+  return line;
+}
+
+static int badBeforeInit(int run) {
+  double h[4] = {0}, *t = h;
+  int line = __LINE__ + 1;
+  if (run) copyToTarget(t, h, sizeof(h));
   return line;
 }
 
@@ -92,6 +100,10 @@ static void test_abort_copy_too_large(void **state) {
   (void) state;
   expectAbort(badCopy, "copyToTarget", "only 64 remain");
 }
+static void test_abort_before_init(void **state) {
+  (void) state;
+  expectAbort(badBeforeInit, "copyToTarget", "called before targetInit()");
+}
 
 static void test_abort_absurd_allocation(void **state) {
   (void) state;
@@ -105,6 +117,7 @@ int main(void) {
       cmocka_unit_test(test_abort_bad_free),
       cmocka_unit_test(test_abort_copy_too_large),
       cmocka_unit_test(test_abort_absurd_allocation),
+      cmocka_unit_test(test_abort_before_init),
   };
   return cmocka_run_group_tests_name("abort " TARGETDP_CONFIG, tests, NULL, NULL);
 }

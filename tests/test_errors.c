@@ -343,6 +343,72 @@ static void test_bad_sizes_every_call(void **state) {
 }
 
 /* After errors the layer carries on normally. */
+/* Interior pointers: a pointer inside an allocation of ours has only the
+ * rest of that allocation, on the target side and on the host side (unified
+ * memory is ours too); a constant only its own size. Each refusal leaves
+ * everything untouched. */
+static TDP_CONST double te_const;
+static TDP_CONST double te_const_array[4];
+
+static void test_interior_pointers(void **state) {
+  (void) state;
+  enum { N = 8 }; /* 64 bytes */
+  double h[2 * N], h0[2 * N], r = 0.0, *t = NULL, *t2 = NULL, *u = NULL;
+  int sites[2] = {0, N - 1};
+  tuFillDouble(h0, 2 * N, -1.0, 1.0, 21);
+  memcpy(h, h0, sizeof(h));
+  assert_int_equal(targetMalloc(&t, N * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t2, N * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetMallocUnified(&u, N * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t, h0, N * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t2, h0, N * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  memcpy(u, h0 + N, N * sizeof(double));
+
+  /* target side: starting inside, running past the end */
+  expectError(copyToTarget(t + 1, h, N * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget", "only 56 remain");
+  expectError(copyFromTarget(h, t + 1, N * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTarget", "only 56 remain");
+  expectError(targetZero(t + 1, N), TARGET_ERROR_INVALID_VALUE, "targetZero", "only 56 remain");
+  expectError(targetSetConstant(t + 4, 1.0, 5), TARGET_ERROR_INVALID_VALUE,
+              "targetSetConstant", "only 32 remain");
+  expectError(targetDoubleSum(&r, t + 1, N), TARGET_ERROR_INVALID_VALUE, "targetDoubleSum",
+              "only 56 remain");
+  expectError(targetAoS2SoA(t2, t + 1, 4, 2), TARGET_ERROR_INVALID_VALUE, "targetAoS2SoA",
+              "only 56 remain");
+  expectError(targetSoA2AoS(t2 + 1, t, 4, 2), TARGET_ERROR_INVALID_VALUE, "targetSoA2AoS",
+              "only 56 remain");
+  expectError(copyToTargetSites(t + 1, h, N, 1, sites, 2), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetSites", "remain");
+
+  /* host side in unified memory: reading or writing past its end */
+  expectError(copyToTarget(t, u + 1, N * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget", "only 56 remain");
+  expectError(copyFromTarget(u + 1, t, N * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTarget", "only 56 remain");
+  expectError(copyFromTargetSites(u + 1, t, N, 1, sites, 2), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTargetSites", "remain");
+  expectError(copyToTargetMasked(t, h, N, 1, (const char *) u + 60), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetMasked", "only 4 remain");
+
+  /* constants: no more than the variable holds */
+  expectError(copyConstToTarget(&te_const, h, 2 * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyConstToTarget", "16 bytes into a constant of 8 bytes");
+  expectError(copyConstToTarget(te_const_array, h, 5 * sizeof(double)),
+              TARGET_ERROR_INVALID_VALUE, "copyConstToTarget", "40 bytes into a constant of 32");
+  assert_int_equal(copyConstToTarget(&te_const, h, sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyConstToTarget(te_const_array, h, 4 * sizeof(double)), TARGET_SUCCESS);
+
+  /* nothing moved: target arrays, host array and unified memory as before */
+  assertUntouched(h, h0, 2 * N, t, N);
+  assertUntouched(h, h0, 2 * N, t2, N);
+  assert_memory_equal(u, h0 + N, N * sizeof(double));
+  assert_int_equal(targetFree(u), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t2), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t), TARGET_SUCCESS);
+}
+
 static void test_recovers_after_errors(void **state) {
   (void) state;
   double *t = NULL, h[8] = {1, 2, 3, 4, 5, 6, 7, 8}, back[8];
@@ -372,6 +438,7 @@ int main(void) {
       cmocka_unit_test(test_bad_subset_copies),
       cmocka_unit_test(test_bad_reductions_and_conversions),
       cmocka_unit_test(test_bad_sizes_every_call),
+      cmocka_unit_test(test_interior_pointers),
       cmocka_unit_test(test_recovers_after_errors),
   };
   return cmocka_run_group_tests_name("errors " TARGETDP_CONFIG, tests, setupNoAbort,

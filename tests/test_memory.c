@@ -27,7 +27,10 @@ static void test_init_finalize_idempotent(void **state) {
   /* the group setup has called targetInit(); again is harmless */
   assert_int_equal(targetInit(), TARGET_SUCCESS);
   assert_int_equal(targetFinalize(), TARGET_SUCCESS);
-  assert_int_equal(targetFinalize(), TARGET_SUCCESS); /* not initialised: no-op */
+  /* finalizing twice is a lifecycle error (test_lifecycle checks the message) */
+  targetSetErrorAbort(0);
+  assert_int_equal(targetFinalize(), TARGET_ERROR_NOT_INITIALISED);
+  targetSetErrorAbort(1);
   assert_int_equal(targetInit(), TARGET_SUCCESS);
   /* and the target works after re-initialisation */
   double h = 3.25, back = 0.0, *t = NULL;
