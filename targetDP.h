@@ -378,19 +378,23 @@ static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
   for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
 
 /* A kernel is a function call; N is still evaluated (once), so a
- * parameter used only in the launch is not unused here. */
-#define TDP_LAUNCH(kernel, N, ...) \
-  do {                             \
-    (void) (N);                    \
-    kernel(__VA_ARGS__);           \
+ * parameter used only in the launch is not unused here. The launch check
+ * cannot find a bad launch here, but it refuses one before targetInit or
+ * after targetFinalize as on CUDA (and then the kernel does not run). */
+#define TDP_LAUNCH(kernel, N, ...)                                       \
+  do {                                                                   \
+    (void) (N);                                                          \
+    if (tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS)   \
+      kernel(__VA_ARGS__);                                               \
   } while (0)
 #define TDP_LAUNCH_NOSTRIDE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
 #define TDP_LAUNCH_REDUCE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
-#define TDP_LAUNCH_TPB(kernel, N, tpb, ...) \
-  do {                                      \
-    (void) (N);                             \
-    (void) (tpb);                           \
-    kernel(__VA_ARGS__);                    \
+#define TDP_LAUNCH_TPB(kernel, N, tpb, ...)                              \
+  do {                                                                   \
+    (void) (N);                                                          \
+    (void) (tpb);                                                        \
+    if (tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS)   \
+      kernel(__VA_ARGS__);                                               \
   } while (0)
 #define TDP_CHEVRONS_(N)
 #define TDP_CHEVRONS_NOSTRIDE_(N)

@@ -425,8 +425,11 @@ int tdpConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int ao
 }
 
 int tdpLaunchCheck(const char *kernel, const char *f, int l) {
-  int rc = check_live(SITE("TDP_LAUNCH"));
-  return rc ? rc : tdpBackendLaunchCheck(kernel, SITE("TDP_LAUNCH"));
+  tdpSite at = SITE("TDP_LAUNCH");
+  if (state != TDP_LIVE)
+    return tdpFail(TARGET_ERROR_NOT_INITIALISED, at, "kernel %s launched %s", kernel,
+                   state == TDP_FINALIZED ? "after targetFinalize()" : "before targetInit()");
+  return tdpBackendLaunchCheck(kernel, at);
 }
 
 int tdpSynchronize(const char *what, const char *f, int l) {

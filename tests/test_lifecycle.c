@@ -9,6 +9,12 @@
 
 static TDP_CONST double tl_const;
 
+TDP_KERNEL void klScale(double *a, int n) {
+  TDP_TLP(base, n) {
+    TDP_ILP(v) a[base + v] *= 2.0;
+  }
+}
+
 /* The call must fail with the lifecycle error, naming itself, this file
  * and the line of the call, and when ("before targetInit()"...). */
 #define expectLifecycle(call, name, when)                                          \
@@ -66,6 +72,17 @@ static void expectAllRefused(const char *when) {
   expectLifecycle(targetSynchronize(), "targetSynchronize", when);
   expectLifecycle(checkTargetError("after the step"), "after the step", when);
   expectLifecycle(targetFinalize(), "targetFinalize", when);
+  {
+    /* a launch (of nothing: on CUDA the kernel itself is queued before
+     * the check, and h is host memory) */
+    char want[160];
+    int line = __LINE__ + 1;
+    TDP_LAUNCH(klScale, 0, (double *) NULL, 0);
+    assert_int_equal(targetLastError(), TARGET_ERROR_NOT_INITIALISED);
+    snprintf(want, sizeof(want), "targetDP: TDP_LAUNCH failed at %s:%d: kernel klScale launched %s",
+             __FILE__, line, when);
+    tuAssertContains(targetLastErrorString(), want);
+  }
   /* nothing was written */
   assert_true(r == 0.0 && ri == 0);
   for (int i = 0; i < N; i++) assert_true(h[i] == h2[i]);
