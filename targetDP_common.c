@@ -26,7 +26,6 @@ static char last_message[512] = "no error";
  * targetInit() first, and fails again after targetFinalize(). */
 typedef enum { TDP_NEVER_INITIALISED, TDP_LIVE, TDP_FINALIZED } tdpState;
 static tdpState state = TDP_NEVER_INITIALISED;
-#define initialised (state == TDP_LIVE)
 
 void targetSetErrorAbort(int flag) { abort_on_error = flag; }
 targetError_t targetLastError(void) { return last_error; }
@@ -97,8 +96,10 @@ static void release_all(void) {
   abort_on_error = 0;
   tdpSite at = {"exit after error", __FILE__, __LINE__};
   while (nallocs > 0) tdpBackendFree(allocs[--nallocs].ptr, at);
-  if (initialised) tdpBackendFinalize();
-  if (initialised) state = TDP_FINALIZED;
+  if (state == TDP_LIVE) {
+    tdpBackendFinalize();
+    state = TDP_FINALIZED;
+  }
   abort_on_error = abort_flag;
 }
 
@@ -174,7 +175,7 @@ int tdpInit(const char *caller_config, const char *f, int l) {
                    "the program was compiled with [%s] but libtargetDP with [%s]; "
                    "rebuild both with the same TARGET, LAYOUT, VVL, SAL and TPB",
                    caller_config ? caller_config : "(null)", tdpBackendConfig());
-  if (initialised) return TARGET_SUCCESS;
+  if (state == TDP_LIVE) return TARGET_SUCCESS;
   int rc = tdpBackendInit(SITE("targetInit"));
   if (rc == TARGET_SUCCESS) {
     /* a new session: errors of the last one (or of calls before this) go */
@@ -189,7 +190,7 @@ int tdpInit(const char *caller_config, const char *f, int l) {
 
 /* Allocations still live at targetFinalize are freed (the target context
  * goes away, and with it any use they could have) and reported on stderr
- * with the call that made the first of them: a leak, not an error, so the
+ * with the call that made one of them: a leak, not an error, so the
  * call succeeds. TARGETDP_QUIET=1 silences the report. */
 int tdpFinalize(const char *f, int l) {
   tdpSite at = SITE("targetFinalize");
@@ -200,7 +201,7 @@ int tdpFinalize(const char *f, int l) {
     for (int i = 0; i < nallocs; i++) total += allocs[i].nbytes;
     fprintf(stderr,
             "targetDP: warning: targetFinalize at %s:%d: %d target allocation%s (%zu bytes) "
-            "never freed, freed now; the first from %s at %s:%d\n",
+            "never freed, freed now; one from %s at %s:%d\n",
             f ? f : "?", l, nallocs, nallocs == 1 ? "" : "s", total, allocs[0].from.call,
             allocs[0].from.file ? allocs[0].from.file : "?", allocs[0].from.line);
   }
