@@ -155,7 +155,9 @@
  *   first defined here
  * The library's backend object carries its own, so a program and a library
  * built differently fail the same way (targetInit still checks at run time,
- * e.g. for a shared library or a linker without linkonce sections). */
+ * e.g. for a shared library or a linker without linkonce sections).
+ * gcc -flto: the linker plugin ignores section names, so even objects of
+ * one configuration collide; build with -DTDP_NO_CONFIG_MARK there. */
 #ifdef TARGETDP_CHECK
 #define TDP_CHECK_TAG_ "checked"
 #else
@@ -164,7 +166,7 @@
 #define TARGETDP_CONFIG_TAG                                                      \
   "targetDP_config_" TARGETDP_BACKEND "_" TARGETDP_LAYOUT "_VVL" TDP_STR(VVL)   \
   "_SAL" TDP_STR(SAL) "_TPB" TDP_STR(TARGET_TPB) "_" TDP_CHECK_TAG_
-#if defined(__ELF__) && defined(__GNUC__) && !defined(TDP_NO_CONFIG_MARK_)
+#if defined(__ELF__) && defined(__GNUC__) && !defined(TDP_NO_CONFIG_MARK)
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -14,7 +14,9 @@
 
 /* Compiled by the host C compiler in a CUDA build too: the backend's
  * object carries the library's configuration mark (targetDP.h), not this. */
-#define TDP_NO_CONFIG_MARK_
+#ifndef TDP_NO_CONFIG_MARK
+#define TDP_NO_CONFIG_MARK
+#endif
 #include "targetDP_internal.h"
 
 #define SITE(name) ((tdpSite){name, f, l})
