@@ -63,7 +63,14 @@ else
   COMPILE_PROG = $(CC) $(CFLAGS) $(CPPFLAGS)
   LINK = $(CC) $(CFLAGS)
 endif
-LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o
+# targetDP_compat.c (the 2014 API) is compiled like a program: as CUDA
+# under TARGET=cuda, where it needs the runtime's symbol calls.
+LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o \
+            $(BUILD)/obj/targetDP_compat.o
+
+# Header dependencies come from the compilers (-MMD -MP: a .d file beside
+# each object, a phony target per header so a deleted header is no error).
+DEPFLAGS = -MMD -MP
 
 .PHONY: all lib clean
 all: lib
@@ -73,21 +80,40 @@ $(LIB): $(LAYER_OBJ)
 	ar rcs $@ $^
 	@echo "built $@ ($(TARGET) backend, $(LAYOUT), VVL=$(VVL), SAL=$(SAL), TPB=$(TPB))"
 
-$(BUILD)/obj/targetDP_common.o: targetDP_common.c targetDP.h targetDP_internal.h
+$(BUILD)/obj/targetDP_common.o: targetDP_common.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
-$(BUILD)/obj/targetDP_C.o: targetDP_C.c targetDP.h targetDP_internal.h
+	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/obj/targetDP_C.o: targetDP_C.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
-$(BUILD)/obj/targetDP_CUDA.o: targetDP_CUDA.cu targetDP.h targetDP_internal.h
+	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/obj/targetDP_CUDA.o: targetDP_CUDA.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # Programs: every .c outside the layer is compiled as the backend's
 # language (C, or CUDA through nvcc -x cu) into $(BUILD)/obj/<path>.o.
-$(BUILD)/obj/%.o: %.c targetDP.h $(wildcard common/*.h)
+$(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(COMPILE_PROG) $(PROG_CPPFLAGS) -c $< -o $@
+	$(COMPILE_PROG) $(PROG_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# MPI for programs that use it, through the wrapper's own flags so any MPI
+# install works with either compiler. Under TARGET=cuda nvcc compiles and
+# links, and wants host-compiler and linker options spelled its way. The
+# C++ bindings are skipped: the sources are C, compiled as C++ only by nvcc.
+#   $(BUILD)/obj/apps/x/%.o: PROG_CPPFLAGS += $(MPI_CPPFLAGS)
+#   $(BUILD)/x: ...; $(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MPI_LDLIBS)
+MPI_CC ?= mpicc
+MPI_CPPFLAGS := $(shell $(MPI_CC) --showme:compile 2>/dev/null)
+MPI_LDLIBS := $(shell $(MPI_CC) --showme:link 2>/dev/null)
+ifeq ($(TARGET),cuda)
+  mpi_comma := ,
+  mpi_for_nvcc = $(patsubst -Wl$(mpi_comma)%,-Xlinker %,$(patsubst -pthread,-Xcompiler -pthread,$(1)))
+  MPI_CPPFLAGS := $(call mpi_for_nvcc,$(MPI_CPPFLAGS))
+  MPI_LDLIBS := $(call mpi_for_nvcc,$(MPI_LDLIBS))
+endif
+MPI_CPPFLAGS += -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
 
 # Fragments add programs and their targets (tests, examples, benchmarks, apps).
 -include $(wildcard */build.mk) $(wildcard apps/*/build.mk)

@@ -20,6 +20,15 @@
 
 #include <stddef.h>
 
+/* An installed targetDP (make install) ships targetDP_config.h beside this
+ * header: the layout, VVL, SAL and TPB its libraries were built with, so
+ * that a build with only -I$PREFIX/include gets matching defaults. */
+#if defined(__has_include)
+#if __has_include("targetDP_config.h")
+#include "targetDP_config.h"
+#endif
+#endif
+
 /* ---------------------------------------------------------------------- */
 /* Build configuration (override with -D, normally through make variables) */
 
@@ -609,6 +618,12 @@ int tdpSynchronize(const char *what, const char *f, int l);
 
 #ifdef __cplusplus
 }
+#endif
+
+/* The 2014 API (targetInit(extents, nfields, nhalo), in-place AoS<->SoA,
+ * targetConstAddress, ...) as thin wrappers; off with -DTDP_NO_COMPAT. */
+#ifndef TDP_NO_COMPAT
+#include "targetDP_compat.h"
 #endif
 
 #endif /* TARGETDP_H */

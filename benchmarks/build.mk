@@ -10,11 +10,8 @@ BENCH_OBJS := $(BUILD)/obj/benchmarks/bench.o $(BUILD)/obj/common/timer.o $(BUIL
 
 bench-build: $(BENCH_BINS)
 
-# The preset's name goes into the results; the X-included kernels and the
-# shared header are dependencies the generic rule cannot see.
+# The preset's name goes into the results.
 $(BUILD)/obj/benchmarks/%.o: PROG_CPPFLAGS += -DBENCH_CONFIG='"$(CONFIG)"'
-$(BUILD)/obj/benchmarks/bench.o $(BUILD)/obj/benchmarks/stream.o \
-  $(BUILD)/obj/benchmarks/layout.o: benchmarks/bench.h benchmarks/stream_kernels.h
 
 $(BENCH_BINS): $(BUILD)/bench_%: $(BUILD)/obj/benchmarks/%.o $(BENCH_OBJS) $(LIB)
 	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS)

@@ -9,7 +9,7 @@
 set -euo pipefail
 
 PACKAGES=(build-essential libcmocka-dev openmpi-bin libopenmpi-dev python3-matplotlib
-          valgrind pkg-config)
+          valgrind pkg-config cmake)
 # The fuzz suite's compiler (clang with libFuzzer and the sanitizer runtimes;
 # Debian bookworm names). Optional: where they cannot be installed the
 # suite reports itself skipped instead of failing the whole run.

@@ -10,9 +10,6 @@ TEST_OBJS := $(patsubst tests/%.c,$(BUILD)/obj/tests/%.o,$(TEST_SRCS))
 
 tests-build: $(TEST_BINS)
 
-# Objects come from the generic rule; they also depend on the helpers.
-$(TEST_OBJS): tests/test_util.h
-
 $(TEST_BINS): $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) -lcmocka
@@ -25,23 +22,15 @@ test:
 	bash tests/run_tests.sh
 
 # tests/mpi/: MPI programs for the reliability suite (an error in one rank
-# must end the whole job). `make tests-mpi` builds them; MPI through the
-# wrapper's own flags, spelled nvcc's way under TARGET=cuda (as apps/lb).
+# must end the whole job). `make tests-mpi` builds them; MPI flags from the
+# Makefile (MPI_CPPFLAGS, MPI_LDLIBS: spelled nvcc's way under TARGET=cuda).
 .PHONY: tests-mpi
-TESTS_MPI_COMPILE := $(shell mpicc --showme:compile 2>/dev/null)
-TESTS_MPI_LINK := $(shell mpicc --showme:link 2>/dev/null)
-ifeq ($(TARGET),cuda)
-  tests_comma := ,
-  tests_nvcc = $(patsubst -Wl$(tests_comma)%,-Xlinker %,$(patsubst -pthread,-Xcompiler -pthread,$(1)))
-  TESTS_MPI_COMPILE := $(call tests_nvcc,$(TESTS_MPI_COMPILE))
-  TESTS_MPI_LINK := $(call tests_nvcc,$(TESTS_MPI_LINK))
-endif
 TESTS_MPI_BINS := $(patsubst tests/mpi/%.c,$(BUILD)/tests/mpi/%,$(wildcard tests/mpi/*.c))
 
-$(BUILD)/obj/tests/mpi/%.o: PROG_CPPFLAGS += $(TESTS_MPI_COMPILE) -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
+$(BUILD)/obj/tests/mpi/%.o: PROG_CPPFLAGS += $(MPI_CPPFLAGS)
 $(TESTS_MPI_BINS): $(BUILD)/tests/mpi/%: $(BUILD)/obj/tests/mpi/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(TESTS_MPI_LINK)
+	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MPI_LDLIBS)
 tests-mpi: $(TESTS_MPI_BINS)
 
 # libFuzzer targets (tests/fuzz/, clang with its runtime: Debian clang and

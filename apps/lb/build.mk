@@ -10,29 +10,16 @@ LB_SRCS := $(filter-out apps/lb/lbcmp.c,$(wildcard apps/lb/*.c)) \
 LB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LB_SRCS))
 LBCMP_OBJS := $(BUILD)/obj/apps/lb/lbcmp.o $(BUILD)/obj/apps/lb/chkformat.o
 
-# MPI through the wrapper's own flags, so any MPI install works with either
-# compiler: under TARGET=cuda nvcc compiles and links, and wants linker and
-# host-compiler options spelled its way. The C++ bindings are skipped: the
-# sources are C, compiled as C++ only by nvcc.
-LB_MPI_COMPILE := $(shell mpicc --showme:compile 2>/dev/null)
-LB_MPI_LINK := $(shell mpicc --showme:link 2>/dev/null)
-ifeq ($(TARGET),cuda)
-  lb_nvcc_flags = $(patsubst -Wl$(lb_comma)%,-Xlinker %,$(patsubst -pthread,-Xcompiler -pthread,$(1)))
-  lb_comma := ,
-  LB_MPI_COMPILE := $(call lb_nvcc_flags,$(LB_MPI_COMPILE))
-  LB_MPI_LINK := $(call lb_nvcc_flags,$(LB_MPI_LINK))
-endif
 # LB_FLAGS: extra preprocessor/compiler flags for the app only, e.g. the
 # kernel switches of kernels.c (LB_FLAGS=-DLB_NT=0); use its own BUILD.
-LB_CPPFLAGS := $(LB_MPI_COMPILE) -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX \
+LB_CPPFLAGS := $(MPI_CPPFLAGS) \
                $(if $(filter 1,$(CUDA_AWARE_MPI)),-DLB_CUDA_AWARE_MPI) $(LB_FLAGS)
 
 $(BUILD)/obj/apps/lb/%.o: PROG_CPPFLAGS += $(LB_CPPFLAGS)
 $(BUILD)/obj/common/decomp.o: PROG_CPPFLAGS += $(LB_CPPFLAGS)
-$(LB_OBJS) $(LBCMP_OBJS): $(wildcard apps/lb/*.h) $(wildcard common/*.h)
 
 $(BUILD)/lb: $(LB_OBJS) $(LIB)
-	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(LB_MPI_LINK)
+	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MPI_LDLIBS)
 $(BUILD)/lbcmp: $(LBCMP_OBJS)
 	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS)
 

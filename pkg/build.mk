@@ -1,0 +1,36 @@
+# Install: `make install PREFIX=/opt/targetDP` installs the headers, the
+# library of the current configuration (TARGET, CONFIG, LAYOUT, VVL, SAL,
+# TPB, CHECK) as libtargetDP_<backend>.a with a generated header that holds
+# that configuration (so a plain `-I$PREFIX/include` build gets defaults
+# that match the library), a pkg-config file targetDP-<backend>.pc, a CMake
+# package (find_package(targetDP COMPONENTS c cuda) -> targetDP::c,
+# targetDP::cuda) and $PREFIX/bin/targetDP-config. Run it once per backend
+# to install both side by side; installing a backend again replaces its
+# configuration. `make uninstall PREFIX=...` removes everything installed
+# there (both backends). DESTDIR is honoured (staged installs).
+.PHONY: install uninstall
+
+PREFIX ?= /usr/local
+TDP_VERSION := 0.2.0
+
+# What a program built against the library needs besides the -D's: the
+# OpenMP switches of the preset (kernels are compiled in the user's files).
+ifeq ($(TARGET),cuda)
+  INSTALL_CFLAGS :=
+  INSTALL_LIBS := -lm
+  INSTALL_CUDA_LIBDIR := $(realpath $(dir $(realpath $(NVCC)))../lib64)
+else
+  INSTALL_CFLAGS := $(filter -fopenmp -fopenmp-simd -DTDP_OPENMP_SIMD,$(CFLAGS))
+  INSTALL_LIBS := $(filter -fopenmp,$(LDFLAGS) $(CFLAGS)) -lm
+  INSTALL_CUDA_LIBDIR :=
+endif
+
+install: $(LIB)
+	@TDP_BACKEND=$(TARGET) TDP_LIB=$(LIB) TDP_LAYOUT=$(LAYOUT) TDP_VVL=$(VVL) TDP_SAL=$(SAL) \
+	  TDP_TPB=$(TPB) TDP_CHECK=$(if $(filter 1,$(CHECK)),1,0) TDP_VERSION=$(TDP_VERSION) \
+	  TDP_USER_CFLAGS="$(INSTALL_CFLAGS)" TDP_USER_LIBS="$(sort $(INSTALL_LIBS))" \
+	  TDP_CUDA_LIBDIR="$(INSTALL_CUDA_LIBDIR)" TDP_PRESET=$(CONFIG) \
+	  bash pkg/install.sh install "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	@bash pkg/install.sh uninstall "$(DESTDIR)" "$(PREFIX)"

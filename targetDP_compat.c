@@ -1,0 +1,130 @@
+/*
+ * targetDP_compat.c -- the library half of targetDP_compat.h (the 2014 API):
+ * the halo depth that the 2014 targetInit(extents, nfields, nhalo) set for
+ * later 3D copies, and wrappers that need a body. Everything goes through
+ * today's calls (tdpCopy, tdpCopy3D, tdpConvert, tdpMalloc) so that the
+ * checks and messages are the same. Compiled as the backend's language (C,
+ * or CUDA under TARGET=cuda): constant-memory symbols are a CUDA runtime
+ * matter, and this is the one place of the 2014 layer that needs it.
+ */
+#include <limits.h>
+
+#include "targetDP_internal.h"
+
+#define SITE(name) ((tdpSite){name, f, l})
+
+static int init3d = 0;    /* targetInit(extents, nfields, nhalo) was called */
+static int init_extents[3];
+static int init_nhalo;
+
+int tdpInit3D_(const int extents[3], size_t nfieldsmax, int nhalo, const char *caller_config,
+               const char *f, int l) {
+  tdpSite at = SITE("targetInit");
+  if (!extents) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL extents");
+  if (extents[0] < 1 || extents[1] < 1 || extents[2] < 1 || nhalo < 0 || nfieldsmax < 1)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "need extents >= 1, nfieldsmax >= 1 and nhalo >= 0, not %d x %d x %d, "
+                   "%zu, %d", extents[0], extents[1], extents[2], nfieldsmax, nhalo);
+  int rc = tdpInit(caller_config, f, l);
+  if (rc) return rc;
+  memcpy(init_extents, extents, sizeof(init_extents));
+  init_nhalo = nhalo;
+  init3d = 1;
+  return TARGET_SUCCESS;
+}
+
+int tdpFinalize3D_(const char *f, int l) {
+  init3d = 0;
+  return tdpFinalize(f, l);
+}
+
+int tdpCopy3DInit_(double *dst, const double *src, const int extents[3], size_t nfields,
+                   int to_target, const char *f, int l) {
+  tdpSite at = SITE(to_target ? "copyToTarget3DHalo" : "copyFromTarget3DEdge");
+  if (!init3d)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "the 4-argument form takes nhalo from targetInit(extents, nfields, nhalo), "
+                   "which was not called; call it, or pass nhalo: (dst, src, extents, nhalo, "
+                   "ncomp)");
+  if (!extents) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL extents");
+  if (memcmp(extents, init_extents, sizeof(init_extents)) != 0)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "extents %d x %d x %d differ from targetInit's %d x %d x %d", extents[0],
+                   extents[1], extents[2], init_extents[0], init_extents[1], init_extents[2]);
+  if (nfields > 1u << 30)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nfields %zu is absurd", nfields);
+  if (init_nhalo == 0) return TARGET_SUCCESS; /* no halo: nothing to copy */
+  return tdpCopy3D(dst, src, extents, init_nhalo, (int) nfields, to_target, f, l);
+}
+
+/* 2014 converted in place (through the host). Here: convert into a
+ * temporary target array with today's call, then move it back. */
+int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2soa,
+                       const char *f, int l) {
+  tdpSite at = SITE(aos2soa ? "targetAoS2SoA" : "targetSoA2AoS");
+  if (nsites > (size_t) INT_MAX || nfields > (size_t) INT_MAX ||
+      nsites * nfields > ((size_t) -1) / sizeof(double))
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nsites %zu x nfields %zu is too large",
+                   nsites, nfields);
+  size_t nbytes = nsites * nfields * sizeof(double);
+  if (nbytes == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "zero sites or fields");
+  double *t_tmp = NULL, *host = (double *) malloc(nbytes);
+  if (!host) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %zu bytes", nbytes);
+  int rc = tdpMalloc((void **) &t_tmp, nbytes, 0, 0, f, l);
+  if (rc == TARGET_SUCCESS) rc = tdpConvert(t_tmp, t_array, (int) nsites, (int) nfields, aos2soa, f, l);
+  if (rc == TARGET_SUCCESS) rc = tdpCopy(host, t_tmp, nbytes, 0, f, l);
+  if (rc == TARGET_SUCCESS) rc = tdpCopy(t_array, host, nbytes, 1, f, l);
+  if (t_tmp) tdpFree(t_tmp, f, l);
+  free(host);
+  return rc;
+}
+
+int tdpConstAddress_(void **t_ptr, const void *t_symbol, const char *f, int l) {
+  tdpSite at = SITE("targetConstAddress");
+  if (!t_ptr || !t_symbol) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer");
+#ifdef __CUDACC__
+  cudaError_t e = cudaGetSymbolAddress(t_ptr, t_symbol);
+  if (e != cudaSuccess)
+    return tdpFail(TARGET_ERROR_DEVICE, at, "%s (is it a TDP_CONST variable?)",
+                   cudaGetErrorString(e));
+#else
+  *t_ptr = (void *) t_symbol;
+#endif
+  return TARGET_SUCCESS;
+}
+
+int tdpCopyConstFrom_(void *dst, const void *t_symbol, size_t nbytes, const char *f, int l) {
+  tdpSite at = SITE("copyConstFromTarget");
+  if (!dst || !t_symbol || nbytes == 0)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer or zero size");
+#ifdef __CUDACC__
+  cudaError_t e = cudaMemcpyFromSymbol(dst, t_symbol, nbytes);
+  if (e != cudaSuccess)
+    return tdpFail(TARGET_ERROR_DEVICE, at, "%s (is it a TDP_CONST variable of %zu bytes?)",
+                   cudaGetErrorString(e), nbytes);
+#else
+  memcpy(dst, t_symbol, nbytes);
+#endif
+  return TARGET_SUCCESS;
+}
+
+int tdpCopyDeep_(void *t_obj, void *host_obj, void *host_member, int n, int to_target,
+                 const char *f, int l) {
+  tdpSite at = SITE(to_target ? "copyDeepDoubleArrayToTarget" : "copyDeepDoubleArrayFromTarget");
+  if (!t_obj || !host_obj || !host_member || n < 1)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer or n = %d < 1", n);
+  ptrdiff_t offset = (char *) host_member - (char *) host_obj;
+  if (offset < 0)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "the member lies before the object");
+  /* The target array's address is stored in the target copy of the struct. */
+  double *t_array = NULL;
+  int rc = tdpCopy(&t_array, (char *) t_obj + offset, sizeof(t_array), 0, f, l);
+  if (rc) return rc;
+  double *h_array = *(double **) host_member;
+  if (!h_array || !t_array)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "the %s array pointer is NULL",
+                   h_array ? "target" : "host");
+  return tdpCopy(to_target ? (void *) t_array : (void *) h_array,
+                 to_target ? (const void *) h_array : (const void *) t_array,
+                 (size_t) n * sizeof(double), to_target, f, l);
+}

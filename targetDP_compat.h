@@ -1,0 +1,146 @@
+/*
+ * targetDP_compat.h -- the 2014 targetDP API (Gray & Stratford; the
+ * targetDP.h shipped with Ludwig 2014-2016) on top of today's. Included by
+ * targetDP.h unless -DTDP_NO_COMPAT. Every name here is a thin wrapper over
+ * the current API: no second implementation, and the same checks (a
+ * misuse stops with file:line). docs/migration.md maps every 2014 name to
+ * today's and lists the differences.
+ *
+ * Where a 2014 name is also today's name with another arity (targetInit,
+ * copyToTarget3DHalo, copyFromTarget3DEdge, targetAoS2SoA, targetSoA2AoS)
+ * the macro dispatches on the number of arguments: the 2014 form and the
+ * current form both compile and do what they did.
+ */
+#ifndef TARGETDP_COMPAT_H
+#define TARGETDP_COMPAT_H
+
+/* The 2014 header included these, and 2014 codes call malloc/printf/memcpy
+ * relying on it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Dispatch on the argument count (1 to 8): TDP_OVERLOAD_(f, a, b) is f2(a, b).
+ * An empty argument list counts as one (empty) argument. */
+#define TDP_NARG_(...) TDP_NARG_I_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define TDP_NARG_I_(a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
+#define TDP_CAT_(a, b) TDP_CAT_I_(a, b)
+#define TDP_CAT_I_(a, b) a##b
+#define TDP_OVERLOAD_(name, ...) TDP_CAT_(name, TDP_NARG_(__VA_ARGS__))(__VA_ARGS__)
+/* A compile-time error unless the macro argument x is empty. */
+#define TDP_EMPTY_ARG_(x) ((void) sizeof(char[sizeof(#x) == 1 ? 1 : -1]))
+
+/* ---- lifecycle: targetInit(extents, nfieldsmax, nhalo) / targetInit() ---- */
+/* 2014: targetInit(extents, nfieldsmax, nhalo) (alias targetInit3D) set up
+ * the "3D" halo and edge copies for a lattice of the given extents (halo
+ * included) and halo depth; targetFinalize3D() ended it. Here the 3-argument
+ * form also does today's targetInit() (the configuration check), and
+ * targetFinalize3D() also today's targetFinalize(). */
+int tdpInit3D_(const int extents[3], size_t nfieldsmax, int nhalo, const char *caller_config,
+               const char *f, int l);
+int tdpFinalize3D_(const char *f, int l);
+#undef targetInit
+#define targetInit(...) TDP_OVERLOAD_(tdpInitArgs_, __VA_ARGS__)
+#define tdpInitArgs_1(empty) (TDP_EMPTY_ARG_(empty), tdpInit(TARGETDP_CONFIG, TDP_AT))
+#define tdpInitArgs_3(extents, nfieldsmax, nhalo) \
+  tdpInit3D_((extents), (nfieldsmax), (nhalo), TARGETDP_CONFIG, TDP_AT)
+#define targetInit3D(extents, nfieldsmax, nhalo) \
+  tdpInit3D_((extents), (nfieldsmax), (nhalo), TARGETDP_CONFIG, TDP_AT)
+#define targetFinalize3D() tdpFinalize3D_(TDP_AT)
+
+/* ---- halo / edge copies: 2014 arity (4) uses targetInit's nhalo ---- */
+/* The lattice (extents) must be the one given to targetInit. 2014 fields
+ * were SoA; here the field is in the build's layout (the same for SoA). */
+int tdpCopy3DInit_(double *dst, const double *src, const int extents[3], size_t nfields,
+                   int to_target, const char *f, int l);
+#undef copyToTarget3DHalo
+#undef copyFromTarget3DEdge
+#define copyToTarget3DHalo(...) TDP_OVERLOAD_(tdpHaloArgs_, __VA_ARGS__)
+#define copyFromTarget3DEdge(...) TDP_OVERLOAD_(tdpEdgeArgs_, __VA_ARGS__)
+#define tdpHaloArgs_4(t_dst, src, extents, nfields) \
+  tdpCopy3DInit_((t_dst), (src), (extents), (nfields), 1, TDP_AT)
+#define tdpEdgeArgs_4(dst, t_src, extents, nfields) \
+  tdpCopy3DInit_((dst), (t_src), (extents), (nfields), 0, TDP_AT)
+#define tdpHaloArgs_5(t_dst, src, extents, nhalo, ncomp) \
+  tdpCopy3D((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
+#define tdpEdgeArgs_5(dst, t_src, extents, nhalo, ncomp) \
+  tdpCopy3D((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
+
+/* ---- layout conversion: 2014 was in place (3 arguments) ---- */
+int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2soa,
+                       const char *f, int l);
+#undef targetAoS2SoA
+#undef targetSoA2AoS
+#define targetAoS2SoA(...) TDP_OVERLOAD_(tdpAoS2SoAArgs_, __VA_ARGS__)
+#define targetSoA2AoS(...) TDP_OVERLOAD_(tdpSoA2AoSArgs_, __VA_ARGS__)
+#define tdpAoS2SoAArgs_3(t_array, nsites, nfields) \
+  tdpConvertInPlace_((t_array), (nsites), (nfields), 1, TDP_AT)
+#define tdpSoA2AoSArgs_3(t_array, nsites, nfields) \
+  tdpConvertInPlace_((t_array), (nsites), (nfields), 0, TDP_AT)
+#define tdpAoS2SoAArgs_4(t_soa, t_aos, nsites, ncomp) \
+  tdpConvert((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
+#define tdpSoA2AoSArgs_4(t_aos, t_soa, nsites, ncomp) \
+  tdpConvert((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
+
+/* ---- constant memory ---- */
+/* targetConstAddress(&t_ptr, t_const): a target pointer to a TDP_CONST
+ * object (CUDA: cudaGetSymbolAddress), to pass to kernels.
+ * copyConstFromTarget(&host, &t_const, nbytes): read a TDP_CONST object
+ * back (the counterpart of copyConstToTarget). */
+int tdpConstAddress_(void **t_ptr, const void *t_symbol, const char *f, int l);
+int tdpCopyConstFrom_(void *dst, const void *t_symbol, size_t nbytes, const char *f, int l);
+#define targetConstAddress(addr_of_ptr, const_object) \
+  tdpConstAddress_((void **) (addr_of_ptr), (const void *) &(const_object), TDP_AT)
+#define copyConstFromTarget(data, t_symbol, nbytes) \
+  tdpCopyConstFrom_((data), (const void *) (t_symbol), (nbytes), TDP_AT)
+
+/* ---- deep copies: a double array hanging off a struct on the target ---- */
+/* host_obj is the host copy of a struct, host_member the address of one of
+ * its double * members; t_obj the target copy of the struct, whose member at
+ * the same offset points to a target array of n doubles. */
+int tdpCopyDeep_(void *t_obj, void *host_obj, void *host_member, int n, int to_target,
+                 const char *f, int l);
+#define copyDeepDoubleArrayToTarget(t_obj, host_obj, host_member, n) \
+  tdpCopyDeep_((t_obj), (host_obj), (host_member), (n), 1, TDP_AT)
+#define copyDeepDoubleArrayFromTarget(host_obj, t_obj, host_member, n) \
+  tdpCopyDeep_((t_obj), (host_obj), (host_member), (n), 0, TDP_AT)
+
+/* ---- subset copies: 2014 argument order ---- */
+#define copyToTargetSubset(t_dst, src, sites, nsitessubset, nsites, nfields) \
+  copyToTargetSites((t_dst), (src), (nsites), (nfields), (sites), (nsitessubset))
+#define copyFromTargetSubset(dst, t_src, sites, nsitessubset, nsites, nfields) \
+  copyFromTargetSites((dst), (t_src), (nsites), (nfields), (sites), (nsitessubset))
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ---- names and helpers ---- */
+#define NILP VVL /* instruction-level parallelism: the lanes of a TLP stride */
+enum { TARGET_HALO, TARGET_EDGE };
+
+/* HOST marked host functions called from both languages (CUDA: C linkage). */
+#ifdef __CUDACC__
+#define HOST extern "C" __host__
+#else
+#define HOST
+#endif
+
+/* Site (x, y, z) of a lattice with extents[3] (halo included) is
+ * (x*ny + y)*nz + z; targetCoords3D is the inverse. Usable in kernels. */
+static TDP_HOST_DEVICE inline int tdpIndex3D_(int x, int y, int z, const int *extents) {
+  return (x * extents[1] + y) * extents[2] + z;
+}
+static TDP_HOST_DEVICE inline void tdpCoords3D_(int *coords, const int *extents, int index) {
+  coords[0] = index / (extents[1] * extents[2]);
+  coords[1] = (index / extents[2]) % extents[1];
+  coords[2] = index % extents[2];
+}
+#define targetIndex3D(x, y, z, extents) tdpIndex3D_((x), (y), (z), (extents))
+#define targetCoords3D(coords, extents, index) tdpCoords3D_((coords), (extents), (index))
+
+#endif /* TARGETDP_COMPAT_H */
