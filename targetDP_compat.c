@@ -70,7 +70,9 @@ int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2s
   if (nbytes == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "zero sites or fields");
   double *t_tmp = NULL, *host = (double *) malloc(nbytes);
   if (!host) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %zu bytes", nbytes);
-  int rc = tdpMalloc((void **) &t_tmp, nbytes, 0, 0, f, l);
+  /* today's conversion checks for a field of TDP_FIELD_SIZE elements */
+  int rc = tdpMalloc((void **) &t_tmp, TDP_FIELD_SIZE(nsites, nfields) * sizeof(double), 0, 0,
+                     f, l);
   if (rc == TARGET_SUCCESS) rc = tdpConvert(t_tmp, t_array, (int) nsites, (int) nfields, aos2soa, f, l);
   if (rc == TARGET_SUCCESS) rc = tdpCopy(host, t_tmp, nbytes, 0, f, l);
   if (rc == TARGET_SUCCESS) rc = tdpCopy(t_array, host, nbytes, 1, f, l);
