@@ -8,6 +8,7 @@
 # $(BUILD), one folder per configuration.
 
 TARGET ?= c
+PROG_LANG ?= c
 ifeq ($(TARGET),cuda)
   CONFIG ?= nvcc-sm90
 else ifeq ($(TARGET),c)
@@ -58,13 +59,22 @@ ifeq ($(TARGET),cuda)
   BACKEND_SRC = targetDP_CUDA.cu
   COMPILE_PROG = $(NVCC) -x cu $(NVCCFLAGS) $(CPPFLAGS)
   LINK = $(NVCC) $(NVCCFLAGS)
+else ifeq ($(PROG_LANG),c++)
+  # C++ programs on the C backend (presets gxx-openmp, clangxx-openmp): the
+  # library stays C, every program source is compiled as C++ by $(CXX).
+  BACKEND_SRC = targetDP_C.c
+  COMPILE_PROG = $(CXX) -x c++ $(CXXFLAGS) $(CPPFLAGS)
+  LINK = $(CXX) $(CXXFLAGS)
 else
   BACKEND_SRC = targetDP_C.c
   COMPILE_PROG = $(CC) $(CFLAGS) $(CPPFLAGS)
   LINK = $(CC) $(CFLAGS)
 endif
-# targetDP_compat.c (the 2014 API) is compiled like a program: as CUDA
-# under TARGET=cuda, where it needs the runtime's symbol calls.
+ifeq ($(filter $(PROG_LANG),c c++),)
+  $(error PROG_LANG must be c or c++, not '$(PROG_LANG)')
+endif
+# targetDP_compat.c (the 2014 API) is C, or CUDA under TARGET=cuda (where
+# it needs the runtime's symbol calls), whatever the programs' language.
 LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o \
             $(BUILD)/obj/targetDP_compat.o
 
@@ -89,6 +99,15 @@ $(BUILD)/obj/targetDP_C.o: targetDP_C.c
 $(BUILD)/obj/targetDP_CUDA.o: targetDP_CUDA.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+ifeq ($(TARGET),cuda)
+$(BUILD)/obj/targetDP_compat.o: targetDP_compat.c
+	@mkdir -p $(dir $@)
+	$(NVCC) -x cu $(NVCCFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+else
+$(BUILD)/obj/targetDP_compat.o: targetDP_compat.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+endif
 
 # Programs: every .c outside the layer is compiled as the backend's
 # language (C, or CUDA through nvcc -x cu) into $(BUILD)/obj/<path>.o.

@@ -5,7 +5,9 @@
 #   1. scripts/install_deps.sh (installs missing Debian packages as root)
 #   2. C backend unit tests (tests/test_*.c, cmocka) built and run for every
 #      LAYOUT in AOS SOA AOSOA x VVL in 1 2 4 8, plus: the serial preset,
-#      a checked build (CHECK=1), one configuration with 3 OpenMP threads
+#      a checked build (CHECK=1), one configuration with 3 OpenMP threads,
+#      and the test programs compiled as C++17 by g++ and by clang++
+#      (presets gxx-openmp, clangxx-openmp; the library stays C)
 #   3. the same under AddressSanitizer + UBSan (SAN=1): every layout x VVL
 #      (TDP_SAN_VVLS="1 4" narrows it) and the checked build; any sanitizer
 #      report fails; and the serial preset under valgrind memcheck for
@@ -260,6 +262,16 @@ run_config "c-AOSOA-vvl4-sal8" -- CONFIG=gcc-openmp LAYOUT=AOSOA VVL=4 SAL=8
 run_config "c-checked-AOSOA-vvl4" -- CONFIG=gcc-openmp LAYOUT=AOSOA VVL=4 CHECK=1
 run_config "c-AOSOA-vvl4-3threads" OMP_NUM_THREADS=3 TARGETDP_QUIET=1 -- \
   CONFIG=gcc-openmp LAYOUT=AOSOA VVL=4
+
+echo "== C backend, test programs compiled as C++17 (g++, clang++)"
+run_config "cxx-g++-AOSOA-vvl4" -- CONFIG=gxx-openmp LAYOUT=AOSOA VVL=4
+if echo 'int main(){return 0;}' | clang++ -fopenmp -x c++ - -o /dev/null 2>/dev/null; then
+  run_config "cxx-clang++-SOA-vvl2" -- CONFIG=clangxx-openmp LAYOUT=SOA VVL=2
+else
+  SKIP=$((SKIP + 1))
+  echo "ok - cxx-clang++-SOA-vvl2 # SKIP no clang++ with OpenMP (clang, libomp-dev)"
+  SUMMARY+=("$(printf '%-28s skipped (no clang++ -fopenmp)' "cxx-clang++-SOA-vvl2")")
+fi
 
 echo "== C backend under AddressSanitizer + UBSan"
 SAN_ENV=(ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:allocator_may_return_null=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1
