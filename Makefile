@@ -48,8 +48,11 @@ ifeq ($(wildcard /usr/include/cmocka.h),)
   endif
 endif
 ifneq ($(CMOCKA_DIR),)
+  # wherever the package put the library (lib/, lib/<multiarch>/)
+  CMOCKA_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard $(CMOCKA_DIR)/lib/libcmocka.so \
+                     $(CMOCKA_DIR)/lib/*/libcmocka.so))))
   CPPFLAGS += -I$(CMOCKA_DIR)/include
-  LDFLAGS  += -L$(CMOCKA_DIR)/lib/x86_64-linux-gnu -Xlinker -rpath=$(CMOCKA_DIR)/lib/x86_64-linux-gnu
+  LDFLAGS  += -L$(CMOCKA_LIBDIR) -Xlinker -rpath=$(CMOCKA_LIBDIR)
 endif
 
 BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)
