@@ -13,4 +13,6 @@ mkdir -p "$OUTDIR"
   date -u +"%Y-%m-%dT%H:%MZ"; git rev-parse --short HEAD 2>/dev/null
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   TDP_GPU=1 TDP_SKIP_DEPS=1 TDP_JOBS=$(nproc) bash tests/run_tests.sh
+  echo "== examples on the GPU (scale; heat_targetDP against heat_serial to round-off)"
+  TDP_GPU=1 bash tests/suites/examples.sh
 } 2>&1 | tee "$OUTDIR/tests_gpu.log"

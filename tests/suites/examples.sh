@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # Suite: examples/scale.c (the paper's example) builds and scales a field
-# correctly in a few configurations and site counts. Prints `ok - name` /
+# correctly in a few configurations and site counts; examples/heat_targetDP.c
+# agrees with examples/heat_serial.c to round-off in each. Prints `ok - name` /
 # `not ok - name` lines and exits 0 (the contract in tests/README.md).
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
 
-for cfg in "AOSOA 4" "SOA 1" "AOS 8"; do
+# TDP_GPU=1 (tests/run_device.sh): the CUDA builds, run on the GPU.
+if [ "${TDP_GPU:-0}" = 1 ]; then
+  cfgs=("SOA 1" "AOS 1")
+  base=(TARGET=cuda)
+else
+  cfgs=("AOSOA 4" "SOA 1" "AOS 8")
+  base=(CONFIG=gcc-openmp)
+fi
+for cfg in "${cfgs[@]}"; do
   read -r layout vvl <<<"$cfg"
-  args=(CONFIG=gcc-openmp LAYOUT="$layout" VVL="$vvl")
+  args=("${base[@]}" LAYOUT="$layout" VVL="$vvl")
   build=$(make -s "${args[@]}" tests-print-build)
-  if ! make -s -j2 "${args[@]}" "$build/scale" >"$build.scale-build.log" 2>&1; then
+  if ! make -s -j2 "${args[@]}" examples-build >"$build.scale-build.log" 2>&1; then
     echo "not ok - examples/scale builds with LAYOUT=$layout VVL=$vvl"
     tail -n 20 "$build.scale-build.log"
     continue
@@ -22,6 +31,20 @@ for cfg in "AOSOA 4" "SOA 1" "AOS 8"; do
       echo "ok - $name"
     else
       echo "not ok - $name (exit $rc: $out)"
+    fi
+  done
+  for size in "64 48 200" "37 29 150" "3 5 10"; do
+    read -r nx ny n <<<"$size"
+    name="examples/heat_targetDP = heat_serial to round-off, LAYOUT=$layout VVL=$vvl, $nx x $ny, $n steps"
+    if "$build/heat_serial" "$nx" "$ny" "$n" "$build/heat_serial.txt" >/dev/null &&
+       "$build/heat_targetDP" "$nx" "$ny" "$n" "$build/heat_targetDP.txt" >/dev/null &&
+       paste "$build/heat_serial.txt" "$build/heat_targetDP.txt" | awk -v n=$((nx * ny)) '
+         function abs(x) { return x < 0 ? -x : x }
+         { d = abs($1 - $2); if (d > dmax) dmax = d; if (abs($1) > umax) umax = abs($1) }
+         END { printf "max |diff| %g of max |u| %g\n", dmax, umax; exit !(NR == n && umax > 0 && dmax <= 1e-12 * umax) }'; then
+      echo "ok - $name"
+    else
+      echo "not ok - $name"
     fi
   done
 done
