@@ -11,6 +11,11 @@
 .PHONY: install uninstall
 
 PREFIX ?= /usr/local
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+  ifeq ($(SAN),1)
+    $(error SAN=1 builds are for the tests, not for installing: programs would need the sanitizer runtimes)
+  endif
+endif
 TDP_VERSION := 0.2.0
 
 # What a program built against the library needs besides the -D's: the
