@@ -430,29 +430,6 @@ static inline void targetBlockAddInt(int *t_sum, int partial) {
 
 #endif /* __CUDACC__ */
 
-/* ---------------------------------------------------------------------- */
-/* The 2014 names. Names that begin with two underscores belong to the
- * implementation: defining __target__ breaks clang's
- * __attribute__((__target__("avx2"))) in <immintrin.h> and libstdc++'s
- * <random> when they are included after this header. The TDP_ names above
- * are the API; the old ones stay as aliases for existing codes unless
- * -DTDP_NO_LEGACY_NAMES is given (do that in new code). */
-#ifndef TDP_NO_LEGACY_NAMES
-#define __targetEntry__ TDP_KERNEL
-#define __target__ TDP_DEVICE
-#define __targetHost__ TDP_HOST_DEVICE
-#define __targetConst__ TDP_CONST
-#define __targetTLP__(baseIndex, N) TDP_TLP(baseIndex, N)
-#define __targetTLPNoStride__(index, N) TDP_TLP_NOSTRIDE(index, N)
-#define __targetILP__(vecIndex) TDP_ILP(vecIndex)
-#define __targetTLPSum__(baseIndex, N, var) TDP_TLP_SUM(baseIndex, N, var)
-#define __targetILPSum__(vecIndex, var) TDP_ILP_SUM(vecIndex, var)
-/* kernel __targetLaunch__(N) (args); -- the launch is not checked here */
-#define __targetLaunch__(N) TDP_CHEVRONS_(N)
-#define __targetLaunchNoStride__(N) TDP_CHEVRONS_NOSTRIDE_(N)
-#define __targetLaunchReduce__(N) TDP_CHEVRONS_REDUCE_(N)
-#endif
-
 #ifdef TARGETDP_CHECK
 #include <stdio.h>
 #include <stdlib.h>
@@ -620,8 +597,9 @@ int tdpSynchronize(const char *what, const char *f, int l);
 }
 #endif
 
-/* The 2014 API (targetInit(extents, nfields, nhalo), in-place AoS<->SoA,
- * targetConstAddress, ...) as thin wrappers; off with -DTDP_NO_COMPAT. */
+/* The 2014 API: the __target*__ macro names (off with -DTDP_NO_LEGACY_NAMES)
+ * and the 2014 calls (targetInit(extents, nfields, nhalo), in-place AoS<->SoA,
+ * targetConstAddress, ...) as thin wrappers; all off with -DTDP_NO_COMPAT. */
 #ifndef TDP_NO_COMPAT
 #include "targetDP_compat.h"
 #endif

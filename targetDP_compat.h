@@ -119,6 +119,29 @@ int tdpCopyDeep_(void *t_obj, void *host_obj, void *host_member, int n, int to_t
 }
 #endif
 
+/* ---- the 2014 macro names ---- */
+/* The 2014 names. Names that begin with two underscores belong to the
+ * implementation: defining __target__ breaks clang's
+ * __attribute__((__target__("avx2"))) in <immintrin.h> and libstdc++'s
+ * <random> when they are included after targetDP.h. The TDP_ names of targetDP.h
+ * are the API; the old ones stay as aliases for existing codes unless
+ * -DTDP_NO_LEGACY_NAMES is given (do that in new code). */
+#ifndef TDP_NO_LEGACY_NAMES
+#define __targetEntry__ TDP_KERNEL
+#define __target__ TDP_DEVICE
+#define __targetHost__ TDP_HOST_DEVICE
+#define __targetConst__ TDP_CONST
+#define __targetTLP__(baseIndex, N) TDP_TLP(baseIndex, N)
+#define __targetTLPNoStride__(index, N) TDP_TLP_NOSTRIDE(index, N)
+#define __targetILP__(vecIndex) TDP_ILP(vecIndex)
+#define __targetTLPSum__(baseIndex, N, var) TDP_TLP_SUM(baseIndex, N, var)
+#define __targetILPSum__(vecIndex, var) TDP_ILP_SUM(vecIndex, var)
+/* kernel __targetLaunch__(N) (args); -- the launch is not checked here */
+#define __targetLaunch__(N) TDP_CHEVRONS_(N)
+#define __targetLaunchNoStride__(N) TDP_CHEVRONS_NOSTRIDE_(N)
+#define __targetLaunchReduce__(N) TDP_CHEVRONS_REDUCE_(N)
+#endif
+
 /* ---- names and helpers ---- */
 #define NILP VVL /* instruction-level parallelism: the lanes of a TLP stride */
 enum { TARGET_HALO, TARGET_EDGE };
