@@ -137,6 +137,42 @@ ifeq ($(TARGET),cuda)
 endif
 MPI_CPPFLAGS += -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
 
+# A program from its sources with the layer's rules, for fragments:
+#   $(eval $(call tdp_program,NAME,SOURCES[,mpi]))
+# builds $(BUILD)/NAME (and a phony target NAME); with mpi, the MPI flags.
+define tdp_program
+$(1)_OBJS := $$(patsubst %.c,$$(BUILD)/obj/%.o,$(2))
+$$(BUILD)/$(1): $$($(1)_OBJS) $$(LIB)
+	$$(LINK) $$^ -o $$@ $$(LDFLAGS) $$(LDLIBS) $(if $(3),$$(MPI_LDLIBS))
+$(if $(3),$$($(1)_OBJS): PROG_CPPFLAGS += $$(MPI_CPPFLAGS))
+.PHONY: $(1)
+$(1): $$(BUILD)/$(1)
+endef
+
+# A code outside the repository built with the same rules and configuration:
+#   make app APP_DIR=/path/to/code [APP_NAME=name] [APP_MPI=1]
+# compiles every APP_DIR/*.c as the backend's language (-I APP_DIR) into
+# $(BUILD)/obj/app-NAME/ and links $(BUILD)/NAME (NAME: the folder's name).
+.PHONY: app
+ifneq ($(APP_DIR),)
+APP_NAME ?= $(notdir $(abspath $(APP_DIR)))
+APP_SRCS := $(wildcard $(APP_DIR)/*.c)
+ifeq ($(APP_SRCS),)
+  $(error APP_DIR=$(APP_DIR) has no .c files)
+endif
+APP_OBJS := $(patsubst $(APP_DIR)/%.c,$(BUILD)/obj/app-$(APP_NAME)/%.o,$(APP_SRCS))
+$(BUILD)/obj/app-$(APP_NAME)/%.o: $(APP_DIR)/%.c
+	@mkdir -p $(dir $@)
+	$(COMPILE_PROG) -I$(APP_DIR) $(if $(filter 1,$(APP_MPI)),$(MPI_CPPFLAGS)) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/$(APP_NAME): $(APP_OBJS) $(LIB)
+	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(if $(filter 1,$(APP_MPI)),$(MPI_LDLIBS))
+app: $(BUILD)/$(APP_NAME)
+	@echo "built $<"
+else
+app:
+	@echo "make app APP_DIR=/path/to/code [APP_NAME=name] [APP_MPI=1]" >&2; exit 1
+endif
+
 # Fragments add programs and their targets (tests, examples, benchmarks, apps).
 -include $(wildcard */build.mk) $(wildcard apps/*/build.mk)
 

@@ -3,12 +3,9 @@
 # scale kernel; `make examples-build` also the heat equation, serial and
 # ported (tests/suites/examples.sh compares them).
 .PHONY: example examples-build
-$(BUILD)/scale: $(BUILD)/obj/examples/scale.o $(LIB)
-	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS)
-$(BUILD)/heat_targetDP: $(BUILD)/obj/examples/heat_targetDP.o $(LIB)
-	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS)
-$(BUILD)/heat_serial: $(BUILD)/obj/examples/heat_serial.o
-	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS)
+$(eval $(call tdp_program,scale,examples/scale.c))
+$(eval $(call tdp_program,heat_targetDP,examples/heat_targetDP.c))
+$(eval $(call tdp_program,heat_serial,examples/heat_serial.c))
 example: $(BUILD)/scale
 	$(BUILD)/scale
 examples-build: $(BUILD)/scale $(BUILD)/heat_targetDP $(BUILD)/heat_serial

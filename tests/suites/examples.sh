@@ -48,4 +48,23 @@ for cfg in "${cfgs[@]}"; do
     fi
   done
 done
+
+# A code outside the repository with the same rules: make app APP_DIR=...
+if [ "${TDP_GPU:-0}" != 1 ]; then
+  ext=$(mktemp -d "${TMPDIR:-/tmp}/tdp-app.XXXXXX")
+  cp examples/heat_targetDP.c "$ext/"
+  args=(CONFIG=gcc-openmp LAYOUT=SOA VVL=2)
+  build=$(make -s "${args[@]}" tests-print-build)
+  if make -s -j2 "${args[@]}" app APP_DIR="$ext" APP_NAME=heat_ext heat_serial >"$ext/log" 2>&1 &&
+     ! grep -q warning "$ext/log" &&
+     "$build/heat_ext" 40 30 50 "$ext/a.txt" >/dev/null && "$build/heat_serial" 40 30 50 "$ext/b.txt" >/dev/null &&
+     paste "$ext/a.txt" "$ext/b.txt" | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > m) m = d; if ($1 > u) u = $1 }
+       END { exit !(NR == 1200 && u > 0 && m <= 1e-12 * u) }'; then
+    echo "ok - make app APP_DIR=<outside the repository>: builds with the repository's rules and agrees"
+  else
+    echo "not ok - make app APP_DIR=<outside the repository>: builds with the repository's rules and agrees"
+    tail -n 20 "$ext/log"
+  fi
+  rm -rf "$ext"
+fi
 exit 0
