@@ -155,6 +155,39 @@ else
   skip "examples/CMakeLists.txt" "no cmake (scripts/install_deps.sh installs it)"
 fi
 
+# ---- the 2014 dispatch refuses what it cannot mean (compile errors, not silence)
+printf '#include "targetDP.h"\nint f(void) { return targetInit(3); }\n' >"$T/init1.c"
+check "targetInit(x) with one argument is a compile error" bash -c \
+  '! gcc -std=c99 -fsyntax-only -I"$1/include" "$2/init1.c" 2>/dev/null' _ "$P"  "$T"
+printf '#include "targetDP.h"\ndouble f(double *t) { return targetDoubleSum(t, 10); }\n' >"$T/sum2.c"
+check "the 2014 targetDoubleSum(t, n) is a compile error (docs/migration.md)" bash -c \
+  '! gcc -std=c99 -fsyntax-only -I"$1/include" "$2/sum2.c" 2>/dev/null' _ "$P" "$T"
+
+# ---- CMake without components, and a version that is not there
+if command -v cmake >/dev/null 2>&1; then
+  mkdir -p "$T/cm-any"
+  cat >"$T/cm-any/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.18)
+project(any LANGUAGES C)
+find_package(targetDP 0.1 REQUIRED)
+if(NOT TARGET targetDP::c)
+  message(FATAL_ERROR "no targetDP::c")
+endif()
+find_package(targetDP 99.0 QUIET)
+if(targetDP_FOUND)
+  message(FATAL_ERROR "version 99.0 accepted")
+endif()
+CM
+  check "CMake: find_package(targetDP 0.1) without components; version 99 refused" \
+    cmake -S "$T/cm-any" -B "$T/cm-any/b" -DCMAKE_PREFIX_PATH="$P"
+fi
+
+# ---- a staged install (DESTDIR): files under the stage, paths for PREFIX
+check "make install DESTDIR=<stage> PREFIX=/opt/tdp: staged files name /opt/tdp" bash -c \
+  'make -s CONFIG=gcc-openmp install DESTDIR="$1/stage" PREFIX=/opt/tdp >/dev/null &&
+   test -f "$1/stage/opt/tdp/lib/libtargetDP_c.a" &&
+   grep -qx "prefix=/opt/tdp" "$1/stage/opt/tdp/lib/pkgconfig/targetDP-c.pc" && test ! -e /opt/tdp' _ "$T"
+
 # ---- uninstall
 check "make uninstall PREFIX=<tmp> removes every installed file" bash -c \
   'make -s uninstall PREFIX="$1" && [ -z "$(find "$1" -type f 2>/dev/null)" ]' _ "$P"
