@@ -1,6 +1,8 @@
 # targetDP -- GNU make (other makes are not supported).
 #
 #   make [TARGET=c|cuda] [CONFIG=name] [LAYOUT=AOS|SOA|AOSOA] [VVL=n] [SAL=n] [TPB=n] [SAN=1]
+#   make install PREFIX=dir | make uninstall PREFIX=dir     (pkg/build.mk)
+#   make app APP_DIR=/path/to/code                          (a code outside the repository)
 #
 # TARGET picks the backend; CONFIG a preset in config/ (default gcc-openmp
 # for c, nvcc-sm90 for cuda). The preset must belong to the TARGET, so a
