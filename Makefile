@@ -153,8 +153,8 @@ endef
 
 # A code outside the repository built with the same rules and configuration:
 #   make app APP_DIR=/path/to/code [APP_NAME=name] [APP_MPI=1]
-# compiles every APP_DIR/*.c as the backend's language (-I APP_DIR) into
-# $(BUILD)/obj/app-NAME/ and links $(BUILD)/NAME (NAME: the folder's name).
+# compiles every APP_DIR/*.c as the backend's language (-I APP_DIR) and
+# links $(BUILD)/NAME (NAME: the folder's name).
 .PHONY: app
 ifneq ($(APP_DIR),)
 APP_NAME ?= $(notdir $(abspath $(APP_DIR)))
@@ -162,8 +162,11 @@ APP_SRCS := $(wildcard $(APP_DIR)/*.c)
 ifeq ($(APP_SRCS),)
   $(error APP_DIR=$(APP_DIR) has no .c files)
 endif
-APP_OBJS := $(patsubst $(APP_DIR)/%.c,$(BUILD)/obj/app-$(APP_NAME)/%.o,$(APP_SRCS))
-$(BUILD)/obj/app-$(APP_NAME)/%.o: $(APP_DIR)/%.c
+# objects in a folder named after the code's full path: its .d files name
+# that path, so another folder of the same name must not reuse them
+APP_OBJDIR := $(BUILD)/obj/app/$(subst /,_,$(abspath $(APP_DIR)))
+APP_OBJS := $(patsubst $(APP_DIR)/%.c,$(APP_OBJDIR)/%.o,$(APP_SRCS))
+$(APP_OBJDIR)/%.o: $(APP_DIR)/%.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) -I$(APP_DIR) $(if $(filter 1,$(APP_MPI)),$(MPI_CPPFLAGS)) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/$(APP_NAME): $(APP_OBJS) $(LIB)
