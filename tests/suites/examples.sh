@@ -65,6 +65,6 @@ if [ "${TDP_GPU:-0}" != 1 ]; then
     echo "not ok - make app APP_DIR=<outside the repository>: builds with the repository's rules and agrees"
     tail -n 20 "$ext/log"
   fi
-  rm -rf "$ext"
+  rm -rf "$ext" "$build/obj/app/$(printf %s "$ext" | tr / _)"
 fi
 exit 0
