@@ -217,6 +217,52 @@ int tdp_objects_built_with_different_targetDP_configurations = 1;
 #define TDP_OMP_SIMD_(x)
 #define TDP_OMP_PFS_(x)
 #endif
+/* The operation of a reduction: the library's targetDoubleSum etc. and
+ * the block reductions of in-kernel reductions (targetBlockAdd/Min/Max). */
+typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
+
+/* In-kernel reductions (docs/api.md). TDP_TLP_REDUCE takes one clause per
+ * variable, TDP_RSUM(v), TDP_RMIN(v) or TDP_RMAX(v), at most 8; a clause is
+ * the pair (op, v), from which each backend builds what it needs: the
+ * OpenMP reduction clause, and in the checked C build the variable's
+ * address (for the check in targetBlock*). TDP_EACH_(m, a, b) is m(a) m(b).
+ * A ninth clause names a macro TDP_EACH_<ninth> that does not exist: a
+ * compile error, not a dropped variable. */
+#define TDP_RSUM(v) (+, v)
+#define TDP_RMIN(v) (min, v)
+#define TDP_RMAX(v) (max, v)
+#define TDP_CAT_(a, b) TDP_CAT_I_(a, b)
+#define TDP_CAT_I_(a, b) a##b
+#define TDP_NARG_(...) TDP_NARG_I_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define TDP_NARG_I_(a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
+#define TDP_EACH_(m, ...) TDP_CAT_(TDP_EACH_, TDP_NARG_(__VA_ARGS__))(m, __VA_ARGS__)
+#define TDP_EACH_1(m, x) m(x)
+#define TDP_EACH_2(m, x, ...) m(x) TDP_EACH_1(m, __VA_ARGS__)
+#define TDP_EACH_3(m, x, ...) m(x) TDP_EACH_2(m, __VA_ARGS__)
+#define TDP_EACH_4(m, x, ...) m(x) TDP_EACH_3(m, __VA_ARGS__)
+#define TDP_EACH_5(m, x, ...) m(x) TDP_EACH_4(m, __VA_ARGS__)
+#define TDP_EACH_6(m, x, ...) m(x) TDP_EACH_5(m, __VA_ARGS__)
+#define TDP_EACH_7(m, x, ...) m(x) TDP_EACH_6(m, __VA_ARGS__)
+#define TDP_EACH_8(m, x, ...) m(x) TDP_EACH_7(m, __VA_ARGS__)
+#define TDP_RCLAUSE_(r) TDP_RCLAUSE_I_ r
+#define TDP_RCLAUSE_I_(op, v) reduction(op : v)
+#define TDP_RADDR_(r) TDP_RADDR_I_ r
+#define TDP_RADDR_I_(op, v) , (const void *) &(v)
+/* TDP_TLP_SUM(base, N, a, b) is TDP_TLP_REDUCE(base, N, TDP_RSUM(a), TDP_RSUM(b)). */
+#define TDP_RSUM_EACH_(v) , TDP_RSUM(v)
+#define TDP_RMIN_EACH_(v) , TDP_RMIN(v)
+#define TDP_RMAX_EACH_(v) , TDP_RMAX(v)
+#define TDP_TLP_REDUCE_ALL_(baseIndex, N, each, ...) \
+  TDP_TLP_REDUCE_LIST_(baseIndex, N TDP_EACH_(each, __VA_ARGS__))
+#define TDP_TLP_REDUCE_LIST_(...) TDP_TLP_REDUCE(__VA_ARGS__)
+#define TDP_TLP_SUM(baseIndex, N, ...) TDP_TLP_REDUCE_ALL_(baseIndex, N, TDP_RSUM_EACH_, __VA_ARGS__)
+#define TDP_TLP_MIN(baseIndex, N, ...) TDP_TLP_REDUCE_ALL_(baseIndex, N, TDP_RMIN_EACH_, __VA_ARGS__)
+#define TDP_TLP_MAX(baseIndex, N, ...) TDP_TLP_REDUCE_ALL_(baseIndex, N, TDP_RMAX_EACH_, __VA_ARGS__)
+/* The lane loop inside a reduction. Its lane count has its own name, so
+ * TDP_ILP (which needs TDP_TLP's) inside TDP_TLP_REDUCE does not compile. */
+#define TDP_ILP_REDUCE(vecIndex) for (int vecIndex = 0; vecIndex < tdp_rlane_; vecIndex++)
+#define TDP_ILP_SUM(vecIndex, ...) TDP_ILP_REDUCE(vecIndex)
+
 #if VVL == 1
 #define TDP_LANES_(base, N) for (int tdp_nlane_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
 #else
@@ -248,9 +294,14 @@ int tdp_objects_built_with_different_targetDP_configurations = 1;
 #define TDP_ILP(vecIndex) \
   _Pragma("unroll") for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
 
-/* Each thread keeps its own partial; combine with targetBlockAdd*(). */
-#define TDP_TLP_SUM(baseIndex, N, var) TDP_TLP(baseIndex, N)
-#define TDP_ILP_SUM(vecIndex, var) TDP_ILP(vecIndex)
+/* Each thread keeps its own copy of every variable declared before the
+ * loop: the reduction variables are its partials, combined after the loop
+ * by targetBlockAdd/Min/Max*(). The clauses are not needed here. */
+#define TDP_TLP_REDUCE(baseIndex, N, ...)                                           \
+  for (int baseIndex = VVL * TDP_THREAD_; baseIndex < (N);                          \
+       baseIndex += VVL * TDP_NTHREADS_)                                            \
+    for (int tdp_rlane_ = ((N) - baseIndex < VVL) ? (int) ((N) - baseIndex) : VVL, \
+         tdp_ronce_ = 1; tdp_ronce_; tdp_ronce_ = 0)
 
 /* One thread per stride: blocks then sweep the lattice in order, which
  * keeps the many streams of a stencil kernel close together in DRAM. */
@@ -303,28 +354,91 @@ static __device__ inline void targetAtomicAddInt(int *t, int v) {
   atomicAdd(t, v);
 }
 
-/* Add every thread's partial into *t_sum: warp shuffles, then one value
- * per warp through shared memory, then one atomic per block. Every thread
- * of the block must call it (it synchronises the block). */
-static __device__ inline double tdpBlockSum_(double v) {
-  __shared__ double warp_sum[TARGET_TPB / 32];
-  for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
-  if (threadIdx.x % 32 == 0) warp_sum[threadIdx.x / 32] = v;
+/* Block reductions: one implementation, a template over the operation and
+ * the element type, used by targetBlock{Add,Min,Max}{Double,Float,Int,Long}
+ * and by the library's own reductions (targetDP_CUDA.cu). */
+template <tdpReduceOp op, typename T> static __device__ inline T tdpCombine_(T x, T y) {
+  if (op == TDP_SUM) return x + y;
+  if (op == TDP_MIN) return y < x ? y : x;
+  return y > x ? y : x;
+}
+
+/* The op of every thread's v, valid in thread 0. Warp shuffles, then one
+ * value per warp through shared memory, then a shuffle in warp 0. Every
+ * thread of the block must call it, blockDim.x a multiple of 32 (at most
+ * 1024). The shared array belongs to the instantiation, so two calls in a
+ * row for the same op and type share it: the barrier before the write
+ * waits until warp 0 of the previous call has read it (without it, a
+ * kernel with two sums raced: issue 9). */
+template <tdpReduceOp op, typename T> static __device__ inline T tdpBlockReduce_(T v) {
+  __shared__ T warp_val[32];
+  const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32, nwarp = blockDim.x / 32;
+  for (int off = 16; off > 0; off /= 2) v = tdpCombine_<op>(v, __shfl_down_sync(0xffffffffu, v, off));
   __syncthreads();
-  v = (threadIdx.x < blockDim.x / 32) ? warp_sum[threadIdx.x] : 0.0;
-  if (threadIdx.x < 32) {
-    for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
+  if (lane == 0) warp_val[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    /* Lanes past the last warp hold the identity: 0 for a sum, any of
+     * the values (warp 0's) for min and max. */
+    v = lane < nwarp ? warp_val[lane] : (op == TDP_SUM ? (T) 0 : warp_val[0]);
+    for (int off = 16; off > 0; off /= 2) v = tdpCombine_<op>(v, __shfl_down_sync(0xffffffffu, v, off));
   }
   return v;
 }
-static __device__ inline void targetBlockAddDouble(double *t_sum, double partial) {
-  double s = tdpBlockSum_(partial);
-  if (threadIdx.x == 0) atomicAdd(t_sum, s);
+
+/* Atomics per operation. Sums and integer min/max are hardware atomics
+ * (long through its 64-bit twin; Linux long is 64 bits). Floating min and
+ * max have no hardware atomic: a compare-and-swap loop on the bits, which
+ * stops as soon as the stored value is already at least as good, so the
+ * loop runs once per block in practice. A NaN partial never wins a
+ * comparison and is dropped (as by a CPU min/max reduction, whose result
+ * for NaN is unspecified). */
+static_assert(sizeof(long) == sizeof(long long), "targetBlock*Long needs a 64-bit long");
+static __device__ inline unsigned long long tdpBits_(double x) {
+  return (unsigned long long) __double_as_longlong(x);
 }
-static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
-  double s = tdpBlockSum_((double) partial); /* exact below 2^53 */
-  if (threadIdx.x == 0) atomicAdd(t_sum, (int) s);
+static __device__ inline unsigned int tdpBits_(float x) { return (unsigned int) __float_as_int(x); }
+static __device__ inline double tdpFromBits_(unsigned long long b, double) {
+  return __longlong_as_double((long long) b);
 }
+static __device__ inline float tdpFromBits_(unsigned int b, float) { return __int_as_float((int) b); }
+template <tdpReduceOp op, typename T> static __device__ inline void tdpAtomicCas_(T *t, T v) {
+  typedef decltype(tdpBits_(v)) Bits;
+  Bits *tb = (Bits *) t, old = *tb;
+  for (;;) {
+    T cur = tdpFromBits_(old, v);
+    if (tdpCombine_<op>(cur, v) == cur) return; /* v would change nothing */
+    Bits seen = atomicCAS(tb, old, tdpBits_(v));
+    if (seen == old) return;
+    old = seen;
+  }
+}
+template <tdpReduceOp op> static __device__ inline void tdpAtomic_(double *t, double v) {
+  if (op == TDP_SUM) atomicAdd(t, v);
+  else tdpAtomicCas_<op>(t, v);
+}
+template <tdpReduceOp op> static __device__ inline void tdpAtomic_(float *t, float v) {
+  if (op == TDP_SUM) atomicAdd(t, v);
+  else tdpAtomicCas_<op>(t, v);
+}
+template <tdpReduceOp op> static __device__ inline void tdpAtomic_(int *t, int v) {
+  if (op == TDP_SUM) atomicAdd(t, v);
+  else if (op == TDP_MIN) atomicMin(t, v);
+  else atomicMax(t, v);
+}
+template <tdpReduceOp op> static __device__ inline void tdpAtomic_(long *t, long v) {
+  if (op == TDP_SUM) atomicAdd((unsigned long long *) t, (unsigned long long) v);
+  else if (op == TDP_MIN) atomicMin((long long *) t, (long long) v);
+  else atomicMax((long long *) t, (long long) v);
+}
+template <tdpReduceOp op, typename T> static __device__ inline void tdpBlockOp_(T *t, T partial) {
+  T r = tdpBlockReduce_<op>(partial);
+  if (threadIdx.x == 0) tdpAtomic_<op>(t, r);
+}
+#define TDP_BLOCK_OPS_(Name, T)                                                              \
+  static __device__ inline void targetBlockAdd##Name(T *t, T p) { tdpBlockOp_<TDP_SUM>(t, p); } \
+  static __device__ inline void targetBlockMin##Name(T *t, T p) { tdpBlockOp_<TDP_MIN>(t, p); } \
+  static __device__ inline void targetBlockMax##Name(T *t, T p) { tdpBlockOp_<TDP_MAX>(t, p); }
 
 #else /* C backend: OpenMP threads + omp simd, or serial without OpenMP */
 
@@ -380,13 +494,24 @@ static __device__ inline void targetBlockAddInt(int *t_sum, int partial) {
 /* A reduction vectorises over the sites themselves, whatever VVL: a
  * VVL-wide simd reduction per stride would end every stride in a
  * horizontal sum (measured: 0.75-0.9 of a native dot product at VVL 4-8,
- * parity this way). Each site is still base + vec exactly once. */
-#define TDP_TLP_SUM(baseIndex, N, var)                                    \
-  TDP_OMP_PFS_(reduction(+:var))          \
-  for (int baseIndex = 0; baseIndex < (N); baseIndex++)                        \
-    for (int tdp_nlane_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
-#define TDP_ILP_SUM(vecIndex, var) \
-  for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
+ * parity this way). Each site is still base + vec exactly once. Variables
+ * declared before the loop are shared by the OpenMP threads: only those
+ * named in a clause are reduced, any other one written here is a race
+ * (the checked build catches the partial of targetBlock* that is not). */
+#define TDP_TLP_REDUCE(baseIndex, N, ...)                              \
+  TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                   \
+  TDP_OMP_PFS_(TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                   \
+  for (int baseIndex = 0; baseIndex < (N); baseIndex++)                \
+    for (int tdp_rlane_ = 1, tdp_ronce_ = 1; tdp_ronce_; tdp_ronce_ = 0)
+#ifdef TARGETDP_CHECK
+/* The checked build records which variables the loop reduces (their
+ * addresses), before the loop; targetBlock* then refuses any other. */
+#define TDP_RREGISTER_(...)                                                           \
+  for (int tdp_rreg_ = tdpReduceVars_(__FILE__, __LINE__ __VA_ARGS__, (const void *) 0); \
+       tdp_rreg_; tdp_rreg_ = 0)
+#else
+#define TDP_RREGISTER_(...)
+#endif
 
 /* A kernel is a function call; N is still evaluated (once), so a
  * parameter used only in the launch is not unused here. The launch check
@@ -420,15 +545,59 @@ static inline void targetAtomicAddInt(int *t, int v) {
   *t += v;
 }
 /* Called after the TLP loop, where the reduction clause has already
- * combined the threads' partials: one atomic per call. */
-static inline void targetBlockAddDouble(double *t_sum, double partial) {
-  targetAtomicAddDouble(t_sum, partial);
-}
-static inline void targetBlockAddInt(int *t_sum, int partial) {
-  targetAtomicAddInt(t_sum, partial);
-}
+ * combined the threads' partials: one atomic (or, for min and max, which
+ * have no omp atomic before OpenMP 5.1, one critical section) per call. */
+#define TDP_BLOCK_OPS_(Name, T)                                        \
+  static inline void targetBlockAdd##Name(T *t, T p) {                 \
+    TDP_OMP_(atomic update)                                            \
+    *t += p;                                                           \
+  }                                                                    \
+  static inline void targetBlockMin##Name(T *t, T p) {                 \
+    TDP_OMP_(critical(tdp_block_minmax_))                              \
+    if (p < *t) *t = p;                                                \
+  }                                                                    \
+  static inline void targetBlockMax##Name(T *t, T p) {                 \
+    TDP_OMP_(critical(tdp_block_minmax_))                              \
+    if (p > *t) *t = p;                                                \
+  }
 
 #endif /* __CUDACC__ */
+
+TDP_BLOCK_OPS_(Double, double)
+TDP_BLOCK_OPS_(Float, float)
+TDP_BLOCK_OPS_(Int, int)
+TDP_BLOCK_OPS_(Long, long)
+
+#if defined(TARGETDP_CHECK) && !defined(__CUDACC__)
+/* Checked C build: the partial passed to targetBlock* must be a variable
+ * that an in-kernel reduction of this kernel named in a clause.
+ * Any other was shared by the OpenMP threads of the loop, and the value
+ * that arrives here is a race's. (On CUDA every thread has its own copy,
+ * so there is nothing to race; the rule is the same for portability.) */
+#ifdef __cplusplus
+extern "C" {
+#endif
+int tdpReduceVars_(const char *file, int line, ...);
+void tdpReduceClear_(void);
+void tdpReduceCheck_(const void *partial, const char *call, const char *name, const char *file,
+                     int line);
+#ifdef __cplusplus
+}
+#endif
+#define TDP_RCHECKED_(fn, t, p) (tdpReduceCheck_(&(p), #fn, #p, __FILE__, __LINE__), fn(t, p))
+#define targetBlockAddDouble(t, p) TDP_RCHECKED_(targetBlockAddDouble, t, p)
+#define targetBlockMinDouble(t, p) TDP_RCHECKED_(targetBlockMinDouble, t, p)
+#define targetBlockMaxDouble(t, p) TDP_RCHECKED_(targetBlockMaxDouble, t, p)
+#define targetBlockAddFloat(t, p) TDP_RCHECKED_(targetBlockAddFloat, t, p)
+#define targetBlockMinFloat(t, p) TDP_RCHECKED_(targetBlockMinFloat, t, p)
+#define targetBlockMaxFloat(t, p) TDP_RCHECKED_(targetBlockMaxFloat, t, p)
+#define targetBlockAddInt(t, p) TDP_RCHECKED_(targetBlockAddInt, t, p)
+#define targetBlockMinInt(t, p) TDP_RCHECKED_(targetBlockMinInt, t, p)
+#define targetBlockMaxInt(t, p) TDP_RCHECKED_(targetBlockMaxInt, t, p)
+#define targetBlockAddLong(t, p) TDP_RCHECKED_(targetBlockAddLong, t, p)
+#define targetBlockMinLong(t, p) TDP_RCHECKED_(targetBlockMinLong, t, p)
+#define targetBlockMaxLong(t, p) TDP_RCHECKED_(targetBlockMaxLong, t, p)
+#endif
 
 #ifdef TARGETDP_CHECK
 #include <stdio.h>
@@ -566,9 +735,10 @@ int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo,
 
 /* Reductions of n values of a target array, result on the host. The order
  * of summation is fixed, so a run is bitwise reproducible on one device. */
-int tdpReduceDouble(double *result, const double *t_a, size_t n, int op, const char *f, int l);
-int tdpReduceInt(long long *result, const int *t_a, size_t n, int op, const char *f, int l);
-enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 };
+int tdpReduceDouble(double *result, const double *t_a, size_t n, tdpReduceOp op, const char *f,
+                    int l);
+int tdpReduceInt(long long *result, const int *t_a, size_t n, tdpReduceOp op, const char *f,
+                 int l);
 #define targetDoubleSum(res, t_a, n) tdpReduceDouble((res), (t_a), (n), TDP_SUM, TDP_AT)
 #define targetDoubleMin(res, t_a, n) tdpReduceDouble((res), (t_a), (n), TDP_MIN, TDP_AT)
 #define targetDoubleMax(res, t_a, n) tdpReduceDouble((res), (t_a), (n), TDP_MAX, TDP_AT)

@@ -151,12 +151,12 @@ int tdpBackendCopySites(double *dst, const double *src, int nsites, int ncomp,
     free(part);                                                                 \
   } while (0)
 
-int tdpBackendReduceDouble(double *res, const double *t_a, size_t n, int op, tdpSite at) {
+int tdpBackendReduceDouble(double *res, const double *t_a, size_t n, tdpReduceOp op, tdpSite at) {
   REDUCE(double, double, res, t_a, n, op);
   return TARGET_SUCCESS;
 }
 
-int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, int op, tdpSite at) {
+int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op, tdpSite at) {
   REDUCE(int, long long, res, t_a, n, op);
   return TARGET_SUCCESS;
 }

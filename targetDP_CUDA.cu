@@ -196,57 +196,48 @@ int tdpBackendCopySites(double *dst, const double *src, int nsites, int ncomp,
 }
 
 /* Reductions: each thread folds a grid-stride slice, the block combines
- * with warp shuffles, block results go to a partial array, and one block
- * folds that. No atomics: the same input gives the same bits every time. */
-template <typename A> __device__ A combine(int op, A x, A y) {
-  if (op == TDP_SUM) return x + y;
-  if (op == TDP_MIN) return y < x ? y : x;
-  return y > x ? y : x;
-}
-
-template <typename A> __device__ A block_fold(A v, int op) {
-  __shared__ A warp_val[LIB_TPB / 32];
-  for (int off = 16; off > 0; off /= 2) v = combine(op, v, __shfl_down_sync(0xffffffffu, v, off));
-  if (threadIdx.x % 32 == 0) warp_val[threadIdx.x / 32] = v;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    /* Lanes past the last warp hold an identity: 0 for a sum, any element
-     * for min and max. */
-    v = threadIdx.x < LIB_TPB / 32 ? warp_val[threadIdx.x] : (op == TDP_SUM ? (A) 0 : warp_val[0]);
-    for (int off = 16; off > 0; off /= 2) v = combine(op, v, __shfl_down_sync(0xffffffffu, v, off));
-  }
-  return v;
-}
-
-template <typename T, typename A>
-__global__ void reduce_kernel(const T *a, size_t n, int op, A *out) {
+ * (tdpBlockReduce_, the block reduction of targetDP.h), block results go to
+ * a partial array, and one block folds that. No atomics: the same input
+ * gives the same bits every time. The operation is a template argument, so
+ * the loop holds no run-time branch on it. */
+template <tdpReduceOp op, typename T, typename A>
+__global__ void reduce_kernel(const T *a, size_t n, A *out) {
   /* The identity of min and max is the first element: valid for any type. */
   A acc = (op == TDP_SUM) ? (A) 0 : (A) a[0];
   for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
        i += (size_t) gridDim.x * blockDim.x)
-    acc = combine(op, acc, (A) a[i]);
-  acc = block_fold(acc, op);
+    acc = tdpCombine_<op>(acc, (A) a[i]);
+  acc = tdpBlockReduce_<op>(acc);
   if (threadIdx.x == 0) out[blockIdx.x] = acc;
 }
 
+template <tdpReduceOp op, typename T, typename A>
+static void reduce_launch(const T *t_a, size_t n, A *partial, unsigned int nb) {
+  reduce_kernel<op, T, A><<<nb, LIB_TPB>>>(t_a, n, partial);
+  reduce_kernel<op, A, A><<<1, LIB_TPB>>>(partial, nb, partial + REDUCE_BLOCKS);
+}
+
 template <typename T, typename A>
-static int reduce(A *res, const T *t_a, size_t n, int op, tdpSite at) {
+static int reduce(A *res, const T *t_a, size_t n, tdpReduceOp op, tdpSite at) {
   int rc = grow_scratch((REDUCE_BLOCKS + 1) * sizeof(A), 0, at);
   if (rc) return rc;
   A *partial = (A *) d_scratch;
   unsigned int nb = lib_blocks(n) < REDUCE_BLOCKS ? lib_blocks(n) : REDUCE_BLOCKS;
-  reduce_kernel<T, A><<<nb, LIB_TPB>>>(t_a, n, op, partial);
-  reduce_kernel<A, A><<<1, LIB_TPB>>>(partial, nb, op, partial + REDUCE_BLOCKS);
+  switch (op) {
+  case TDP_SUM: reduce_launch<TDP_SUM>(t_a, n, partial, nb); break;
+  case TDP_MIN: reduce_launch<TDP_MIN>(t_a, n, partial, nb); break;
+  case TDP_MAX: reduce_launch<TDP_MAX>(t_a, n, partial, nb); break;
+  }
   CUDA_TRY(cudaGetLastError(), at);
   CUDA_TRY(cudaMemcpy(res, partial + REDUCE_BLOCKS, sizeof(A), cudaMemcpyDeviceToHost), at);
   return TARGET_SUCCESS;
 }
 
-int tdpBackendReduceDouble(double *res, const double *t_a, size_t n, int op, tdpSite at) {
+int tdpBackendReduceDouble(double *res, const double *t_a, size_t n, tdpReduceOp op, tdpSite at) {
   return reduce<double, double>(res, t_a, n, op, at);
 }
 
-int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, int op, tdpSite at) {
+int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op, tdpSite at) {
   return reduce<int, long long>(res, t_a, n, op, at);
 }
 

@@ -398,7 +398,7 @@ int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo, i
   return rc;
 }
 
-int tdpReduceDouble(double *res, const double *t_a, size_t n, int op, const char *f, int l) {
+int tdpReduceDouble(double *res, const double *t_a, size_t n, tdpReduceOp op, const char *f, int l) {
   static const char *names[] = {"targetDoubleSum", "targetDoubleMin", "targetDoubleMax"};
   tdpSite at = SITE(names[op]);
   int rc = check_live(at);
@@ -408,7 +408,7 @@ int tdpReduceDouble(double *res, const double *t_a, size_t n, int op, const char
   return rc ? rc : tdpBackendReduceDouble(res, t_a, n, op, at);
 }
 
-int tdpReduceInt(long long *res, const int *t_a, size_t n, int op, const char *f, int l) {
+int tdpReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op, const char *f, int l) {
   static const char *names[] = {"targetIntSum", "targetIntMin", "targetIntMax"};
   tdpSite at = SITE(names[op]);
   int rc = check_live(at);
@@ -416,6 +416,58 @@ int tdpReduceInt(long long *res, const int *t_a, size_t n, int op, const char *f
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(int), "the target array", at);
   if (rc == TARGET_SUCCESS) rc = check_host(res, sizeof(long long), "the result", at);
   return rc ? rc : tdpBackendReduceInt(res, t_a, n, op, at);
+}
+
+/* The checked C build's record of the variables that the in-kernel
+ * reductions of the running kernel named (TDP_TLP_REDUCE and its forms),
+ * for tdpReduceCheck_. Written by the host thread before each loop's
+ * parallel region, read after it; cleared by TDP_LAUNCH before each kernel,
+ * so a partial cannot pass on an earlier kernel's list. A kernel with more
+ * than RVARS_MAX reduction variables in all keeps the latest ones. */
+#define RVARS_MAX 64
+static const void *rvars[RVARS_MAX];
+static int rvars_n = 0;
+static const char *rvars_file = NULL; /* the latest reduction loop */
+static int rvars_line = 0;
+
+int tdpReduceVars_(const char *file, int line, ...) {
+  va_list ap;
+  va_start(ap, line);
+  for (const void *p = va_arg(ap, const void *); p; p = va_arg(ap, const void *)) {
+    if (rvars_n == RVARS_MAX) {
+      memmove(rvars, rvars + 1, (RVARS_MAX - 1) * sizeof(rvars[0]));
+      rvars_n--;
+    }
+    rvars[rvars_n++] = p;
+  }
+  va_end(ap);
+  rvars_file = file;
+  rvars_line = line;
+  return 1;
+}
+
+void tdpReduceClear_(void) {
+  rvars_n = 0;
+  rvars_file = NULL;
+}
+
+void tdpReduceCheck_(const void *partial, const char *call, const char *name, const char *file,
+                     int line) {
+  tdpSite at = {call, file, line};
+  for (int i = 0; i < rvars_n; i++)
+    if (rvars[i] == partial) return;
+  if (rvars_file)
+    tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+            "'%s' is not a reduction variable of the in-kernel reduction at %s:%d (or of an "
+            "earlier one in this kernel): its OpenMP threads shared it, so its value is a "
+            "race's; name it in that loop's clauses (TDP_TLP_SUM(base, N, a, %s) or "
+            "TDP_RSUM/TDP_RMIN/TDP_RMAX(%s))",
+            name, rvars_file, rvars_line, name, name);
+  else
+    tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+            "'%s' comes from no in-kernel reduction: no TDP_TLP_SUM/MIN/MAX/REDUCE loop ran in "
+            "this kernel before it; a partial summed in a TDP_TLP loop is shared by its OpenMP "
+            "threads (a race)", name);
 }
 
 int tdpConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int aos2soa,
@@ -429,6 +481,7 @@ int tdpConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int ao
 
 int tdpLaunchCheck(const char *kernel, const char *f, int l) {
   tdpSite at = SITE("TDP_LAUNCH");
+  tdpReduceClear_(); /* a new kernel: no reduction variables yet */
   if (state != TDP_LIVE)
     return tdpFail(TARGET_ERROR_NOT_INITIALISED, at, "kernel %s launched %s", kernel,
                    state == TDP_FINALIZED ? "after targetFinalize()" : "before targetInit()");

@@ -40,8 +40,8 @@ int tdpBackendCopyConst(void *t_symbol, const void *src, size_t nbytes, tdpSite 
 int tdpBackendSetConstant(double *t_a, double value, size_t n, tdpSite at);
 int tdpBackendCopySites(double *dst, const double *src, int nsites, int ncomp,
                         const int *sites, int nlist, int to_target, tdpSite at);
-int tdpBackendReduceDouble(double *res, const double *t_a, size_t n, int op, tdpSite at);
-int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, int op, tdpSite at);
+int tdpBackendReduceDouble(double *res, const double *t_a, size_t n, tdpReduceOp op, tdpSite at);
+int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op, tdpSite at);
 int tdpBackendConvert(double *t_dst, const double *t_src, int nsites, int ncomp,
                       int aos2soa, tdpSite at);
 int tdpBackendSynchronize(tdpSite at);

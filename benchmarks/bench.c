@@ -17,8 +17,8 @@
 
 const char *const benchImplName[2] = {"native", "targetDP"};
 const char *const streamName[STREAM_NKERNEL] = {"Copy", "Mul", "Add", "Triad", "Dot",
-                                                "Nstream", "Sum", "DotPlain"};
-const int streamNArrays[STREAM_NKERNEL] = {2, 2, 3, 3, 2, 4, 1, 2};
+                                                "Nstream", "Sum", "DotPlain", "Dot2"};
+const int streamNArrays[STREAM_NKERNEL] = {2, 2, 3, 3, 2, 4, 1, 2, 2};
 
 /* ---------------------------------------------------------------------- */
 

@@ -87,6 +87,7 @@ long benchCheckStream(const char *what, const void *host, long n, int is_float, 
 enum { STREAM_COPY, STREAM_MUL, STREAM_ADD, STREAM_TRIAD, STREAM_DOT, STREAM_NSTREAM,
        STREAM_SUM,      /* extra: targetDoubleSum of a, through the layer only */
        STREAM_DOT_PLAIN, /* extra, CUDA: the layer's Dot through TDP_LAUNCH */
+       STREAM_DOT2,      /* extra: sum(a*b) and sum(a*a) in one pass, through the layer */
        STREAM_NKERNEL };
 extern const char *const streamName[STREAM_NKERNEL];
 extern const int streamNArrays[STREAM_NKERNEL]; /* arrays moved per call */
@@ -94,7 +95,7 @@ extern const int streamNArrays[STREAM_NKERNEL]; /* arrays moved per call */
 /* A set of arrays and a Dot accumulator, in native or target memory. */
 typedef struct {
   void *a, *b, *c;
-  double *sum; /* one double */
+  double *sum; /* two doubles: Dot's sum, and Dot2's two */
 } streamSet;
 
 /* STREAM's scalar, chosen so that one pass of Copy, Mul, Add, Triad and

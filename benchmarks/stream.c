@@ -1,7 +1,9 @@
 /*
  * STREAM through targetDP, beside the same kernels written natively, in one
  * binary and one run: Copy c=a, Mul b=s*c, Add c=a+b, Triad a=b+s*c,
- * Dot sum(a*b), Nstream a+=b+s*c. Each repetition runs every kernel
+ * Dot sum(a*b), Nstream a+=b+s*c; and through targetDP only, Sum
+ * (targetDoubleSum), DotPlain (CUDA) and Dot2 (sum(a*b) and sum(a*a) in one
+ * pass: the bytes of Dot, two reduction variables). Each repetition runs every kernel
  * natively and through targetDP back to back, on two sets of arrays that
  * the two swap every repetition (and which goes first alternates too), so
  * neither gains from where its arrays landed in memory or from what the
@@ -13,6 +15,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
 #include "common/timer.h"
@@ -80,7 +83,7 @@ static double weight_sum(long n, int p) {
 #define T(k, impl) (times + ((size_t) (k) * 2 + (impl)) * nt)
 
 static int has_impl(int k, int impl) {
-  return impl == BENCH_TDP || (k != STREAM_SUM && k != STREAM_DOT_PLAIN);
+  return impl == BENCH_TDP || (k != STREAM_SUM && k != STREAM_DOT_PLAIN && k != STREAM_DOT2);
 }
 
 /* The table and the CSV rows: bandwidth relative to the native Triad's
@@ -131,6 +134,9 @@ static void report(const benchOptions *o, const int *klist, int nk, double *time
                     100.0 * ks[k][impl].best_gbs / triad);
   }
   printf("# targetDP/native: median over pairs of repetitions of native time / targetDP time\n");
+  printf("# Dot2/Dot through targetDP, bandwidth per byte (two reduction variables vs one): "
+         "best %.4f, median %.4f\n", ks[STREAM_DOT2][BENCH_TDP].best_gbs / ks[STREAM_DOT][BENCH_TDP].best_gbs,
+         ks[STREAM_DOT2][BENCH_TDP].median_gbs / ks[STREAM_DOT][BENCH_TDP].median_gbs);
 }
 
 int main(int argc, char **argv) {
@@ -157,6 +163,7 @@ int main(int argc, char **argv) {
 #ifdef __CUDACC__
   klist[nk++] = STREAM_DOT_PLAIN;
 #endif
+  klist[nk++] = STREAM_DOT2;
 
   /* Both array sets come from targetMalloc (cudaMalloc, or 64-byte aligned
    * host memory: what native code would call too) so that they can swap.
@@ -174,8 +181,8 @@ int main(int argc, char **argv) {
     st[si].coef[2] = 0.0;
     ops.init(BENCH_TDP, &set[si], n, 1.0, 2.0, 0.0);
   }
-  sum[BENCH_NATIVE] = (double *) nativeMalloc(sizeof(double));
-  targetMalloc(&sum[BENCH_TDP], sizeof(double));
+  sum[BENCH_NATIVE] = (double *) nativeMalloc(2 * sizeof(double));
+  targetMalloc(&sum[BENCH_TDP], 2 * sizeof(double));
   void *host = malloc(n * esize);
   double *times = (double *) calloc((size_t) STREAM_NKERNEL * 2 * nt, sizeof(double));
   if (!host || !times) {
@@ -192,12 +199,12 @@ int main(int argc, char **argv) {
         if (!has_impl(k, impl)) continue;
         streamSet xs = set[si], *x = &xs;
         x->sum = sum[impl];
-        int is_dot = k == STREAM_DOT || k == STREAM_DOT_PLAIN;
-        if (is_dot && impl == BENCH_TDP) { /* untimed: zero the accumulator, wait */
-          targetZero(x->sum, 1);
+        int is_dot = k == STREAM_DOT || k == STREAM_DOT_PLAIN || k == STREAM_DOT2;
+        if (is_dot && impl == BENCH_TDP) { /* untimed: zero the accumulators, wait */
+          targetZero(x->sum, 2);
           targetSynchronize();
         } else if (is_dot) {
-          nativeZero(x->sum, sizeof(double));
+          nativeZero(x->sum, 2 * sizeof(double));
           nativeSynchronize();
         }
         double result = 0.0, t0 = timerNow();
@@ -211,6 +218,12 @@ int main(int argc, char **argv) {
           if (is_dot) benchToHost(impl, &result, x->sum, sizeof(double));
           double want = is_dot ? coef[0] * coef[1] * weight_sum(n, 2) : coef[0] * weight_sum(n, 1);
           if (!benchClose(result, want, rtol_sum)) benchWrong(what, -1, result, want);
+          if (k == STREAM_DOT2) { /* the second sum: sum(a*a) */
+            benchToHost(impl, &result, x->sum + 1, sizeof(double));
+            want = coef[0] * coef[0] * weight_sum(n, 2);
+            strncat(what, ", sum(a*a)", sizeof(what) - strlen(what) - 1);
+            if (!benchClose(result, want, rtol_sum)) benchWrong(what, -1, result, want);
+          }
         }
         int out = stream_update(k, &st[si], s);
         if (it == 0 && out >= 0) { /* the warm-up result of each kernel, element by element */

@@ -58,6 +58,21 @@ TDP_KERNEL void R(tdp_dot)(double *sum, const REAL *a, const REAL *b, int n) {
   targetBlockAddDouble(sum, partial);
 }
 
+/* Two sums in one pass over the same two arrays: the bytes of Dot, so its
+ * bandwidth against Dot's is the cost of the second reduction variable. */
+TDP_KERNEL void R(tdp_dot2)(double *sum, const REAL *a, const REAL *b, int n) {
+  double ab = 0.0, aa = 0.0;
+  TDP_TLP_SUM(base, n, ab, aa) {
+    TDP_ILP_REDUCE(v) {
+      double x = (double) a[base + v];
+      ab += x * b[base + v];
+      aa += x * x;
+    }
+  }
+  targetBlockAddDouble(&sum[0], ab);
+  targetBlockAddDouble(&sum[1], aa);
+}
+
 TDP_KERNEL void R(tdp_nstream)(REAL *a, const REAL *b, const REAL *c, REAL s, int n) {
   TDP_TLP(base, n) {
     TDP_ILP(v) a[base + v] += b[base + v] + s * c[base + v];
@@ -191,7 +206,7 @@ static void R(streamInit)(int impl, const streamSet *x, int n, double ka, double
 }
 
 /* Kernel k (not STREAM_SUM, which is a library call) on set x. Dot adds to
- * *x->sum: the caller zeroes it. */
+ * x->sum[0], Dot2 to x->sum[0] and x->sum[1]: the caller zeroes them. */
 static void R(streamLaunch)(int impl, int k, const streamSet *x, int n, double scalar) {
   REAL *a = (REAL *) x->a, *b = (REAL *) x->b, *c = (REAL *) x->c, s = (REAL) scalar;
   if (impl == BENCH_TDP) {
@@ -205,6 +220,7 @@ static void R(streamLaunch)(int impl, int k, const streamSet *x, int n, double s
     /* The same kernel through the plain launch: one block, and so one
      * atomic, per VVL * TPB sites. Shows what TDP_LAUNCH_REDUCE saves. */
     case STREAM_DOT_PLAIN: TDP_LAUNCH(R(tdp_dot), n, x->sum, a, b, n); break;
+    case STREAM_DOT2: TDP_LAUNCH_REDUCE(R(tdp_dot2), n, x->sum, a, b, n); break;
     }
     targetSynchronize();
   } else {

@@ -9,6 +9,10 @@
  *     own): the message names the kernel, the file and the line, and the
  *     program stops with status 1 (C: exit in the kernel; CUDA: a trap that
  *     the next targetSynchronize reports as a device error);
+ *   - (C backend) an in-kernel reduction whose second partial is not named
+ *     in the loop's clauses (shared by the OpenMP threads: a race), and a
+ *     partial summed in a plain TDP_TLP loop: targetBlock* names the
+ *     variable, the file and line, and the reduction loop's line;
  *   - a missing copyToTarget: fresh target memory is NaN, so the kernel's
  *     results are NaN, while the same code with the copy is right;
  *   - a host pointer where an API call wants a target pointer, and target
@@ -160,6 +164,65 @@ static int childOobNegative(void) { return launchPlanted(kOobNegative, NC); }
 static int childOobComponent(void) { return launchPlanted(kOobComponent, NC); }
 static int childOobIndex2Column(void) { return launchPlanted(kOobIndex2Column, 9); }
 static int childOobIndex2Row(void) { return launchPlanted(kOobIndex2Row, 9); }
+
+/* In-kernel reductions whose partial is not a reduction variable. On CUDA
+ * each thread owns its copy, so the same code is right there. */
+enum { LINE_RED_LOOP = __LINE__ + 3, LINE_RED_CALL = __LINE__ + 10 };
+TDP_KERNEL void kUnlistedPartial(const double *t_a, int n, double *t_s) {
+  double mass = 0.0, mom = 0.0;
+  TDP_TLP_SUM(base, n, mass) { /* planted: mom is not listed */
+    TDP_ILP_REDUCE(v) {
+      mass += t_a[base + v];
+      mom += 2.0 * t_a[base + v];
+    }
+  }
+  targetBlockAddDouble(&t_s[0], mass);
+  targetBlockAddDouble(&t_s[1], mom);
+}
+enum { LINE_TLP_CALL = __LINE__ + 6 };
+TDP_KERNEL void kPlainTlpPartial(const double *t_a, int n, double *t_s) {
+  double s = 0.0;
+  TDP_TLP(base, n) { /* planted: a sum in a plain TLP loop */
+    TDP_ILP(v) s += t_a[base + v];
+  }
+  targetBlockAddDouble(t_s, s);
+}
+static int launchReduce(void (*kernel)(const double *, int, double *)) {
+  double *t_a = NULL, *t_s = NULL;
+  targetInit();
+  targetCalloc(&t_a, 1000 * sizeof(double));
+  targetCalloc(&t_s, 2 * sizeof(double));
+  TDP_LAUNCH_REDUCE(kernel, 1000, t_a, 1000, t_s);
+  targetSynchronize();
+  printf("(the partial that is no reduction variable went unnoticed)\n");
+  targetFree(t_s);
+  targetFree(t_a);
+  targetFinalize();
+  return 99;
+}
+static int childUnlisted(void) { return launchReduce(kUnlistedPartial); }
+static int childPlainTlp(void) { return launchReduce(kPlainTlpPartial); }
+
+static void test_reduction_partial_not_listed(void **state) {
+  (void) state;
+  if (!TU_CHECKED || TU_CUDA) tuSkip("C backend, checked build only (CUDA has no such race)");
+  char out[16384], want[256];
+  int (*child)(void) = childUnlisted;
+  int rc = tuRunChild(callChild, &child, out, sizeof(out));
+  if (rc != 1) fail_msg("want exit status 1, got %d; output:\n%s", rc, out);
+  tuAssertContains(out, "targetDP: targetBlockAddDouble failed at ");
+  snprintf(want, sizeof(want), "test_checked.c:%d: 'mom' is not a reduction variable of the "
+           "in-kernel reduction at ", LINE_RED_CALL);
+  tuAssertContains(out, want);
+  snprintf(want, sizeof(want), "test_checked.c:%d (or of an earlier one in this kernel): its OpenMP threads shared it", LINE_RED_LOOP);
+  tuAssertContains(out, want);
+  child = childPlainTlp;
+  rc = tuRunChild(callChild, &child, out, sizeof(out));
+  if (rc != 1) fail_msg("want exit status 1, got %d; output:\n%s", rc, out);
+  snprintf(want, sizeof(want), "test_checked.c:%d: 's' comes from no in-kernel reduction",
+           LINE_TLP_CALL);
+  tuAssertContains(out, want);
+}
 
 /* The planted kernel must stop the program with status 1 and the message
  * "index out of bounds in <kernel> at <file>:<line>: <what>". */
@@ -506,6 +569,7 @@ int main(void) {
       cmocka_unit_test(test_oob_component_all_threads),
       cmocka_unit_test(test_oob_index2_column),
       cmocka_unit_test(test_oob_index2_row),
+      cmocka_unit_test(test_reduction_partial_not_listed),
       cmocka_unit_test(test_exhausted_memory),
       cmocka_unit_test(test_missing_copy_to_target),
       cmocka_unit_test(test_host_pointer_as_target),

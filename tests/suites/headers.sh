@@ -58,4 +58,26 @@ if [ -x "$NVCC_BIN" ]; then
 else
   echo "ok - header as CUDA with nvcc # SKIP no nvcc"
 fi
+
+# Reduction misuse that must fail to compile (tests/headers/reduce_misuse.c).
+refused() { # name command...: ok when the command fails
+  local name=$1
+  shift
+  if "$@" >/dev/null 2>&1; then echo "not ok - $name (it compiled)"; else echo "ok - $name"; fi
+}
+for c in 1 2; do
+  what=$([ $c = 1 ] && echo "TDP_ILP inside TDP_TLP_SUM" || echo "a ninth reduction variable")
+  refused "$what does not compile, gcc -fopenmp" \
+    gcc -std=c99 "${W[@]}" -fopenmp -DCASE=$c -c $H/reduce_misuse.c -o "$OUTD/m.o"
+  refused "$what does not compile, gcc (no OpenMP)" \
+    gcc -std=c99 "${W[@]}" -DCASE=$c -c $H/reduce_misuse.c -o "$OUTD/m.o"
+  if [ -x "$NVCC_BIN" ]; then
+    refused "$what does not compile, nvcc" \
+      "$NVCC_BIN" -x cu "${NW[@]}" -DCASE=$c -c $H/reduce_misuse.c -o "$OUTD/m.o"
+  fi
+done
+# ... and the file itself is fine without a misuse (so the refusals above
+# are the misuse's, not a broken file's).
+check "reduce_misuse.c without a misuse compiles, gcc -fopenmp" \
+  gcc -std=c99 "${W[@]}" -fopenmp -DCASE=0 -c $H/reduce_misuse.c -o "$OUTD/m.o"
 exit 0
