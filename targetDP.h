@@ -223,14 +223,14 @@ typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
 
 /* In-kernel reductions (docs/api.md). TDP_TLP_REDUCE takes one clause per
  * variable, TDP_RSUM(v), TDP_RMIN(v) or TDP_RMAX(v), at most 8; a clause is
- * the pair (op, v), from which each backend builds what it needs: the
- * OpenMP reduction clause, and in the checked C build the variable's
- * address (for the check in targetBlock*). TDP_EACH_(m, a, b) is m(a) m(b).
+ * the triple (OpenMP operator, tdpReduceOp, v), from which each backend
+ * builds what it needs: the OpenMP reduction clause, and in the checked C
+ * build the variable's name, size and address (for the checks). TDP_EACH_(m, a, b) is m(a) m(b).
  * A ninth clause names a macro TDP_EACH_<ninth> that does not exist: a
  * compile error, not a dropped variable. */
-#define TDP_RSUM(v) (+, v)
-#define TDP_RMIN(v) (min, v)
-#define TDP_RMAX(v) (max, v)
+#define TDP_RSUM(v) (+, TDP_SUM, v)
+#define TDP_RMIN(v) (min, TDP_MIN, v)
+#define TDP_RMAX(v) (max, TDP_MAX, v)
 #define TDP_CAT_(a, b) TDP_CAT_I_(a, b)
 #define TDP_CAT_I_(a, b) a##b
 #define TDP_NARG_(...) TDP_NARG_I_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
@@ -245,9 +245,9 @@ typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
 #define TDP_EACH_7(m, x, ...) m(x) TDP_EACH_6(m, __VA_ARGS__)
 #define TDP_EACH_8(m, x, ...) m(x) TDP_EACH_7(m, __VA_ARGS__)
 #define TDP_RCLAUSE_(r) TDP_RCLAUSE_I_ r
-#define TDP_RCLAUSE_I_(op, v) reduction(op : v)
+#define TDP_RCLAUSE_I_(op, kind, v) reduction(op : v)
 #define TDP_RADDR_(r) TDP_RADDR_I_ r
-#define TDP_RADDR_I_(op, v) , (const void *) &(v)
+#define TDP_RADDR_I_(op, kind, v) , (int) (kind), #v, sizeof(v), (const void *) &(v)
 /* TDP_TLP_SUM(base, N, a, b) is TDP_TLP_REDUCE(base, N, TDP_RSUM(a), TDP_RSUM(b)). */
 #define TDP_RSUM_EACH_(v) , TDP_RSUM(v)
 #define TDP_RMIN_EACH_(v) , TDP_RMIN(v)
@@ -505,9 +505,11 @@ template <tdpReduceOp op, typename T> static __device__ inline void tdpBlockOp_(
     for (int tdp_rlane_ = 1, tdp_ronce_ = 1; tdp_ronce_; tdp_ronce_ = 0)
 #ifdef TARGETDP_CHECK
 /* The checked build records which variables the loop reduces (their
- * addresses), before the loop; targetBlock* then refuses any other. */
+ * addresses), before the loop; targetBlock* then refuses any other. It
+ * also refuses a sum that does not start at 0: on CUDA each thread starts
+ * from the initial value, so it would count once per thread. */
 #define TDP_RREGISTER_(...)                                                           \
-  for (int tdp_rreg_ = tdpReduceVars_(__FILE__, __LINE__ __VA_ARGS__, (const void *) 0); \
+  for (int tdp_rreg_ = tdpReduceVars_(__FILE__, __LINE__ __VA_ARGS__, -1);            \
        tdp_rreg_; tdp_rreg_ = 0)
 #else
 #define TDP_RREGISTER_(...)

@@ -430,15 +430,32 @@ static int rvars_n = 0;
 static const char *rvars_file = NULL; /* the latest reduction loop */
 static int rvars_line = 0;
 
+/* Arguments: (tdpReduceOp op, const char *name, size_t size, const void *addr)
+ * per variable, then -1. */
 int tdpReduceVars_(const char *file, int line, ...) {
   va_list ap;
   va_start(ap, line);
-  for (const void *p = va_arg(ap, const void *); p; p = va_arg(ap, const void *)) {
+  for (int op = va_arg(ap, int); op >= 0; op = va_arg(ap, int)) {
+    const char *name = va_arg(ap, const char *);
+    size_t size = va_arg(ap, size_t);
+    const void *p = va_arg(ap, const void *);
     if (rvars_n == RVARS_MAX) {
       memmove(rvars, rvars + 1, (RVARS_MAX - 1) * sizeof(rvars[0]));
       rvars_n--;
     }
     rvars[rvars_n++] = p;
+    /* 0 of every supported type is all bits clear; -0.0 (the sign bit
+     * alone, in the last byte on a little-endian host) is a zero too. */
+    const unsigned char *b = (const unsigned char *) p;
+    int nonzero = 0;
+    for (size_t i = 0; i < size; i++) nonzero |= b[i] & (i + 1 == size ? 0x7f : 0xff);
+    if (op == TDP_SUM && nonzero) {
+      tdpSite at = {"TDP_TLP_SUM/TDP_TLP_REDUCE", file, line};
+      tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+              "the sum variable '%s' does not start at 0: on CUDA every thread starts from its "
+              "value, which would then count once per thread; start it at 0 and add the "
+              "offset after the loop", name);
+    }
   }
   va_end(ap);
   rvars_file = file;

@@ -12,7 +12,8 @@
  *   - (C backend) an in-kernel reduction whose second partial is not named
  *     in the loop's clauses (shared by the OpenMP threads: a race), and a
  *     partial summed in a plain TDP_TLP loop: targetBlock* names the
- *     variable, the file and line, and the reduction loop's line;
+ *     variable, the file and line, and the reduction loop's line; and a
+ *     sum that does not start at 0 (on CUDA it would count per thread);
  *   - a missing copyToTarget: fresh target memory is NaN, so the kernel's
  *     results are NaN, while the same code with the copy is right;
  *   - a host pointer where an API call wants a target pointer, and target
@@ -187,6 +188,18 @@ TDP_KERNEL void kPlainTlpPartial(const double *t_a, int n, double *t_s) {
   }
   targetBlockAddDouble(t_s, s);
 }
+enum { LINE_SUM_START = __LINE__ + 3 };
+TDP_KERNEL void kSumStartsAtOne(const double *t_a, int n, double *t_s) {
+  double mass = 0.0, count = 1.0; /* planted: a sum that starts at 1 */
+  TDP_TLP_REDUCE(base, n, TDP_RSUM(mass), TDP_RSUM(count)) {
+    TDP_ILP_REDUCE(v) {
+      mass += t_a[base + v];
+      count += 1.0;
+    }
+  }
+  targetBlockAddDouble(&t_s[0], mass);
+  targetBlockAddDouble(&t_s[1], count);
+}
 static int launchReduce(void (*kernel)(const double *, int, double *)) {
   double *t_a = NULL, *t_s = NULL;
   targetInit();
@@ -202,6 +215,7 @@ static int launchReduce(void (*kernel)(const double *, int, double *)) {
 }
 static int childUnlisted(void) { return launchReduce(kUnlistedPartial); }
 static int childPlainTlp(void) { return launchReduce(kPlainTlpPartial); }
+static int childSumStart(void) { return launchReduce(kSumStartsAtOne); }
 
 static void test_reduction_partial_not_listed(void **state) {
   (void) state;
@@ -221,6 +235,12 @@ static void test_reduction_partial_not_listed(void **state) {
   if (rc != 1) fail_msg("want exit status 1, got %d; output:\n%s", rc, out);
   snprintf(want, sizeof(want), "test_checked.c:%d: 's' comes from no in-kernel reduction",
            LINE_TLP_CALL);
+  tuAssertContains(out, want);
+  child = childSumStart;
+  rc = tuRunChild(callChild, &child, out, sizeof(out));
+  if (rc != 1) fail_msg("want exit status 1, got %d; output:\n%s", rc, out);
+  snprintf(want, sizeof(want), "test_checked.c:%d: the sum variable 'count' does not start at 0",
+           LINE_SUM_START);
   tuAssertContains(out, want);
 }
 
