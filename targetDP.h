@@ -260,7 +260,12 @@ typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
 #define TDP_TLP_MAX(baseIndex, N, ...) TDP_TLP_REDUCE_ALL_(baseIndex, N, TDP_RMAX_EACH_, __VA_ARGS__)
 /* The lane loop inside a reduction. Its lane count has its own name, so
  * TDP_ILP (which needs TDP_TLP's) inside TDP_TLP_REDUCE does not compile. */
+#ifdef __CUDACC__
+#define TDP_ILP_REDUCE(vecIndex) \
+  _Pragma("unroll") for (int vecIndex = 0; vecIndex < tdp_rlane_; vecIndex++)
+#else
 #define TDP_ILP_REDUCE(vecIndex) for (int vecIndex = 0; vecIndex < tdp_rlane_; vecIndex++)
+#endif
 #define TDP_ILP_SUM(vecIndex, ...) TDP_ILP_REDUCE(vecIndex)
 
 #if VVL == 1
