@@ -359,6 +359,8 @@ static __device__ inline void targetAtomicAddInt(int *t, int v) {
   atomicAdd(t, v);
 }
 
+#include <stdio.h> /* device printf, for the block-size trap below */
+
 /* Block reductions: one implementation, a template over the operation and
  * the element type, used by targetBlock{Add,Min,Max}{Double,Float,Int,Long}
  * and by the library's own reductions (targetDP_CUDA.cu). */
@@ -371,12 +373,18 @@ template <tdpReduceOp op, typename T> static __device__ inline T tdpCombine_(T x
 /* The op of every thread's v, valid in thread 0. Warp shuffles, then one
  * value per warp through shared memory, then a shuffle in warp 0. Every
  * thread of the block must call it, blockDim.x a multiple of 32 (at most
- * 1024). The shared array belongs to the instantiation, so two calls in a
+ * 1024; any other size traps, reported by the next targetSynchronize). The shared array belongs to the instantiation, so two calls in a
  * row for the same op and type share it: the barrier before the write
  * waits until warp 0 of the previous call has read it (without it, a
  * kernel with two sums raced: issue 9). */
 template <tdpReduceOp op, typename T> static __device__ inline T tdpBlockReduce_(T v) {
   __shared__ T warp_val[32];
+  if (blockDim.x % 32) { /* a TDP_LAUNCH_TPB size: the full-warp shuffles would be wrong */
+    if (threadIdx.x == 0)
+      printf("targetDP: a block reduction (targetBlock*) needs a block size that is a multiple "
+             "of 32, not %u\n", blockDim.x);
+    __trap();
+  }
   const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32, nwarp = blockDim.x / 32;
   for (int off = 16; off > 0; off /= 2) v = tdpCombine_<op>(v, __shfl_down_sync(0xffffffffu, v, off));
   __syncthreads();

@@ -14,6 +14,8 @@
  *     partial summed in a plain TDP_TLP loop: targetBlock* names the
  *     variable, the file and line, and the reduction loop's line; and a
  *     sum that does not start at 0 (on CUDA it would count per thread);
+ *   - (every build, CUDA) a block reduction in a block whose size is not a
+ *     multiple of 32 (TDP_LAUNCH_TPB): a trap with a message, not a sum;
  *   - a missing copyToTarget: fresh target memory is NaN, so the kernel's
  *     results are NaN, while the same code with the copy is right;
  *   - a host pointer where an API call wants a target pointer, and target
@@ -216,6 +218,41 @@ static int launchReduce(void (*kernel)(const double *, int, double *)) {
 static int childUnlisted(void) { return launchReduce(kUnlistedPartial); }
 static int childPlainTlp(void) { return launchReduce(kPlainTlpPartial); }
 static int childSumStart(void) { return launchReduce(kSumStartsAtOne); }
+
+/* (every build, CUDA) a block reduction in a block of 100 threads: the
+ * full-warp shuffles cannot be right there, so it must trap, not sum. */
+TDP_KERNEL_TPB(128) void kBlockSum100(const double *t_a, int n, double *t_s) {
+  double s = 0.0;
+  TDP_TLP_SUM(base, n, s) {
+    TDP_ILP_REDUCE(v) s += t_a[base + v];
+  }
+  targetBlockAddDouble(t_s, s);
+}
+static int childBlockSum100(void) {
+  double *t_a = NULL, *t_s = NULL;
+  targetInit();
+  targetCalloc(&t_a, 1000 * sizeof(double));
+  targetCalloc(&t_s, sizeof(double));
+  TDP_LAUNCH_TPB(kBlockSum100, 1000, 100, t_a, 1000, t_s);
+  targetSynchronize();
+  printf("(the block reduction in a block of 100 threads went unnoticed)\n");
+  targetFree(t_s);
+  targetFree(t_a);
+  targetFinalize();
+  return 99;
+}
+
+static void test_block_reduction_bad_block_size(void **state) {
+  (void) state;
+  if (!TU_CUDA) tuSkip("CUDA only (the C backend has no blocks)");
+  char out[16384];
+  int (*child)(void) = childBlockSum100;
+  int rc = tuRunChild(callChild, &child, out, sizeof(out));
+  if (rc != 1) fail_msg("want exit status 1, got %d; output:\n%s", rc, out);
+  tuAssertContains(out, "targetDP: a block reduction (targetBlock*) needs a block size that is a "
+                        "multiple of 32, not 100");
+  tuAssertContains(out, "targetDP: targetSynchronize failed at ");
+}
 
 static void test_reduction_partial_not_listed(void **state) {
   (void) state;
@@ -590,6 +627,7 @@ int main(void) {
       cmocka_unit_test(test_oob_index2_column),
       cmocka_unit_test(test_oob_index2_row),
       cmocka_unit_test(test_reduction_partial_not_listed),
+      cmocka_unit_test(test_block_reduction_bad_block_size),
       cmocka_unit_test(test_exhausted_memory),
       cmocka_unit_test(test_missing_copy_to_target),
       cmocka_unit_test(test_host_pointer_as_target),
