@@ -145,8 +145,9 @@ int lbOutputObs(lbOutput *o, const lbParams *p, const decompInfo *dc, const lbOb
       o->skip_first = 0;
     } else if (o->csv) {
       char row[512];
-      const int n = snprintf(row, sizeof(row), "%ld,%.17g,%.6e,%.17g,%.17g,%.17g,%.17g,%.17g,%.3f\n",
-                             obs->step, obs->mass, drift, obs->umax, obs->umean[0], obs->umean[1],
+      const int n = snprintf(row, sizeof(row),
+                             "%ld,%.17g,%.6e,%.17g,%.17g,%.17g,%.17g,%.17g,%.3f\n", obs->step,
+                             obs->mass, drift, obs->umax, obs->umean[0], obs->umean[1],
                              obs->umean[2], obs->metric, mlups >= 0.0 ? mlups : 0.0);
       const long before = ftell(o->csv);
       if (fioWriteFlush(o->csv, row, (size_t) n)) {

@@ -152,8 +152,8 @@ int lbPCommit(lbPFile *f, const char *kind, char *err, size_t len) {
   const int old = stat(f->path, &st) == 0;
   char space[1200];
   fioFreeSpace(f->path, space, sizeof(space));
-  snprintf(err, len, "writing %s '%s' failed (as '%s'): %s (rank %d); %s; %s", kind, f->path, f->tmp,
-           f->what, first,
+  snprintf(err, len, "writing %s '%s' failed (as '%s'): %s (rank %d); %s; %s", kind, f->path,
+           f->tmp, f->what, first,
            old ? "the previous file under that name is unchanged" : "no file under that name",
            space);
   return -1;
