@@ -6,9 +6,9 @@
 .PHONY: lb run lb-run lb-build-dir
 
 LB_SRCS := $(filter-out apps/lb/lbcmp.c,$(wildcard apps/lb/*.c)) \
-           common/decomp.c common/cli.c common/timer.c
+           common/decomp.c common/cli.c common/timer.c common/fileio.c
 LB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LB_SRCS))
-LBCMP_OBJS := $(BUILD)/obj/apps/lb/lbcmp.o $(BUILD)/obj/apps/lb/chkformat.o
+LBCMP_OBJS := $(BUILD)/obj/apps/lb/lbcmp.o $(BUILD)/obj/apps/lb/chkformat.o $(BUILD)/obj/common/fileio.o
 
 # LB_FLAGS: extra preprocessor/compiler flags for the app only, e.g. the
 # kernel switches of kernels.c (LB_FLAGS=-DLB_NT=0); use its own BUILD.

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "checkpoint.h"
+#include "common/fileio.h"
 #include "chkformat.h"
 #include "pario.h"
 #include "targetDP.h"
@@ -46,13 +47,46 @@ static uint64_t global_sum(uint64_t local, MPI_Comm comm) {
   return total;
 }
 
+/* Collective: read the temporary file back and compare it with what was
+ * meant to be written (the header byte for byte, this rank's block value
+ * for value, and the checksum over all), so that a file the file system
+ * accepted but does not hold never replaces a good checkpoint. */
+static void verify(lbPFile *f, const lbGeom *g, const lbChkHeader *h, const double *block,
+                   double *back, size_t nblock, MPI_Comm comm) {
+  MPI_File fh;
+  int rc = MPI_File_open(comm, f->tmp, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+  if (rc != MPI_SUCCESS) { /* collective: every rank failed alike */
+    lbPFail(f, "reopening it to verify failed");
+    return;
+  }
+  if (f->rank == 0) {
+    lbChkHeader hb;
+    MPI_Status st;
+    int n = -1;
+    if (MPI_File_read_at(fh, 0, &hb, (int) sizeof(hb), MPI_BYTE, &st) != MPI_SUCCESS ||
+        (MPI_Get_count(&st, MPI_BYTE, &n), n != (int) sizeof(hb)) || memcmp(&hb, h, sizeof(hb)))
+      lbPFail(f, "reading it back: the header differs from the one written");
+  }
+  const int start[3] = {g->offset[0], g->offset[1], g->offset[2]};
+  if (lbPReadBlock(fh, sizeof(*h), g->global, g->n, start, NVEL * (int) sizeof(double), back))
+    lbPFail(f, "reading this rank's block back failed");
+  else if (memcmp(back, block, nblock * sizeof(double)))
+    lbPFail(f, "reading it back: this rank's block differs from the one written");
+  MPI_File_close(&fh);
+  const uint64_t sum = global_sum(block_checksum(g, back), comm) + lbChkHeaderSum(h);
+  if (sum != h->checksum) lbPFail(f, "reading it back: the checksum does not match");
+}
+
 int lbCheckpointWrite(lbLattice *L, const decompInfo *dc, const lbParams *p, long step,
                       const char *path, char *err, size_t len) {
   const lbGeom *g = &L->g;
   const size_t nblock = (size_t) g->n[0] * g->n[1] * g->n[2] * NVEL;
-  double *block = (double *) malloc(nblock * sizeof(double));
-  if (!block) {
-    snprintf(err, len, "no memory for the checkpoint buffer");
+  double *block = (double *) malloc(2 * nblock * sizeof(double));
+  int nomem = block == NULL, anynomem = 0;
+  MPI_Allreduce(&nomem, &anynomem, 1, MPI_INT, MPI_MAX, dc->comm);
+  if (anynomem) {
+    free(block);
+    snprintf(err, len, "no memory for the checkpoint buffers of '%s'", path);
     return -1;
   }
   lbLatticeDownload(L);
@@ -66,6 +100,7 @@ int lbCheckpointWrite(lbLattice *L, const decompInfo *dc, const lbParams *p, lon
   for (int d = 0; d < 3; d++) {
     h.size[d] = g->global[d];
     h.force[d] = p->force[d];
+    h.walls[d] = p->walls[d] != 0;
   }
   h.step = step;
   h.tau = p->tau;
@@ -76,10 +111,50 @@ int lbCheckpointWrite(lbLattice *L, const decompInfo *dc, const lbParams *p, lon
     const int rec[3] = {g->offset[0], g->offset[1], g->offset[2]};
     lbPWriteAt(&f, 0, &h, (int) sizeof(h));
     lbPWriteBlock(&f, sizeof(h), g->global, g->n, rec, NVEL * (int) sizeof(double), block);
-    rc = lbPCommit(&f, err, len);
+    lbPClose(&f, (long long) sizeof(h) + (long long) lbChkCount(&h) * 8);
+    int failed = f.failed, anyfailed = 0;
+    MPI_Allreduce(&failed, &anyfailed, 1, MPI_INT, MPI_MAX, dc->comm);
+    if (!anyfailed) verify(&f, g, &h, block, block + nblock, nblock, dc->comm);
+    rc = lbPCommit(&f, "checkpoint", err, len);
   }
   free(block);
   return rc;
+}
+
+static const char *walls_name(const int32_t w[3], char *buf) {
+  int n = 0;
+  for (int d = 0; d < 3; d++) {
+    if (w[d]) buf[n++] = (char) ('x' + d);
+  }
+  buf[n] = '\0';
+  return n ? buf : "none";
+}
+
+/* Every parameter of the header that changes the physics must be the
+ * run's: a restart with another tau, force or walls would silently be a
+ * different flow. Names each difference with both values. */
+static int same_physics(const lbChkHeader *h, const lbParams *p, const char *path, char *err,
+                        size_t len) {
+  char diff[900] = "", a[8], b[8];
+  size_t n = 0;
+  int32_t w[3];
+  for (int d = 0; d < 3; d++) w[d] = p->walls[d] != 0;
+  if (h->tau != p->tau)
+    n += (size_t) snprintf(diff + n, sizeof(diff) - n, "; tau: %.17g in the checkpoint, %.17g now",
+                           h->tau, p->tau);
+  for (int d = 0; d < 3 && n < sizeof(diff); d++) {
+    if (h->force[d] != p->force[d])
+      n += (size_t) snprintf(diff + n, sizeof(diff) - n,
+                             "; force along %c: %.17g in the checkpoint, %.17g now", "xyz"[d],
+                             h->force[d], p->force[d]);
+  }
+  if (n < sizeof(diff) && memcmp(w, h->walls, sizeof(w)))
+    n += (size_t) snprintf(diff + n, sizeof(diff) - n, "; walls: %s in the checkpoint, %s now",
+                           walls_name(h->walls, a), walls_name(w, b));
+  if (n == 0) return 0;
+  snprintf(err, len, "restart from '%s' with other physics%s (restart with the checkpoint's "
+                     "values, or start a new run)", path, diff);
+  return -1;
 }
 
 int lbCheckpointRead(lbLattice *L, const decompInfo *dc, const lbParams *p, const char *path,
@@ -89,7 +164,9 @@ int lbCheckpointRead(lbLattice *L, const decompInfo *dc, const lbParams *p, cons
   lbChkHeader h;
   long long bytes = -1;
   memset(&h, 0, sizeof(h));
-  if (dc->rank == 0) {
+  /* stat before open: a FIFO would block the open, a directory is no file */
+  if (dc->rank == 0 && fioCheckRegular(path, "restart checkpoint", err, len)) bytes = -3;
+  else if (dc->rank == 0) {
     FILE *fp = fopen(path, "rb");
     if (fp) {
       fseek(fp, 0, SEEK_END);
@@ -101,6 +178,10 @@ int lbCheckpointRead(lbLattice *L, const decompInfo *dc, const lbParams *p, cons
   }
   MPI_Bcast(&bytes, 1, MPI_LONG_LONG, 0, dc->comm);
   MPI_Bcast(&h, (int) sizeof(h), MPI_BYTE, 0, dc->comm);
+  if (bytes == -3) { /* rank 0's message says why; it is the one printed */
+    if (dc->rank != 0) snprintf(err, len, "restart checkpoint '%s' is not a regular file", path);
+    return -1;
+  }
   if (bytes == -1) {
     snprintf(err, len, "cannot open restart checkpoint '%s'", path);
     return -1;
@@ -117,6 +198,7 @@ int lbCheckpointRead(lbLattice *L, const decompInfo *dc, const lbParams *p, cons
       return -1;
     }
   }
+  if (same_physics(&h, p, path, err, len)) return -1;
   const size_t nblock = (size_t) g->n[0] * g->n[1] * g->n[2] * NVEL;
   double *block = (double *) malloc(nblock * sizeof(double));
   MPI_File fh;
@@ -142,11 +224,6 @@ int lbCheckpointRead(lbLattice *L, const decompInfo *dc, const lbParams *p, cons
              (unsigned long long) sum);
     free(block);
     return -1;
-  }
-  if (dc->rank == 0 && (h.tau != p->tau || memcmp(h.force, p->force, sizeof(h.force)))) {
-    printf("# note: checkpoint was written with tau %g force %g %g %g; continuing with tau %g "
-           "force %g %g %g\n", h.tau, h.force[0], h.force[1], h.force[2], p->tau, p->force[0],
-           p->force[1], p->force[2]);
   }
   lbLatticeInitial(L, p); /* plausible halo values; the interior comes next */
   copy_block(g, L->h_f, block, 0);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "chkformat.h"
+#include "common/fileio.h"
 #include "model.h"
 
 /* splitmix64's finaliser: a bijection that spreads every input bit. */
@@ -48,7 +49,7 @@ int lbChkCheckHeader(const lbChkHeader *h, long long file_bytes, const char *pat
     return -1;
   }
   for (int d = 0; d < 3; d++) {
-    if (h->size[d] < 1 || h->size[d] > 4096 || h->step < 0) {
+    if (h->size[d] < 1 || h->size[d] > 4096 || h->step < 0 || h->walls[d] < 0 || h->walls[d] > 1) {
       snprintf(err, len, "checkpoint '%s' is corrupt: impossible grid or step in the header", path);
       return -1;
     }
@@ -64,6 +65,7 @@ int lbChkCheckHeader(const lbChkHeader *h, long long file_bytes, const char *pat
 
 int lbChkReadFile(const char *path, lbChkHeader *h, double **data, char *err, size_t len) {
   *data = NULL;
+  if (fioCheckRegular(path, "checkpoint", err, len)) return -1;
   FILE *fp = fopen(path, "rb");
   if (!fp) {
     snprintf(err, len, "cannot open checkpoint '%s': %s", path, strerror(errno));

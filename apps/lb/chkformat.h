@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define LB_CHK_MAGIC "LBD3Q19C"
-#define LB_CHK_VERSION 1
+#define LB_CHK_VERSION 2 /* 2: the walls are in the header */
 #define LB_CHK_ENDIAN 0x01020304u
 
 typedef struct {
@@ -22,10 +22,12 @@ typedef struct {
   int32_t nvel;       /* 19 */
   int32_t size[3];    /* global grid */
   int64_t step;       /* steps done */
-  double tau;         /* parameters of the run that wrote it, for checks */
-  double force[3];
+  double tau;         /* the physics of the run that wrote it: a restart */
+  double force[3];    /* must use the same (size, tau, force, walls) */
   uint64_t checksum;  /* lbChkHeaderSum(header) + sum of lbChkTerm over the data */
-  char reserved[48];  /* zero */
+  int32_t walls[3];   /* 1: bounce-back walls at both ends of that axis */
+  int32_t pad;        /* zero */
+  char reserved[32];  /* zero */
 } lbChkHeader;
 
 /* The layout above has no padding on any ABI we target; refuse to build

@@ -3,6 +3,7 @@
  * within the tolerance (default 0: bitwise), 1 if not, 2 on bad input.
  * Used by the tests to compare runs across layouts, VVL, kernels, backends
  * and rank counts: the file order does not depend on any of them. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,16 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s A.chk B.chk [tolerance]\n", argv[0]);
     return 2;
   }
-  const double tol = argc == 4 ? atof(argv[3]) : 0.0;
+  double tol = 0.0;
+  if (argc == 4) { /* atof would turn a typo into tolerance 0 */
+    char *end = NULL;
+    errno = 0;
+    tol = strtod(argv[3], &end);
+    if (errno || end == argv[3] || *end != '\0' || !isfinite(tol) || tol < 0.0) {
+      fprintf(stderr, "lbcmp: the tolerance must be a finite number >= 0, not '%s'\n", argv[3]);
+      return 2;
+    }
+  }
   lbChkHeader ha, hb;
   double *a = NULL, *b = NULL;
   char err[1200];

@@ -3,6 +3,7 @@
  * targetDP. docs/lb.md says how to run it and why it is built this way. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -10,6 +11,7 @@
 
 #include "checkpoint.h"
 #include "common/decomp.h"
+#include "common/fileio.h"
 #include "common/timer.h"
 #include "diag.h"
 #include "halo.h"
@@ -41,13 +43,13 @@ static int threads(void) {
 
 /* Rank 0 prints per-kernel time, bandwidth (minimal bytes: 19 doubles read
  * and written per site per pass) and its share of the triad of this run. */
-static void report(const lbParams *p, const decompInfo *dc, const lbGeom *g, const lbTimes *loc,
-                   double triad, const lbHalo *halo) {
+static int report0(const lbParams *p, const decompInfo *dc, const lbGeom *g, const lbTimes *loc,
+                   double triad, const lbHalo *halo, char *err, size_t len) {
   const double mine[4] = {loc->halo, loc->update, loc->propagate, loc->collide};
   double worst[4];
   MPI_Reduce(mine, worst, 4, MPI_DOUBLE, MPI_MAX, 0, dc->comm); /* the slowest rank's */
   lbTimes t = {worst[0], worst[1], worst[2], worst[3], loc->steps};
-  if (dc->rank != 0 || loc->steps == 0) return;
+  if (dc->rank != 0 || loc->steps == 0) return 0;
   const double ns = (double) loc->steps;
   const double sites = (double) g->global[0] * g->global[1] * g->global[2];
   const double pass_gb = sites * LB_BYTES_PER_SITE * 1e-9; /* one sweep, all ranks */
@@ -74,31 +76,55 @@ static void report(const lbParams *p, const decompInfo *dc, const lbGeom *g, con
   printf("# %-10s %10.4f %10.2f %9.1f  MLUPS %.1f\n", "step", 1e3 * step, step_gbs,
          triad > 0 ? 100.0 * step_gbs / triad : 0.0, mlups);
   if (triad > 0) printf("# triad      %.2f GB/s (all ranks together, same run)\n", triad);
-  if (p->summary[0]) {
-    FILE *fp = fopen(p->summary, "a");
-    if (!fp) {
-      fprintf(stderr, "lb: warning: cannot append to summary '%s'\n", p->summary);
-      return;
-    }
-    fseek(fp, 0, SEEK_END);
-    if (ftell(fp) == 0)
-      fprintf(fp, "backend,layout,vvl,kernel,ranks,threads,nx,ny,nz,steps,mlups,step_ms,"
-                  "update_ms,propagate_ms,collide_ms,halo_ms,update_gbs,step_gbs,triad_gbs,"
-                  "update_pct_triad,step_pct_triad,halo_path\n");
-    const double upd = (t.update + t.propagate + t.collide) / ns;
-    fprintf(fp, "%s,%s,%d,%s,%d,%d,%d,%d,%d,%ld,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%.2f,%.2f,"
-                "%.1f,%.1f,%s\n",
-            TARGETDP_BACKEND, TARGETDP_LAYOUT, VVL,
-            p->kernel == LB_KERNEL_FUSED ? "fused" : "split", dc->nranks, threads(),
-            g->global[0], g->global[1], g->global[2], loc->steps, mlups, 1e3 * step,
-            1e3 * t.update / ns, 1e3 * t.propagate / ns, 1e3 * t.collide / ns, 1e3 * t.halo / ns,
-            pass_gb / upd, step_gbs, triad, triad > 0 ? 100.0 * pass_gb / upd / triad : 0.0,
-            triad > 0 ? 100.0 * step_gbs / triad : 0.0,
-            halo->device_ptrs ? "target-pointers" : "host-staged");
-    fclose(fp);
+  if (!p->summary[0]) return 0;
+  FILE *fp = fopen(p->summary, "a");
+  if (!fp) {
+    snprintf(err, len, "cannot append to summary '%s': %s", p->summary, strerror(errno));
+    return -1;
   }
+  setvbuf(fp, NULL, _IONBF, 0); /* a failed row leaves nothing in a buffer */
+  char row[1024];
+  int n = 0;
+  fseek(fp, 0, SEEK_END);
+  if (ftell(fp) == 0)
+    n = snprintf(row, sizeof(row),
+                 "backend,layout,vvl,kernel,ranks,threads,nx,ny,nz,steps,mlups,step_ms,"
+                 "update_ms,propagate_ms,collide_ms,halo_ms,update_gbs,step_gbs,triad_gbs,"
+                 "update_pct_triad,step_pct_triad,halo_path\n");
+  const double upd = (t.update + t.propagate + t.collide) / ns;
+  n += snprintf(row + n, sizeof(row) - (size_t) n,
+                "%s,%s,%d,%s,%d,%d,%d,%d,%d,%ld,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%.2f,%.2f,"
+                "%.1f,%.1f,%s\n",
+                TARGETDP_BACKEND, TARGETDP_LAYOUT, VVL,
+                p->kernel == LB_KERNEL_FUSED ? "fused" : "split", dc->nranks, threads(),
+                g->global[0], g->global[1], g->global[2], loc->steps, mlups, 1e3 * step,
+                1e3 * t.update / ns, 1e3 * t.propagate / ns, 1e3 * t.collide / ns,
+                1e3 * t.halo / ns, pass_gb / upd, step_gbs, triad,
+                triad > 0 ? 100.0 * pass_gb / upd / triad : 0.0,
+                triad > 0 ? 100.0 * step_gbs / triad : 0.0,
+                halo->device_ptrs ? "target-pointers" : "host-staged");
+  const long before = ftell(fp);
+  const int bad = fioWriteFlush(fp, row, (size_t) n), why = errno;
+  int cut = 1;
+  if (bad && before >= 0) cut = fioTruncate(fp, before) == 0; /* no torn row */
+  if (fclose(fp) != 0 || bad) {
+    char space[1200];
+    snprintf(err, len, "appending to summary '%s' failed: %s%s; %s", p->summary,
+             strerror(bad ? why : errno), cut ? "" : " (its last row may be partial)",
+             fioFreeSpace(p->summary, space, sizeof(space)));
+    return -1;
+  }
+  return 0;
 }
 
+/* Collective (the summary file's fate is shared): 0, or -1 + err. */
+static int report(const lbParams *p, const decompInfo *dc, const lbGeom *g, const lbTimes *loc,
+                  double triad, const lbHalo *halo, char *err, size_t len) {
+  int failed = report0(p, dc, g, loc, triad, halo, err, len);
+  MPI_Bcast(&failed, 1, MPI_INT, 0, dc->comm);
+  if (failed && dc->rank != 0) snprintf(err, len, "rank 0 failed writing the summary");
+  return failed ? -1 : 0;
+}
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int wrank = 0;
@@ -116,16 +142,12 @@ int main(int argc, char **argv) {
   const int periodic[3] = {!p.walls[0], !p.walls[1], !p.walls[2]};
   if (decompCreate(MPI_COMM_WORLD, p.size, p.decomposition, periodic, &dc, err, sizeof(err)))
     return fail(wrank, err, 2);
-  if (p.restart[0] && dc.rank == 0) { /* cheap early check: a typo fails before setup */
-    FILE *fp = fopen(p.restart, "rb");
-    if (fp) fclose(fp);
-    rc = fp == NULL;
-  }
+  /* Cheap early check, before setup: a typo, a FIFO (whose open would
+   * block), a directory or a device is refused without opening it. */
+  if (p.restart[0] && dc.rank == 0) rc = fioCheckRegular(p.restart, "restart checkpoint", err,
+                                                         sizeof(err)) != 0;
   MPI_Bcast(&rc, 1, MPI_INT, 0, dc.comm);
-  if (rc) {
-    snprintf(err, sizeof(err), "cannot read restart checkpoint '%s'", p.restart);
-    return fail(dc.rank, err, 2);
-  }
+  if (rc) return fail(dc.rank, err, 2);
 
   targetInit(); /* on CUDA, picks GPU (node-local rank) % (GPUs on the node) */
   if (dc.rank == 0) {
@@ -154,7 +176,8 @@ int main(int argc, char **argv) {
     lbLatticeInitial(&L, &p);
     lbLatticeUpload(&L);
   }
-  if (lbOutputOpen(&out, &p, &dc, err, sizeof(err))) return fail(dc.rank, err, 2);
+  if (lbOutputOpen(&out, &p, &dc, p.restart[0] ? step : -1, err, sizeof(err)))
+    return fail(dc.rank, err, 2);
 
   double triad = 0.0;
   if (p.triad > 0) { /* every rank at once: the node's (or GPUs') bandwidth */
@@ -166,7 +189,8 @@ int main(int argc, char **argv) {
   int nobs = 0, maxobs = 16;
   lbObs *obs = (lbObs *) malloc(maxobs * sizeof(lbObs));
   lbObserve(&L, &dc, &p, step, &obs[nobs]);
-  lbOutputObs(&out, &p, &dc, &obs[nobs++], -1.0);
+  if (lbOutputObs(&out, &p, &dc, &obs[nobs++], -1.0, err, sizeof(err)))
+    return fail(dc.rank, err, 1);
   if (p.vtk_every && !p.restart[0] && lbWriteVTK(&L, &dc, &p, step, err, sizeof(err)))
     return fail(dc.rank, err, 1);
 
@@ -234,7 +258,9 @@ int main(int argc, char **argv) {
       double tmax = 0.0;
       MPI_Allreduce(&interval, &tmax, 1, MPI_DOUBLE, MPI_MAX, dc.comm);
       lbObserve(&L, &dc, &p, step, &obs[nobs]);
-      lbOutputObs(&out, &p, &dc, &obs[nobs++], sites * interval_steps / tmax * 1e-6);
+      if (lbOutputObs(&out, &p, &dc, &obs[nobs++], sites * interval_steps / tmax * 1e-6, err,
+                      sizeof(err)))
+        return fail(dc.rank, err, 1);
       interval = 0.0;
       interval_steps = 0;
     }
@@ -245,16 +271,23 @@ int main(int argc, char **argv) {
       chk_step = step;
     }
   }
-  if (dc.rank == 0 && p.checkpoint_every) printf("# checkpoint: %s (step %ld)\n", chk, step);
+  /* No step ran (steps = 0, or a restart at its last step): the state
+   * asked for is the one at hand; write it rather than claim it. */
+  if (p.checkpoint_every && chk_step != step) {
+    if (lbCheckpointWrite(&L, &dc, &p, step, chk, err, sizeof(err))) return fail(dc.rank, err, 1);
+    chk_step = step;
+  }
+  if (dc.rank == 0 && chk_step >= 0) printf("# checkpoint: %s (step %ld)\n", chk, chk_step);
 
-  report(&p, &dc, &L.g, &tm, triad, &halo);
+  if (report(&p, &dc, &L.g, &tm, triad, &halo, err, sizeof(err)) ||
+      lbOutputClose(&out, err, sizeof(err)))
+    return fail(dc.rank, err, 1);
   int status = 0;
   if (p.validate) {
     int v = lbValidate(&p, &dc, obs, nobs);
     status = v == 0;
   }
   free(obs);
-  lbOutputClose(&out);
   lbHaloFree(&halo);
   lbLatticeFree(&L);
   targetFinalize();

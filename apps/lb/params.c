@@ -202,6 +202,15 @@ static int read_file(const char *path, lbParams *p, char *err, size_t len) {
   int lineno = 0, seen[NKEYS] = {0}, rc = 0;
   while (rc == 0 && fgets(line, sizeof(line), fp)) {
     lineno++;
+    /* A line that does not fit must not be split, its tail read as a
+     * line of its own. */
+    const size_t n = strlen(line);
+    if (n == sizeof(line) - 1 && line[n - 1] != '\n' && !feof(fp)) {
+      snprintf(err, len, "%s:%d: line longer than %d bytes", path, lineno,
+               (int) sizeof(line) - 1);
+      rc = -1;
+      break;
+    }
     char *hash = strchr(line, '#');
     if (hash) *hash = '\0';
     char *s = trim(line);
@@ -270,6 +279,12 @@ static int check(const lbParams *p, char *err, size_t len) {
       p->triad < 0 || p->inject_nan < 0) {
     snprintf(err, len, "steps, print_every, vtk_every, checkpoint_every, triad and inject_nan "
                        "must be >= 0");
+    return -1;
+  }
+  /* The triad kernel counts its elements in an int (three arrays of
+   * 2^31 - 1 doubles are 48 GiB, more than any one GPU's memory). */
+  if (p->triad > INT_MAX) {
+    snprintf(err, len, "triad is %ld doubles per array: must be in [0, %d]", p->triad, INT_MAX);
     return -1;
   }
   double umax = 0.0;

@@ -1,7 +1,10 @@
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "common/fileio.h"
 #include "pario.h"
 
 /* Agree across ranks: did any fail? */
@@ -9,6 +12,25 @@ static int any(MPI_Comm comm, int flag) {
   int r = 0;
   MPI_Allreduce(&flag, &r, 1, MPI_INT, MPI_MAX, comm);
   return r;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void fail(lbPFile *f, const char *fmt, ...) {
+  if (f->failed) return; /* the first failure is the one worth naming */
+  f->failed = 1;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(f->what, sizeof(f->what), fmt, ap);
+  va_end(ap);
+}
+
+static const char *mpi_why(int rc, char *buf) {
+  int n = 0;
+  buf[0] = '\0';
+  MPI_Error_string(rc, buf, &n);
+  return buf;
 }
 
 int lbPOpenWrite(lbPFile *f, MPI_Comm comm, const char *path, char *err, size_t len) {
@@ -20,22 +42,36 @@ int lbPOpenWrite(lbPFile *f, MPI_Comm comm, const char *path, char *err, size_t 
   int rc = MPI_File_open(comm, f->tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &f->fh);
   if (any(comm, rc != MPI_SUCCESS)) {
     char why[MPI_MAX_ERROR_STRING] = "";
-    int n = 0;
     if (rc == MPI_SUCCESS) MPI_File_close(&f->fh);
-    else MPI_Error_string(rc, why, &n);
+    else mpi_why(rc, why);
     snprintf(err, len, "cannot create '%s'%s%s (does the output directory exist?)", f->tmp,
-             n ? ": " : "", why);
+             why[0] ? ": " : "", why);
     return -1;
   }
+  f->open = 1;
   /* A stale, longer .tmp from a crashed run must not leave a tail. */
-  f->failed = MPI_File_set_size(f->fh, 0) != MPI_SUCCESS;
+  rc = MPI_File_set_size(f->fh, 0);
+  if (rc != MPI_SUCCESS) {
+    char why[MPI_MAX_ERROR_STRING];
+    fail(f, "truncating it failed: %s", mpi_why(rc, why));
+  }
   return 0;
 }
 
 void lbPWriteAt(lbPFile *f, MPI_Offset off, const void *buf, int nbytes) {
-  if (f->rank != 0) return;
+  if (f->rank != 0 || f->failed) return;
   MPI_Status st;
-  if (MPI_File_write_at(f->fh, off, buf, nbytes, MPI_BYTE, &st) != MPI_SUCCESS) f->failed = 1;
+  char why[MPI_MAX_ERROR_STRING];
+  int rc = MPI_File_write_at(f->fh, off, buf, nbytes, MPI_BYTE, &st), done = -1;
+  if (rc != MPI_SUCCESS) {
+    fail(f, "writing %d bytes at offset %lld failed: %s", nbytes, (long long) off,
+         mpi_why(rc, why));
+    return;
+  }
+  /* A full disk can come back as success with fewer bytes written. */
+  MPI_Get_count(&st, MPI_BYTE, &done);
+  if (done != nbytes)
+    fail(f, "short write at offset %lld: %d of %d bytes written", (long long) off, done, nbytes);
 }
 
 static int block_type(const int gsize[3], const int lsize[3], const int start[3], int recbytes,
@@ -52,34 +88,75 @@ static int block_type(const int gsize[3], const int lsize[3], const int start[3]
 
 void lbPWriteBlock(lbPFile *f, MPI_Offset disp, const int gsize[3], const int lsize[3],
                    const int start[3], int recbytes, const void *buf) {
+  /* Every rank takes part in the collective write even after a failure of
+   * its own: the others are waiting in it. */
   MPI_Datatype rec, block;
   block_type(gsize, lsize, start, recbytes, &rec, &block);
   MPI_Status st;
-  char native[] = "native";
+  char native[] = "native", why[MPI_MAX_ERROR_STRING];
+  const int count = lsize[0] * lsize[1] * lsize[2];
   int rc = MPI_File_set_view(f->fh, disp, rec, block, native, MPI_INFO_NULL);
-  if (rc == MPI_SUCCESS)
-    rc = MPI_File_write_all(f->fh, buf, lsize[0] * lsize[1] * lsize[2], rec, &st);
-  if (rc != MPI_SUCCESS) f->failed = 1;
+  if (rc == MPI_SUCCESS) {
+    rc = MPI_File_write_all(f->fh, buf, count, rec, &st);
+    int done = -1;
+    if (rc == MPI_SUCCESS) MPI_Get_count(&st, rec, &done);
+    if (rc != MPI_SUCCESS)
+      fail(f, "writing this rank's %lld-byte block failed: %s", (long long) count * recbytes,
+           mpi_why(rc, why));
+    else if (done != count)
+      fail(f, "short write of this rank's block: %d of %d records of %d bytes", done, count,
+           recbytes);
+  } else {
+    fail(f, "setting the file view failed: %s", mpi_why(rc, why));
+  }
   /* Back to plain bytes from offset 0, for the next header. */
   MPI_File_set_view(f->fh, 0, MPI_BYTE, MPI_BYTE, native, MPI_INFO_NULL);
   MPI_Type_free(&block);
   MPI_Type_free(&rec);
 }
 
-int lbPCommit(lbPFile *f, char *err, size_t len) {
-  if (MPI_File_sync(f->fh) != MPI_SUCCESS) f->failed = 1;
-  if (MPI_File_close(&f->fh) != MPI_SUCCESS) f->failed = 1;
-  int failed = any(f->comm, f->failed), renamed = 0;
+void lbPClose(lbPFile *f, long long bytes) {
+  char why[MPI_MAX_ERROR_STRING];
+  if (!f->open) return;
+  int rc = MPI_File_sync(f->fh);
+  if (rc != MPI_SUCCESS) fail(f, "sync failed: %s", mpi_why(rc, why));
+  rc = MPI_File_close(&f->fh);
+  f->open = 0;
+  if (rc != MPI_SUCCESS) fail(f, "close failed: %s", mpi_why(rc, why));
   if (f->rank == 0) {
-    if (failed) remove(f->tmp);
-    else renamed = rename(f->tmp, f->path) == 0;
+    struct stat st;
+    if (stat(f->tmp, &st) != 0)
+      fail(f, "cannot stat it after closing: %s", strerror(errno));
+    else if ((long long) st.st_size != bytes)
+      fail(f, "it holds %lld bytes after closing, %lld were to be written", (long long) st.st_size,
+           bytes);
   }
-  MPI_Bcast(&renamed, 1, MPI_INT, 0, f->comm);
-  if (!renamed) {
-    snprintf(err, len, "writing '%s' failed (disk full or not writable?)", f->path);
-    return -1;
-  }
-  return 0;
+}
+
+void lbPFail(lbPFile *f, const char *what) { fail(f, "%s", what); }
+
+int lbPCommit(lbPFile *f, const char *kind, char *err, size_t len) {
+  if (f->open) fail(f, "not closed before the commit (a bug)");
+  const int failed = any(f->comm, f->failed);
+  if (!failed && f->rank == 0 && rename(f->tmp, f->path) != 0)
+    fail(f, "renaming it to '%s' failed: %s", f->path, strerror(errno));
+  /* The first failing rank tells everyone what went wrong. */
+  int nranks = 1, first = 0, mine;
+  MPI_Comm_size(f->comm, &nranks);
+  mine = f->failed ? f->rank : nranks;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, f->comm);
+  if (first == nranks) return 0;
+  MPI_Bcast(f->what, (int) sizeof(f->what), MPI_CHAR, first, f->comm);
+  if (f->rank == 0) remove(f->tmp);
+  struct stat st;
+  const int old = stat(f->path, &st) == 0;
+  char space[1200];
+  fioFreeSpace(f->path, space, sizeof(space));
+  snprintf(err, len, "writing %s '%s' failed (as '%s'): %s (rank %d); %s; %s", kind, f->path,
+           f->tmp, f->what, first,
+           old ? "the previous file under that name is unchanged" : "no file under that name",
+           space);
+  return -1;
 }
 
 int lbPReadBlock(MPI_File fh, MPI_Offset disp, const int gsize[3], const int lsize[3],
@@ -88,9 +165,12 @@ int lbPReadBlock(MPI_File fh, MPI_Offset disp, const int gsize[3], const int lsi
   block_type(gsize, lsize, start, recbytes, &rec, &block);
   MPI_Status st;
   char native[] = "native";
+  const int count = lsize[0] * lsize[1] * lsize[2];
+  int done = -1;
   int rc = MPI_File_set_view(fh, disp, rec, block, native, MPI_INFO_NULL);
-  if (rc == MPI_SUCCESS) rc = MPI_File_read_all(fh, buf, lsize[0] * lsize[1] * lsize[2], rec, &st);
+  if (rc == MPI_SUCCESS) rc = MPI_File_read_all(fh, buf, count, rec, &st);
+  if (rc == MPI_SUCCESS) MPI_Get_count(&st, rec, &done);
   MPI_Type_free(&block);
   MPI_Type_free(&rec);
-  return rc == MPI_SUCCESS ? 0 : -1;
+  return rc == MPI_SUCCESS && done == count ? 0 : -1;
 }

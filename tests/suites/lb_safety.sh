@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# Suite: apps/lb loses no data when the disk fills, the input is odd, or a
+# run is restarted (issue 16; docs/reliability.md, "lb: full disk, restart,
+# odd input").
+#   Full disk: a small file system (a 4 MiB tmpfs when mount works, as root
+#   in CI; otherwise a file-size limit, ulimit -f with SIGXFSZ ignored, so
+#   that writes fail with EFBIG) fills during a checkpoint, a VTK snapshot
+#   and a CSV row: the previous good files are bitwise unchanged, the exit
+#   status is 1, the message names the file and the free space.
+#   Restart: the CSV is appended to (header checked), and after a restart
+#   equals that of the uninterrupted run (timings aside).
+#   Odd input: restarts with other physics, FIFO/directory/device as
+#   restart file, over-long parameter lines, an out-of-range triad size,
+#   --steps 0 with a checkpoint, bad lbcmp tolerances.
+# Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+. tests/suites/lib/common.bash # $tmp, ok, notok
+
+if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
+  echo "ok - lb safety suite # SKIP no MPI (scripts/install_deps.sh installs openmpi-bin libopenmpi-dev)"
+  exit 0
+fi
+if ! make -j2 lb >"$tmp/build-lb.log" 2>&1; then
+  notok "lb builds (default configuration)" "$tmp/build-lb.log"
+  exit 0
+fi
+b=$(make -s lb-build-dir)
+
+# lb NP OUT [options]: run the app (output prefix $tmp/OUT unless an
+# --output follows), log in $tmp/OUT.log, status in $rc. No run may hang.
+lb() {
+  local np=$1 out=$2
+  shift 2
+  if [ "$np" = 1 ]; then
+    timeout -k 5 60 "$b/lb" --output "$tmp/$out" "$@" >"$tmp/$out.log" 2>&1
+  else
+    timeout -k 5 60 mpirun --oversubscribe -np "$np" "$b/lb" --output "$tmp/$out" "$@" \
+      >"$tmp/$out.log" 2>&1
+  fi
+  rc=$?
+}
+msg() { grep -a -o 'lb: error: .*' "$1" | head -n 1 | head -c 160; }
+
+# refused NAME PATTERN ARGS...: one rank, exit 2, 'lb: error: ...PATTERN'.
+refused() {
+  local name=$1 pattern=$2
+  shift 2
+  lb 1 bad "$@"
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    notok "$name: refused (the run hung, killed after 60 s)" "$tmp/bad.log"
+  elif [ "$rc" -ne 2 ]; then
+    notok "$name: refused with exit status 2 (got $rc)" "$tmp/bad.log"
+  elif ! grep -aq -- "lb: error: .*$pattern" "$tmp/bad.log"; then
+    notok "$name: refused with a clear message (wanted '$pattern')" "$tmp/bad.log"
+  elif grep -aq "^step " "$tmp/bad.log"; then
+    notok "$name: refused before any step" "$tmp/bad.log"
+  else
+    ok "$name: refused ($(msg "$tmp/bad.log"))"
+  fi
+}
+
+flow=(--case shearwave --amplitude 0.01 --walls z --force 0,1e-4,0 --size 16x12x8 --print_every 10
+      --checkpoint_every 10 --validate 0)
+# The reference: the uninterrupted run to step 40, with snapshots; and a
+# run that stopped at step 20 (its checkpoint is the restart point).
+lb 2 ref "${flow[@]}" --steps 40 --vtk_every 10
+lb 2 good "${flow[@]}" --steps 20 --vtk_every 10
+if [ "$rc" -ne 0 ] || [ ! -f "$tmp/good.chk" ] || [ ! -f "$tmp/ref.chk" ]; then
+  notok "reference runs for the safety checks" "$tmp/good.log"
+  exit 0
+fi
+cp "$tmp/good.chk" "$tmp/good20.chk"
+
+# ---------------------------------------------------------------- restart: CSV
+# A run that got to step 30 (its CSV has rows 0..30) restarts from the
+# step-20 checkpoint: the rows after 20 are redone, none is lost or doubled.
+strip() { cut -d, -f1-8 "$1"; } # all but the MLUPS column (a timing)
+lb 2 cont "${flow[@]}" --steps 30
+lb 2 cont "${flow[@]}" --steps 40 --restart "$tmp/good20.chk"
+if [ "$rc" -eq 0 ] && [ "$(strip "$tmp/cont.csv")" = "$(strip "$tmp/ref.csv")" ]; then
+  ok "CSV after a restart from step 20 (old rows to 30) equals the uninterrupted run's ($(wc -l <"$tmp/cont.csv") lines)"
+else
+  notok "CSV after a restart from step 20 (old rows to 30) equals the uninterrupted run's (rc $rc)" "$tmp/cont.csv"
+  diff <(strip "$tmp/cont.csv") <(strip "$tmp/ref.csv") | head -n 8
+fi
+cp "$tmp/cont.csv" "$tmp/cont.csv.before"
+refused "restart onto a CSV of another case (other header)" "cont.csv' has the header" \
+  --output "$tmp/cont" "${flow[@]}" --case uniform --amplitude 0 --steps 40 \
+  --restart "$tmp/good20.chk"
+cmp -s "$tmp/cont.csv" "$tmp/cont.csv.before" && ok "the CSV with the other header is unchanged" ||
+  notok "the CSV with the other header is unchanged"
+
+# ---------------------------------------------------------------- restart: physics
+refused "restart with other walls" "walls: z in the checkpoint, y now" "${flow[@]}" --walls y \
+  --steps 40 --restart "$tmp/good20.chk"
+refused "restart with no walls" "walls: z in the checkpoint, none now" "${flow[@]}" --walls none \
+  --steps 40 --restart "$tmp/good20.chk"
+refused "restart with another tau" "tau: 1 in the checkpoint, 0.9.* now" "${flow[@]}" --tau 0.9 \
+  --steps 40 --restart "$tmp/good20.chk"
+refused "restart with another force" "force along y: 0.0001 in the checkpoint, 0.0002.* now" \
+  "${flow[@]}" --force 0,2e-4,0 --steps 40 --restart "$tmp/good20.chk"
+
+# ---------------------------------------------------------------- odd input
+mkfifo "$tmp/fifo.chk"
+refused "FIFO as restart file (no hang)" "fifo.chk' is a FIFO, not a regular file" "${flow[@]}" \
+  --steps 40 --restart "$tmp/fifo.chk"
+mkdir "$tmp/dir.chk"
+refused "directory as restart file" "dir.chk' is a directory" "${flow[@]}" --steps 40 \
+  --restart "$tmp/dir.chk"
+refused "device as restart file" "'/dev/null' is a character device" "${flow[@]}" --steps 40 \
+  --restart /dev/null
+# Today's bug: the 1023 bytes of the line are read, then its tail as a
+# line of its own ("steps = 3" here, applied silently).
+{ echo "size = 8 8 8"; printf 'tau = 0.8%1020s steps = 3\n' ""; } >"$tmp/long.params"
+refused "parameter-file line over 1023 bytes" "long.params:2: line longer than 1023 bytes" \
+  --params "$tmp/long.params"
+# (under an 8 GB address-space limit: today's main tries to allocate 72 GB)
+(ulimit -v 8000000
+ refused "triad size beyond an int" "triad is 3000000000 doubles per array: must be in \\[0, 2147483647\\]" \
+   --size 8x8x8 --triad 3000000000)
+lb 1 zero --size 8x8x8 --steps 0 --checkpoint_every 5
+if [ "$rc" -eq 0 ] && grep -q "^# checkpoint: .*zero.chk (step 0)" "$tmp/zero.log" &&
+   timeout -k 5 20 "$b/lbcmp" "$tmp/zero.chk" "$tmp/zero.chk" >"$tmp/cmp.log" 2>&1 &&
+   grep -q "steps 0 / 0" "$tmp/cmp.log"; then
+  ok "--steps 0 with a checkpoint request writes the step-0 checkpoint it reports"
+else
+  notok "--steps 0 with a checkpoint request writes the step-0 checkpoint it reports (rc $rc)" "$tmp/zero.log"
+fi
+for t in abc 1e-x -1 nan inf ""; do
+  timeout -k 5 20 "$b/lbcmp" "$tmp/ref.chk" "$tmp/good20.chk" "$t" >"$tmp/cmp.log" 2>&1
+  r=$?
+  if [ "$r" -eq 2 ] && grep -q "lbcmp: the tolerance must be a finite number >= 0, not '$t'" "$tmp/cmp.log"; then
+    ok "lbcmp refuses the tolerance '$t'"
+  else
+    notok "lbcmp refuses the tolerance '$t' (status $r)" "$tmp/cmp.log"
+  fi
+done
+timeout -k 5 20 "$b/lbcmp" "$tmp/ref.chk" "$tmp/fifo.chk" >"$tmp/cmp.log" 2>&1
+r=$?
+if [ "$r" -eq 2 ] && grep -q "is a FIFO" "$tmp/cmp.log"; then
+  ok "lbcmp refuses a FIFO without blocking"
+else
+  notok "lbcmp refuses a FIFO without blocking (status $r; 124: it hung)" "$tmp/cmp.log"
+fi
+
+# ---------------------------------------------------------------- full disk
+# A 4 MiB tmpfs, or (where mount is not allowed) a file-size limit. Either
+# way the runs below may write files of about LIMIT KiB and no more.
+fs=$tmp/fs
+mkdir -p "$fs"
+mode=ulimit
+if [ "${LB_SAFETY_FILL:-}" != ulimit ] && mount -t tmpfs -o size=4m tmpfs "$fs" 2>/dev/null; then
+  mode=tmpfs
+  trap 'umount "$fs" 2>/dev/null; rm -rf "$tmp"' EXIT
+fi
+echo "# full-disk checks use: $mode"
+# limited KIB NAME ARGS...: run in $fs with KIB KiB left (tmpfs, 2 ranks) or
+# with files limited to KIB KiB (one rank: mpirun's own shared memory files
+# do not survive the limit; PMIx and the BTL are told to do without them).
+limited() {
+  local kib=$1 name=$2
+  shift 2
+  if [ "$mode" = tmpfs ]; then
+    rm -f "$fs/filler"
+    local avail
+    avail=$(df -B1 --output=avail "$fs" | tail -n 1)
+    dd if=/dev/zero of="$fs/filler" bs=4096 count=$(((avail - kib * 1024) / 4096)) 2>/dev/null
+    timeout -k 5 60 mpirun --oversubscribe -np 2 "$b/lb" "$@" >"$tmp/$name.log" 2>&1
+    rc=$?
+    rm -f "$fs/filler"
+  else
+    (trap '' XFSZ; ulimit -f "$kib"; PMIX_MCA_gds=hash OMPI_MCA_btl=self \
+       exec timeout -k 5 60 "$b/lb" "$@") >"$tmp/$name.log" 2>&1
+    rc=$?
+  fi
+}
+# fresh: $fs holds the stopped run's files (good.*) and nothing else
+fresh() {
+  rm -rf "${fs:?}"/*
+  cp "$tmp"/good.chk "$tmp"/good.csv "$tmp"/good_000000[0-2]0.vtk "$fs"/
+  cp "$tmp/ref_00000030.vtk" "$fs/good_00000030.vtk" # an earlier run's, to be kept
+  (cd "$fs" && md5sum good.chk good_* >"$tmp/sums")
+}
+# csv_kept: the CSV, the one file that is appended to, still starts with
+# the stopped run's rows, and every line is a whole row.
+csv_kept() {
+  head -c "$(stat -c %s "$tmp/good.csv")" "$fs/good.csv" | cmp -s - "$tmp/good.csv" &&
+    [ "$(awk -F, 'NF != 9' "$fs/good.csv" | wc -l)" -eq 0 ] &&
+    [ "$(tail -c 1 "$fs/good.csv" | od -An -c | tr -d ' ')" = '\n' ]
+}
+# filled NAME LOG FILE PATTERN: exit 1, the message names FILE and says
+# PATTERN and the free space, every previous file bitwise unchanged (the
+# CSV: its old rows), no temporary file left.
+filled() {
+  local name=$1 log=$tmp/$2.log file=$3 pattern=$4
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    notok "full disk during $name: the run hung" "$log"
+  elif [ "$rc" -ne 1 ]; then
+    notok "full disk during $name: exit status 1 (got $rc)" "$log"
+  elif ! grep -a "lb: error: " "$log" | grep -F "'$fs/$file'" | grep -- "$pattern" |
+       grep -qF "MiB free on the file system of '$fs'"; then
+    notok "full disk during $name: the message names '$file', what failed and the free space" "$log"
+  elif ! (cd "$fs" && md5sum --quiet -c "$tmp/sums") >"$tmp/sums.log" 2>&1; then
+    notok "full disk during $name: the previous files are bitwise unchanged" "$tmp/sums.log"
+  elif ! csv_kept; then
+    notok "full disk during $name: the CSV keeps its old rows, no torn row" "$fs/good.csv"
+  elif ls "$fs" | grep -q '\.tmp$'; then
+    notok "full disk during $name: no temporary file left" "$log"
+  else
+    ok "full disk during $name: exit 1, previous files bitwise intact ($(msg "$log"))"
+  fi
+}
+restart=(--output "$fs/good" "${flow[@]}" --restart "$tmp/good20.chk" --steps 40)
+# The checkpoint (228 KiB) does not fit in 100 KiB; the snapshot (24 KiB) not
+# in 16 KiB; the CSV grows past 4 KiB (about 30 rows) after the restart.
+fresh
+limited 100 fullchk "${restart[@]}"
+filled "a checkpoint" fullchk good.chk "writing checkpoint"
+fresh
+limited 16 fullvtk "${restart[@]}" --vtk_every 10 --checkpoint_every 0
+filled "a VTK snapshot" fullvtk good_00000030.vtk "writing VTK snapshot"
+fresh
+limited 4 fullcsv "${restart[@]}" --steps 400 --print_every 1 --checkpoint_every 0
+filled "a CSV row" fullcsv good.csv "writing a row (step [0-9]*) to"
+rows=$(($(wc -l <"$fs/good.csv") - 1))
+if [ "$rows" -gt 20 ] && grep -aq "writing a row (step $((rows + 18)))" "$tmp/fullcsv.log"; then
+  ok "full disk during a CSV row: the rows written before the failing one stay ($rows rows: steps 0, 10, 20..$((rows + 17)))"
+else
+  notok "full disk during a CSV row: the rows written before the failing one stay ($rows rows)" "$tmp/fullcsv.log"
+fi
+exit 0
