@@ -1,0 +1,50 @@
+/* The solver's kernels, written once in targetDP: the staggered operator
+ * between parities (gather + SU(3) x vector), and the level-1 operations
+ * of CG with their reductions fused in. Reductions end in a global sum
+ * over the ranks (MPI_Allreduce). Each call is timed and its flops and
+ * bytes (the minimum a kernel must move) counted by kind. */
+#ifndef MILC_KERNELS_H
+#define MILC_KERNELS_H
+
+#include <mpi.h>
+
+#include "lattice.h"
+
+typedef enum { MILC_K_DSLASH = 0, MILC_K_BLAS, MILC_K_HALO, MILC_K_NKIND } milcKernelKind;
+
+typedef struct {
+  double seconds[MILC_K_NKIND], flops[MILC_K_NKIND], bytes[MILC_K_NKIND];
+  long calls[MILC_K_NKIND];
+} milcCounters;
+
+typedef struct {
+  const milcLattice *L;
+  MPI_Comm comm;
+  double *t_sum;     /* one double of target scratch for the reductions */
+  milcCounters cnt;  /* this rank's */
+} milcOps;
+
+void milcOpsCreate(milcOps *o, const milcLattice *L, MPI_Comm comm);
+void milcOpsFree(milcOps *o);
+
+/* Every kernel below acts on the interior sites of one parity.
+ * dst(p) = D src(1-p), D the staggered operator, U the links (with halo).
+ * The halo of src (parity 1-p) is filled first. */
+void milcDslash(milcOps *o, const double *t_U, double *t_src, double *t_dst, int p);
+/* dst(p) = a w(p) + b (D src)(p); returns Re <w, dst> over the lattice. */
+double milcDslashAxpby(milcOps *o, const double *t_U, double *t_src, const double *t_w,
+                       double *t_dst, int p, double a, double b);
+/* z = a x + b y (z may be x or y); returns |z|^2. */
+double milcAxpbyNorm(milcOps *o, double *t_z, const double *t_x, const double *t_y, int p,
+                     double a, double b);
+/* CG update: x += alpha p, r -= alpha q; returns |r|^2. */
+double milcCgUpdate(milcOps *o, double *t_x, double *t_r, const double *t_p, const double *t_q,
+                    int par, double alpha);
+/* Re <x, y> */
+double milcDot(milcOps *o, const double *t_x, const double *t_y, int p);
+
+/* Minimal bytes and the flops of one site of each kernel (for the report). */
+#define MILC_DSLASH_FLOPS 570.0 /* 8 SU(3) x vector (66) + 7 vector sums (6) */
+#define MILC_DSLASH_DOUBLES (8.0 * MILC_NM + 8.0 * MILC_NV + MILC_NV)
+
+#endif
