@@ -47,10 +47,17 @@ void milcCgSolve(milcOps *o, const double *t_U, double *t_x, const double *t_b,
   milcAxpbyNorm(o, w->p, w->r, w->r, E, 1.0, 0.0);             /* p = r */
   res->iterations = 0;
   res->converged = 0;
+  res->breakdown = 0;
   res->residual = bb > 0.0 ? sqrt(rr / bb) : 0.0;
   if (cp->verbose && rank == 0) printf("iter %6d  |r|/|b| %.6e\n", 0, res->residual);
   while (res->residual > cp->tol && res->iterations < cp->maxiter) {
     const double pap = milcApplyM(o, t_U, w->p, w->q, w->t, cp->mass);
+    /* M is positive definite: anything else is a fault (a NaN in the
+     * links, a broken operator), not something to iterate on. */
+    if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) {
+      res->breakdown = 1;
+      break;
+    }
     const double alpha = rr / pap;
     const double rr_new = milcCgUpdate(o, t_x, w->r, w->p, w->q, E, alpha);
     res->iterations++;
@@ -62,7 +69,7 @@ void milcCgSolve(milcOps *o, const double *t_U, double *t_x, const double *t_b,
     milcAxpbyNorm(o, w->p, w->r, w->p, E, 1.0, rr_new / rr); /* p = r + beta p */
     rr = rr_new;
   }
-  res->converged = res->residual <= cp->tol;
+  res->converged = !res->breakdown && res->residual <= cp->tol;
   targetSynchronize();
   const double t1 = timerNow();
   double secs = t1 - t0;

@@ -24,6 +24,7 @@ typedef struct {
 typedef struct {
   long iterations;
   int converged;
+  int breakdown;        /* <p, M p> was not positive and finite: stopped */
   double residual;      /* last iterated |r| / |b| */
   double true_residual; /* |b - M x| / |b|, recomputed */
   double seconds;       /* the iterations, without the true residual */

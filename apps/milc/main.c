@@ -200,6 +200,12 @@ int main(int argc, char **argv) {
            res.true_residual, res.seconds, res.flops / res.seconds * 1e-9,
            res.bytes / res.seconds * 1e-9);
   }
+  if (res.breakdown && rank == 0)
+    fprintf(stderr, "milc: error: CG broke down at iteration %ld: <p, M p> is not positive and "
+                    "finite (non-finite links or source?)\n", res.iterations);
+  else if (!res.converged && rank == 0)
+    fprintf(stderr, "milc: error: not converged in %ld iterations (|r|/|b| %.3e > tol %g)\n",
+            res.iterations, res.residual, tol);
   int status = res.converged ? 0 : 1;
   if (save) {
     copyFromTarget(h_v, t_x, vbytes);

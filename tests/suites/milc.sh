@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Suite: the staggered CG solver (apps/milc, docs/milc.md) at small sizes.
+# Validation (apps/milc/check.c, in every build): random links are SU(3);
+# fields identical for any decomposition; free field: D^2 on plane waves
+# and the CG solution vs the momentum-space answer (1e-10); D
+# anti-Hermitian (1e-12); gauge covariance of D and of the solution
+# (1e-10); random field: true residual <= tol. Portability: the same solve
+# in AOSOA (VVL 4 and 8), SOA VVL 1, AOS VVL 4 and 2 OpenMP threads takes
+# the same iterations and agrees to 1e-12. Bad input is refused with a
+# message; an unconverged solve exits 1. Also: CUDA build warning-free.
+# Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+. tests/suites/lib/common.bash # $tmp, ok, notok
+
+if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
+  echo "ok - milc suite # SKIP no MPI (scripts/install_deps.sh installs openmpi-bin libopenmpi-dev)"
+  exit 0
+fi
+
+# ---------------------------------------------------------------- builds
+declare -A B
+configs=("AOSOA 4" "AOSOA 8" "SOA 1" "AOS 4")
+for cfg in "${configs[@]}"; do
+  set -- $cfg
+  dir=$(make -s LAYOUT=$1 VVL=$2 milc-build-dir)
+  if make -j2 LAYOUT=$1 VVL=$2 milc >"$tmp/build-$1-$2.log" 2>&1 &&
+     ! grep -q "warning:" "$tmp/build-$1-$2.log"; then
+    ok "milc builds warning-free, LAYOUT=$1 VVL=$2"
+    B[$1-$2]=$dir
+  else
+    notok "milc builds warning-free, LAYOUT=$1 VVL=$2" "$tmp/build-$1-$2.log"
+  fi
+done
+ref=${B[AOSOA-4]:-}
+if [ -z "$ref" ]; then
+  echo "not ok - milc suite: the default build failed, nothing else can run"
+  exit 0
+fi
+
+# ---------------------------------------------------------------- validation
+# Every PASS/FAIL line of milccheck is one check, named with its build.
+for cfg in "${configs[@]}"; do
+  set -- $cfg
+  b=${B[$1-$2]:-}
+  [ -z "$b" ] && continue
+  mpirun --oversubscribe -np 1 "$b/milccheck" >"$tmp/check-$1-$2.log" 2>&1
+  rc=$?
+  n=$(grep -c -E "^(PASS|FAIL): " "$tmp/check-$1-$2.log")
+  while IFS= read -r line; do
+    case $line in
+      PASS:*) ok "${line#PASS: } [$1 VVL=$2]" ;;
+      FAIL:*) notok "${line#FAIL: } [$1 VVL=$2]" ;;
+    esac
+  done <"$tmp/check-$1-$2.log"
+  if [ "$rc" -ne 0 ] || [ "$n" -lt 11 ]; then
+    notok "milccheck ran all checks and exited 0 [$1 VVL=$2] ($n checks, exit $rc)" \
+      "$tmp/check-$1-$2.log"
+  fi
+done
+
+# ---------------------------------------------------------------- agreement
+# Mass 0.5 and tol 1e-13: two solutions that both meet the tolerance differ
+# by less than cond(M) * tol ~ 1e-12, whatever the rounding of the build.
+solve=(--size 4,4,6,8 --mass 0.5 --tol 1e-13 --seed 3 --print_every 0)
+milc() { # milc BUILD OUT [options]: one-rank run, log in $tmp/OUT.log
+  local b=$1 out=$2
+  shift 2
+  mpirun --oversubscribe -np 1 "$b/milc" "$@" >"$tmp/$out.log" 2>&1
+}
+iters() { grep -o "iterations [0-9]*" "$tmp/$1.log" | head -n 1; }
+if milc "$ref" ref "${solve[@]}" --save "$tmp/ref.bin" && grep -q "^CG converged" "$tmp/ref.log"; then
+  ok "reference solve converges ($(iters ref), $(grep -o 'true residual [^,]*' "$tmp/ref.log"))"
+  same() { # same NAME OUT
+    if [ "$(iters "$2")" != "$(iters ref)" ]; then
+      notok "$1: same iteration count as AOSOA VVL=4 ($(iters "$2") vs $(iters ref))" "$tmp/$2.log"
+    elif "$ref/milccheck" --compare "$tmp/ref.bin" "$tmp/$2.bin" 1e-12 >"$tmp/cmp.log" 2>&1; then
+      ok "$1: same iterations, solution within 1e-12 of AOSOA VVL=4 ($(cat "$tmp/cmp.log"))"
+    else
+      notok "$1: solution within 1e-12 of AOSOA VVL=4" "$tmp/cmp.log"
+    fi
+  }
+  for cfg in "AOSOA 8" "SOA 1" "AOS 4"; do
+    set -- $cfg
+    b=${B[$1-$2]:-}
+    [ -n "$b" ] && milc "$b" "$1-$2" "${solve[@]}" --save "$tmp/$1-$2.bin" && same "$1 VVL=$2" "$1-$2"
+  done
+  OMP_NUM_THREADS=2 milc "$ref" t2 "${solve[@]}" --save "$tmp/t2.bin" && same "2 OpenMP threads" t2
+else
+  notok "reference solve converges" "$tmp/ref.log"
+fi
+
+if milc "$ref" prog --size 4,4,4,4 --print_every 5 --mass 0.2 &&
+   grep -q "^iter      5  |r|/|b| " "$tmp/prog.log" && grep -q "^# dslash " "$tmp/prog.log" &&
+   grep -q "^CG converged: iterations [0-9]*, .* true residual .* GFLOP/s, .* GB/s" "$tmp/prog.log"; then
+  ok "progress lines, per-kernel table and summary"
+else
+  notok "progress lines, per-kernel table and summary" "$tmp/prog.log"
+fi
+if milc "$ref" short --size 4,4,4,4 --maxiter 5 --print_every 0; then
+  notok "an unconverged solve exits non-zero" "$tmp/short.log"
+elif grep -q "milc: error: not converged in 5 iterations" "$tmp/short.log"; then
+  ok "an unconverged solve exits non-zero with a message"
+else
+  notok "an unconverged solve exits non-zero with a message" "$tmp/short.log"
+fi
+
+# ---------------------------------------------------------------- bad input
+refused() { # refused NAME PATTERN NP ARGS...: exits 2, says PATTERN, no solve
+  local name=$1 pattern=$2 np=$3
+  shift 3
+  mpirun --oversubscribe -np "$np" "$ref/milc" "$@" >"$tmp/bad.log" 2>&1
+  local rc=$?
+  if [ "$rc" -eq 0 ]; then
+    notok "$name: refused (it ran)" "$tmp/bad.log"
+  elif ! grep -q "$pattern" "$tmp/bad.log"; then
+    notok "$name: refused with a clear message (wanted '$pattern')" "$tmp/bad.log"
+  elif grep -q "^iter " "$tmp/bad.log"; then
+    notok "$name: refused before the solve" "$tmp/bad.log"
+  else
+    ok "$name: refused ($(grep -o "$pattern.*" "$tmp/bad.log" | head -n 1 | head -c 100))"
+  fi
+}
+refused "odd lattice extent" "size along z must be even" 1 --size 4,4,5,4
+refused "size with three numbers" "size needs four integers" 1 --size 4,4,4
+refused "size that is not a number" "size needs four integers" 1 --size big
+refused "zero mass" "mass must be a finite number > 0" 1 --mass 0
+refused "negative mass" "mass must be a finite number > 0" 1 --mass -0.1
+refused "mass nan" "mass must be a finite number > 0" 1 --mass nan
+refused "tolerance 1" "tol must be in (0, 1)" 1 --tol 1
+refused "malformed tolerance" "tol must be a number" 1 --tol 1e-8x
+refused "zero iterations" "maxiter must be an integer in" 1 --maxiter 0
+refused "malformed seed" "seed must be an integer" 1 --seed 12ab
+refused "unknown precision" "precision must be double or single" 1 --precision quad
+refused "single precision (not built yet)" "precision 'single' is not built yet" 1 --precision single
+refused "unknown gauge" "gauge must be random or unit" 1 --gauge hot
+refused "unknown option" "unknown option '--mas'" 1 --mas 0.1
+refused "decomposition for another rank count" "needs 4 MPI ranks, not 1" 1 --decomposition 1,1,2,2
+refused "decomposition into odd local extents" "does not split into 4 even local extents" 4 \
+  --size 4,4,4,4 --decomposition 1,1,1,4
+refused "two ranks (until the halo module is merged)" "needs the shared halo module" 2 --size 4,4,4,8
+
+# ---------------------------------------------------------------- CUDA build
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ ! -x "$nvcc" ] || [ ! -f targetDP_CUDA.cu ]; then
+  echo "ok - milc builds with TARGET=cuda # SKIP no nvcc"
+elif make -j2 TARGET=cuda milc >"$tmp/cuda.log" 2>&1 && ! grep -q "warning" "$tmp/cuda.log"; then
+  ok "milc and milccheck compile and link warning-free with TARGET=cuda"
+else
+  notok "milc and milccheck compile and link warning-free with TARGET=cuda" "$tmp/cuda.log"
+fi
+exit 0
