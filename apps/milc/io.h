@@ -15,4 +15,22 @@
 int milcVectorWrite(const milcLattice *L, MPI_Comm comm, const double *h_v, int p,
                     const char *path, char *err, size_t errlen);
 
+
+/* Gauge-field files: a 64-byte header, then the links of every global
+ * site in lexicographic order (x fastest), 72 doubles per site (direction
+ * mu, row i, column j, re/im), native byte order.
+ *
+ *   header: "TDPMILC1" | uint32 version (1) | uint32 doubles per site (72)
+ *           | int64 global[4] | uint64 checksum | 8 bytes zero
+ *
+ * The checksum is a sum over every value of a hash of (position, bits)
+ * modulo 2^64: order-free, so each rank adds its own part. Written as
+ * PATH.tmp and renamed when complete. Reading checks the magic, version,
+ * lattice, length and checksum and refuses the file with the reason. */
+int milcGaugeWrite(const milcLattice *L, MPI_Comm comm, const double *h_U, const char *path,
+                   char *err, size_t errlen);
+/* h_U: interior sites filled in the build's layout (halo: milcHaloFill). */
+int milcGaugeRead(const milcLattice *L, MPI_Comm comm, double *h_U, const char *path,
+                  char *err, size_t errlen);
+
 #endif

@@ -18,7 +18,8 @@
 
 static const char *const known[] = {
     "--size=", "--decomposition=", "--mass=", "--tol=", "--maxiter=", "--seed=",
-    "--precision=", "--gauge=", "--print_every=", "--save=", "--help", NULL};
+    "--precision=", "--gauge=", "--print_every=", "--save=", "--gauge_file=", "--save_gauge=",
+    "--help", NULL};
 
 static void usage(void) {
   printf("milc: staggered CG, (m^2 - D^2) x = b on the even sites\n"
@@ -31,7 +32,9 @@ static void usage(void) {
          "  --precision double   (single: not yet)\n"
          "  --gauge random|unit  random SU(3) or the free field (default random)\n"
          "  --print_every n      progress line interval (default 10; 0: none)\n"
-         "  --save FILE          write the solution (even sites, global order)\n");
+         "  --save FILE          write the solution (even sites, global order)\n"
+         "  --gauge_file FILE    read the links from a file written by --save_gauge\n"
+         "  --save_gauge FILE    write the links (header, checksum; MPI-IO)\n");
 }
 
 /* "8", "8,8,8,16" or "8x8x8x16": n numbers, or one for all. */
@@ -95,6 +98,8 @@ int main(int argc, char **argv) {
   const char *precision = cliString(argc, argv, "--precision", "double");
   const char *gauge = cliString(argc, argv, "--gauge", "random");
   const char *save = cliString(argc, argv, "--save", NULL);
+  const char *gauge_file = cliString(argc, argv, "--gauge_file", NULL);
+  const char *save_gauge = cliString(argc, argv, "--save_gauge", NULL);
 
   if (!(mass > 0.0) || !isfinite(mass))
     return fail(rank, "mass must be a finite number > 0 (m^2 - D^2 is then positive definite)");
@@ -150,6 +155,22 @@ int main(int argc, char **argv) {
   targetInit();
   milcLattice L;
   if (milcLatticeCreate(&L, global, local, offset, err, sizeof(err))) return fail(rank, err);
+  const size_t ubytes = milcFieldBytes(&L, MILC_NL), vbytes = milcFieldBytes(&L, MILC_NV);
+  double *h_U = (double *) calloc(1, ubytes), *h_v = (double *) calloc(1, vbytes);
+  if (!h_U || !h_v) {
+    fprintf(stderr, "milc: out of host memory\n");
+    MPI_Abort(comm, 1);
+  }
+  if (gauge_file) {
+    if (milcGaugeRead(&L, comm, h_U, gauge_file, err, sizeof(err))) return fail(rank, err);
+    gauge = gauge_file;
+  } else if (strcmp(gauge, "unit") == 0) {
+    milcGaugeUnit(&L, h_U);
+  } else {
+    milcGaugeRandom(&L, h_U, (uint64_t) seed);
+  }
+  if (save_gauge && milcGaugeWrite(&L, comm, h_U, save_gauge, err, sizeof(err)))
+    return fail(rank, err);
   if (rank == 0) {
     printf("# milc staggered CG: %s\n", targetConfigString());
     printf("# lattice %d x %d x %d x %d, %d rank(s) as %d x %d x %d x %d, precision %s\n",
@@ -159,14 +180,6 @@ int main(int argc, char **argv) {
            maxiter);
   }
 
-  const size_t ubytes = milcFieldBytes(&L, MILC_NL), vbytes = milcFieldBytes(&L, MILC_NV);
-  double *h_U = (double *) calloc(1, ubytes), *h_v = (double *) calloc(1, vbytes);
-  if (!h_U || !h_v) {
-    fprintf(stderr, "milc: out of host memory\n");
-    MPI_Abort(comm, 1);
-  }
-  if (strcmp(gauge, "unit") == 0) milcGaugeUnit(&L, h_U);
-  else milcGaugeRandom(&L, h_U, (uint64_t) seed);
   double *t_U = milcFieldAlloc(&L, MILC_NL), *t_b = milcFieldAlloc(&L, MILC_NV),
          *t_x = milcFieldAlloc(&L, MILC_NV);
   copyToTarget(t_U, h_U, ubytes);

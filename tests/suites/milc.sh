@@ -6,8 +6,10 @@
 # anti-Hermitian (1e-12); gauge covariance of D and of the solution
 # (1e-10); random field: true residual <= tol. Portability: the same solve
 # in AOSOA (VVL 4 and 8), SOA VVL 1, AOS VVL 4 and 2 OpenMP threads takes
-# the same iterations and agrees to 1e-12. Bad input is refused with a
-# message; an unconverged solve exits 1. Also: CUDA build warning-free.
+# the same iterations and agrees to 1e-12. Gauge files: written, read back
+# bitwise and by another layout; flipped byte, truncation, another lattice,
+# another file refused. Bad input is refused with a message; an
+# unconverged solve exits 1. Also: CUDA build warning-free.
 # Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 . tests/suites/lib/common.bash # $tmp, ok, notok
@@ -104,6 +106,30 @@ else
   notok "an unconverged solve exits non-zero with a message" "$tmp/short.log"
 fi
 
+# ---------------------------------------------------------------- gauge files
+gsolve=(--size 4,4,6,8 --seed 5 --mass 0.5 --tol 1e-13 --print_every 0)
+if milc "$ref" gw "${gsolve[@]}" --save_gauge "$tmp/g.bin" --save "$tmp/gw.bin" &&
+   [ -f "$tmp/g.bin" ] && [ ! -e "$tmp/g.bin.tmp" ]; then
+  ok "gauge field written ($(stat -c %s "$tmp/g.bin") bytes, no temporary left)"
+  if milc "$ref" gr "${gsolve[@]}" --gauge unit --gauge_file "$tmp/g.bin" --save "$tmp/gr.bin" &&
+     [ "$(iters gr)" = "$(iters gw)" ] &&
+     "$ref/milccheck" --compare "$tmp/gw.bin" "$tmp/gr.bin" 0 >"$tmp/cmp.log" 2>&1; then
+    ok "gauge field read back: the same solve, bitwise ($(iters gr))"
+  else
+    notok "gauge field read back: the same solve, bitwise" "$tmp/gr.log"
+  fi
+  soa=${B[SOA-1]:-}
+  if [ -n "$soa" ] && milc "$soa" gs "${gsolve[@]}" --gauge_file "$tmp/g.bin" --save "$tmp/gs.bin" &&
+     [ "$(iters gs)" = "$(iters gw)" ] &&
+     "$ref/milccheck" --compare "$tmp/gw.bin" "$tmp/gs.bin" 1e-12 >"$tmp/cmp.log" 2>&1; then
+    ok "gauge file written by AOSOA VVL=4 read by SOA VVL=1: same iterations, solution to 1e-12"
+  else
+    notok "gauge file written by AOSOA VVL=4 read by SOA VVL=1" "$tmp/gs.log"
+  fi
+else
+  notok "gauge field written" "$tmp/gw.log"
+fi
+
 # ---------------------------------------------------------------- bad input
 refused() { # refused NAME PATTERN NP ARGS...: exits 2, says PATTERN, no solve
   local name=$1 pattern=$2 np=$3
@@ -138,6 +164,23 @@ refused "decomposition for another rank count" "needs 4 MPI ranks, not 1" 1 --de
 refused "decomposition into odd local extents" "does not split into 4 even local extents" 4 \
   --size 4,4,4,4 --decomposition 1,1,1,4
 refused "two ranks (until the halo module is merged)" "needs the shared halo module" 2 --size 4,4,4,8
+
+if [ -f "$tmp/g.bin" ]; then
+  cp "$tmp/g.bin" "$tmp/flip.bin"
+  byte=$(od -An -tu1 -j 5000 -N 1 "$tmp/flip.bin" | tr -d ' ') # invert one byte of the links
+  printf "\\$(printf %o $((byte ^ 255)))" | dd of="$tmp/flip.bin" bs=1 seek=5000 conv=notrunc 2>/dev/null
+  cmp -s "$tmp/flip.bin" "$tmp/g.bin" && notok "corruption test: inverting a byte must change the file"
+  refused "gauge file with one flipped byte" "is corrupt: checksum" 1 --size 4,4,6,8 --gauge_file "$tmp/flip.bin"
+  head -c 100000 "$tmp/g.bin" >"$tmp/short.bin"
+  refused "truncated gauge file" "is truncated: 100000 bytes" 1 --size 4,4,6,8 --gauge_file "$tmp/short.bin"
+  refused "gauge file of another lattice" "holds a 4 x 4 x 6 x 8 lattice, not 4 x 4 x 4 x 8" 1 \
+    --size 4,4,4,8 --gauge_file "$tmp/g.bin"
+  refused "a file that is not a gauge file" "is not a milc gauge file" 1 --size 4,4,6,8 \
+    --gauge_file "$tmp/gw.bin"
+fi
+refused "missing gauge file" "cannot read gauge file" 1 --gauge_file "$tmp/none.bin"
+refused "gauge file in a directory that does not exist" "cannot create gauge file" 1 \
+  --save_gauge "$tmp/no/such/g.bin"
 
 # ---------------------------------------------------------------- CUDA build
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
