@@ -8,7 +8,10 @@
 #      (lines "ok - ..." / "not ok - ...");
 #   1. GPU: CG at 16^4, 24^4 and 32^4 (random field, mass 0.1), both layouts:
 #      the per-kernel table (dslash, blas, halo: GFLOP/s, GB/s) and summary;
-#   2. host, 1 rank x all cores: the same at 16^4 and 24^4, AOSOA VVL 4 and SOA VVL 8.
+#   2. host, 1 rank x all cores: the same at 16^4 and 24^4, AOSOA VVL 4 and SOA VVL 8;
+#   3. benchmarks/su3.c (mult_su3_nn, 32^4 sites, targetDP beside native) on
+#      the GPU in both layouts and on the host, with the STREAM triad of the
+#      same run for the % of triad.
 # docs/milc.md says how to read it. A few minutes at most.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
@@ -26,7 +29,7 @@ build() { # build KEY make-args...
   local key=$1
   shift
   B[$key]=$(make -s "$@" milc-build-dir)
-  make -s -j4 "$@" milc >"$OUT/build-$key.log" 2>&1 &
+  make -s -j4 "$@" milc "${B[$key]}/bench_su3" "${B[$key]}/bench_stream" >"$OUT/build-$key.log" 2>&1 &
   pids+=($!)
 }
 build cuda-soa TARGET=cuda
@@ -67,4 +70,16 @@ for k in c-aosoa4 c-soa8; do
     OMP_NUM_THREADS=$cores timeout 300 "${B[$k]}/milc" --size $L --mass 0.1 --tol 1e-10 \
       --maxiter 2000 --print_every 0 | grep -E "^(# (dslash|blas|halo|kernel)|CG )"
   done
+done
+
+echo "== 3. mult_su3_nn (benchmarks/su3.c) and the triad of this run"
+for k in cuda-soa cuda-aosoa; do
+  echo "-- $k"
+  timeout 300 "${B[$k]}/bench_stream" --reps 10 | grep -E "^(kernel|Triad)"
+  timeout 300 "${B[$k]}/bench_su3" --size 1048576 --reps 20
+done
+for k in c-aosoa4 c-soa8; do
+  echo "-- $k, $cores threads"
+  OMP_NUM_THREADS=$cores timeout 300 "${B[$k]}/bench_stream" --reps 10 | grep -E "^(kernel|Triad)"
+  OMP_NUM_THREADS=$cores timeout 300 "${B[$k]}/bench_su3" --size 1048576 --reps 10
 done

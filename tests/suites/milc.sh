@@ -9,7 +9,8 @@
 # the same iterations and agrees to 1e-12. Gauge files: written, read back
 # bitwise and by another layout; flipped byte, truncation, another lattice,
 # another file refused. Bad input is refused with a message; an
-# unconverged solve exits 1. Also: CUDA build warning-free.
+# unconverged solve exits 1. Also: bench_su3 (mult_su3_nn) validates and
+# catches a planted error; CUDA build warning-free.
 # Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 . tests/suites/lib/common.bash # $tmp, ok, notok
@@ -182,13 +183,29 @@ refused "missing gauge file" "cannot read gauge file" 1 --gauge_file "$tmp/none.
 refused "gauge file in a directory that does not exist" "cannot create gauge file" 1 \
   --save_gauge "$tmp/no/such/g.bin"
 
+# ---------------------------------------------------------------- mult_su3_nn benchmark
+if make -j2 "$ref/bench_su3" >"$tmp/bsu3.log" 2>&1 && ! grep -q "warning:" "$tmp/bsu3.log" &&
+   "$ref/bench_su3" --size 1003 --reps 2 >"$tmp/su3.log" 2>&1 &&
+   grep -q "^# all results validated" "$tmp/su3.log" && grep -q "^ratio targetDP/native" "$tmp/su3.log"; then
+  ok "bench_su3 (mult_su3_nn) builds, validates both implementations and reports"
+else
+  notok "bench_su3 (mult_su3_nn) builds, validates both implementations and reports" "$tmp/su3.log"
+fi
+if "$ref/bench_su3" --size 1003 --reps 2 --inject-error >"$tmp/su3bad.log" 2>&1; then
+  notok "bench_su3 --inject-error: a wrong element fails the run" "$tmp/su3bad.log"
+elif grep -q "no timings reported" "$tmp/su3bad.log" && ! grep -q "GB/s" "$tmp/su3bad.log"; then
+  ok "bench_su3 --inject-error: a wrong element fails the run, no timings"
+else
+  notok "bench_su3 --inject-error: a wrong element fails the run, no timings" "$tmp/su3bad.log"
+fi
+
 # ---------------------------------------------------------------- CUDA build
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ ! -x "$nvcc" ] || [ ! -f targetDP_CUDA.cu ]; then
   echo "ok - milc builds with TARGET=cuda # SKIP no nvcc"
-elif make -j2 TARGET=cuda milc >"$tmp/cuda.log" 2>&1 && ! grep -q "warning" "$tmp/cuda.log"; then
-  ok "milc and milccheck compile and link warning-free with TARGET=cuda"
+elif make -j2 TARGET=cuda milc "$(make -s TARGET=cuda milc-build-dir)/bench_su3" >"$tmp/cuda.log" 2>&1 && ! grep -q "warning" "$tmp/cuda.log"; then
+  ok "milc, milccheck and bench_su3 compile and link warning-free with TARGET=cuda"
 else
-  notok "milc and milccheck compile and link warning-free with TARGET=cuda" "$tmp/cuda.log"
+  notok "milc, milccheck and bench_su3 compile and link warning-free with TARGET=cuda" "$tmp/cuda.log"
 fi
 exit 0
