@@ -66,7 +66,7 @@ void milcCgSolve(milcOps *o, const double *t_U, double *t_x, const double *t_b,
         res->iterations % cp->print_every == 0)
       printf("iter %6ld  |r|/|b| %.6e\n", res->iterations, res->residual);
     if (res->residual <= cp->tol) break;
-    milcAxpbyNorm(o, w->p, w->r, w->p, E, 1.0, rr_new / rr); /* p = r + beta p */
+    milcXpay(o, w->p, w->r, E, rr_new / rr); /* p = r + beta p */
     rr = rr_new;
   }
   res->converged = !res->breakdown && res->residual <= cp->tol;

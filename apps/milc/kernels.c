@@ -99,6 +99,19 @@ TDP_KERNEL static void kAxpbyNorm(milcGeom g, double *z, const double *x, const 
   targetBlockAddDouble(t_sum, sum);
 }
 
+TDP_KERNEL static void kXpay(milcGeom g, double *pv, const double *r, int par, double beta) {
+  TDP_TLP(base, g.nhalf) {
+    TDP_ILP(v) {
+      int s, xc[4];
+      const int site = milcSite(&g, par, base + v, &s, xc);
+      for (int c = 0; c < 6; c++) {
+        const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
+        pv[i] = r[i] + beta * pv[i];
+      }
+    }
+  }
+}
+
 TDP_KERNEL static void kCgUpdate(milcGeom g, double *x, double *r, const double *pv,
                                  const double *q, int par, double alpha, double *t_sum) {
   double sum = 0.0;
@@ -184,6 +197,12 @@ double milcAxpbyNorm(milcOps *o, double *t_z, const double *t_x, const double *t
   TDP_LAUNCH_REDUCE(kAxpbyNorm, o->L->g.nhalf, o->L->g, t_z, t_x, t_y, p, a, b, o->t_sum);
   account(o, MILC_K_BLAS, t0, 6 * 3.0 + 12.0, 3.0 * MILC_NV);
   return global_sum(o);
+}
+
+void milcXpay(milcOps *o, double *t_p, const double *t_r, int par, double beta) {
+  const double t0 = timerNow();
+  TDP_LAUNCH(kXpay, o->L->g.nhalf, o->L->g, t_p, t_r, par, beta);
+  account(o, MILC_K_BLAS, t0, 12.0, 3.0 * MILC_NV);
 }
 
 double milcCgUpdate(milcOps *o, double *t_x, double *t_r, const double *t_p, const double *t_q,

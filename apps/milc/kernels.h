@@ -37,6 +37,8 @@ double milcDslashAxpby(milcOps *o, const double *t_U, double *t_src, const doubl
 /* z = a x + b y (z may be x or y); returns |z|^2. */
 double milcAxpbyNorm(milcOps *o, double *t_z, const double *t_x, const double *t_y, int p,
                      double a, double b);
+/* p = r + beta p (no reduction: CG has no use for |p|^2) */
+void milcXpay(milcOps *o, double *t_p, const double *t_r, int par, double beta);
 /* CG update: x += alpha p, r -= alpha q; returns |r|^2. */
 double milcCgUpdate(milcOps *o, double *t_x, double *t_r, const double *t_p, const double *t_q,
                     int par, double alpha);
