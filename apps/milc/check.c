@@ -53,18 +53,18 @@ static void ctxCreate(ctx *c, const int global[4]) {
     exit(2);
   }
   milcOpsCreate(&c->ops, &c->L, MPI_COMM_WORLD);
-  c->ub = milcFieldBytes(&c->L, MILC_NL);
-  c->vb = milcFieldBytes(&c->L, MILC_NV);
+  c->ub = milcFieldBytes(&c->L, MILC_NL, sizeof(double));
+  c->vb = milcFieldBytes(&c->L, MILC_NV, sizeof(double));
   c->h_U = (double *) calloc(1, c->ub);
   c->h_a = (double *) calloc(1, c->vb);
   c->h_b = (double *) calloc(1, c->vb);
   c->h_c = (double *) calloc(1, c->vb);
-  c->t_U = milcFieldAlloc(&c->L, MILC_NL);
-  c->t_a = milcFieldAlloc(&c->L, MILC_NV);
-  c->t_b = milcFieldAlloc(&c->L, MILC_NV);
-  c->t_c = milcFieldAlloc(&c->L, MILC_NV);
-  c->t_d = milcFieldAlloc(&c->L, MILC_NV);
-  milcCgWorkCreate(&c->w, &c->L);
+  c->t_U = (double *) milcFieldAlloc(&c->L, MILC_NL, sizeof(double));
+  c->t_a = (double *) milcFieldAlloc(&c->L, MILC_NV, sizeof(double));
+  c->t_b = (double *) milcFieldAlloc(&c->L, MILC_NV, sizeof(double));
+  c->t_c = (double *) milcFieldAlloc(&c->L, MILC_NV, sizeof(double));
+  c->t_d = (double *) milcFieldAlloc(&c->L, MILC_NV, sizeof(double));
+  milcCgWorkCreate(&c->w, &c->L, sizeof(double));
 }
 
 static void ctxFree(ctx *c) {
@@ -164,8 +164,8 @@ static void checkDecompositionIndependence(ctx *c) {
       report(0, "decomposition independence", err);
       return;
     }
-    double *U = (double *) calloc(1, milcFieldBytes(&B, MILC_NL));
-    double *v = (double *) calloc(1, milcFieldBytes(&B, MILC_NV));
+    double *U = (double *) calloc(1, milcFieldBytes(&B, MILC_NL, sizeof(double)));
+    double *v = (double *) calloc(1, milcFieldBytes(&B, MILC_NV, sizeof(double)));
     milcGaugeRandom(&B, U, seed);
     milcSourceRandom(&B, v, MILC_EVEN, seed);
     for (int p = 0; p < 2; p++)
@@ -363,6 +363,49 @@ static void checkGaugeCovariance(ctx *c) {
   free(x);
 }
 
+/* The same solve with float storage (arithmetic and sums in double):
+ * true residual <= tol, and the solution agrees with the double one to
+ * cond(M) tol (m = 0.5: cond <= 65). */
+static void checkSinglePrecision(ctx *c) {
+  const double mass = 0.5, tol = 1e-5;
+  milcGaugeRandom(&c->L, c->h_U, 12);
+  uploadLinks(c);
+  memset(c->h_b, 0, c->vb);
+  milcSourceRandom(&c->L, c->h_b, MILC_EVEN, 13);
+  copyToTarget(c->t_b, c->h_b, c->vb);
+  targetZero(c->t_c, c->vb / sizeof(double));
+  milcCgParams cp = {mass, 1e-12, 1000, 0, 0};
+  milcCgResult rd, rf;
+  milcCgSolve(&c->ops, c->t_U, c->t_c, c->t_b, &cp, &c->w, &rd);
+  copyFromTarget(c->h_a, c->t_c, c->vb);
+
+  float *U = (float *) milcFieldAlloc(&c->L, MILC_NL, sizeof(float));
+  float *b = (float *) milcFieldAlloc(&c->L, MILC_NV, sizeof(float));
+  float *x = (float *) milcFieldAlloc(&c->L, MILC_NV, sizeof(float));
+  milcCgWork w;
+  milcCgWorkCreate(&w, &c->L, sizeof(float));
+  milcUpload(&c->L, U, c->h_U, MILC_NL, MILC_SINGLE);
+  milcHaloFill_f(&c->L, U, MILC_NL, -1);
+  milcUpload(&c->L, b, c->h_b, MILC_NV, MILC_SINGLE);
+  cp.tol = tol;
+  milcCgSolve_f(&c->ops, U, x, b, &cp, &w, &rf);
+  milcDownload(&c->L, c->h_c, x, MILC_NV, MILC_SINGLE);
+  double diff, norm;
+  hostDiff(c, c->h_c, c->h_a, MILC_EVEN, &diff, &norm);
+  char d[200];
+  snprintf(d, sizeof(d), "m = %.1f, tol %.0e: %ld iterations (double: %ld), true residual %.2e",
+           mass, tol, rf.iterations, rd.iterations, rf.true_residual);
+  report(rf.converged && rf.true_residual <= tol && rd.converged,
+         "single precision: true residual <= requested tolerance", d);
+  snprintf(d, sizeof(d), "max |x_single - x_double| / max |x| = %.1e (limit 65 tol)", diff / norm);
+  report(diff <= 65 * tol * norm && diff > 0.0 && norm > 0.1,
+         "single precision: solution agrees with double to cond(M) tol", d);
+  milcCgWorkFree(&w);
+  targetFree(U);
+  targetFree(b);
+  targetFree(x);
+}
+
 /* --compare A B TOL */
 static int compare(const char *a, const char *b, double tol) {
   FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
@@ -417,6 +460,7 @@ int main(int argc, char **argv) {
   checkAntiHermitian(&c);
   checkRandomSolve(&c);
   checkGaugeCovariance(&c);
+  checkSinglePrecision(&c);
   ctxFree(&c);
   targetFinalize();
   printf("%d check(s) failed\n", failures);

@@ -27,23 +27,19 @@ typedef struct {
 void milcOpsCreate(milcOps *o, const milcLattice *L, MPI_Comm comm);
 void milcOpsFree(milcOps *o);
 
-/* Every kernel below acts on the interior sites of one parity.
- * dst(p) = D src(1-p), D the staggered operator, U the links (with halo).
- * The halo of src (parity 1-p) is filled first. */
-void milcDslash(milcOps *o, const double *t_U, double *t_src, double *t_dst, int p);
-/* dst(p) = a w(p) + b (D src)(p); returns Re <w, dst> over the lattice. */
-double milcDslashAxpby(milcOps *o, const double *t_U, double *t_src, const double *t_w,
-                       double *t_dst, int p, double a, double b);
-/* z = a x + b y (z may be x or y); returns |z|^2. */
-double milcAxpbyNorm(milcOps *o, double *t_z, const double *t_x, const double *t_y, int p,
-                     double a, double b);
-/* p = r + beta p (no reduction: CG has no use for |p|^2) */
-void milcXpay(milcOps *o, double *t_p, const double *t_r, int par, double beta);
-/* CG update: x += alpha p, r -= alpha q; returns |r|^2. */
-double milcCgUpdate(milcOps *o, double *t_x, double *t_r, const double *t_p, const double *t_q,
-                    int par, double alpha);
-/* Re <x, y> */
-double milcDot(milcOps *o, const double *t_x, const double *t_y, int p);
+/* The kernels' host calls, for double fields (names as below) and for
+ * float fields (the same names + _f): kernels_api.h, included once per
+ * storage type. */
+#define MILC_REAL double
+#define R(name) name
+#include "kernels_api.h"
+#undef MILC_REAL
+#undef R
+#define MILC_REAL float
+#define R(name) name##_f
+#include "kernels_api.h"
+#undef MILC_REAL
+#undef R
 
 /* Flops and minimal memory traffic per output site (for the report).
  * Flops as MILC counts them: 8 SU(3) x vector (66) + 7 vector sums (6).
@@ -54,6 +50,6 @@ double milcDot(milcOps *o, const double *t_x, const double *t_y, int p);
  * block can share) and the result once. Counting the source 8 times
  * would report bandwidth that was never drawn from memory. */
 #define MILC_DSLASH_FLOPS 570.0
-#define MILC_DSLASH_DOUBLES (8.0 * MILC_NM + 2.0 * MILC_NV)
+#define MILC_DSLASH_DOUBLES (8.0 * MILC_NM + 2.0 * MILC_NV) /* values: x sizeof(real) */
 
 #endif

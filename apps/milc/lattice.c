@@ -87,30 +87,50 @@ void milcLatticeFree(milcLattice *L) {
   memset(L, 0, sizeof(*L));
 }
 
-TDP_KERNEL static void kHaloCopy(double *f, int nall, int ncomp, const int *dst, const int *src,
-                                 int n) {
-  (void) nall; /* not every layout's TDP_INDEX reads the site count */
-  TDP_TLP_NOSTRIDE(k, n) {
-    const int d = dst[k], s = src[k];
-    for (int c = 0; c < ncomp; c++) f[TDP_INDEX(nall, ncomp, d, c)] = f[TDP_INDEX(nall, ncomp, s, c)];
-  }
+size_t milcFieldBytes(const milcLattice *L, int ncomp, size_t esize) {
+  return TDP_FIELD_SIZE(L->g.nall, ncomp) * esize;
 }
 
-void milcHaloFill(const milcLattice *L, double *t_f, int ncomp, int p) {
-  for (int q = 0; q < 2; q++) {
-    if (p >= 0 && q != p) continue;
-    if (L->nhalo[q] == 0) continue;
-    TDP_LAUNCH_NOSTRIDE(kHaloCopy, L->nhalo[q], t_f, L->g.nall, ncomp, L->t_hdst[q],
-                        L->t_hsrc[q], L->nhalo[q]);
-  }
-}
-
-size_t milcFieldBytes(const milcLattice *L, int ncomp) {
-  return TDP_FIELD_SIZE(L->g.nall, ncomp) * sizeof(double);
-}
-
-double *milcFieldAlloc(const milcLattice *L, int ncomp) {
-  double *t_f = NULL;
-  targetCalloc(&t_f, milcFieldBytes(L, ncomp));
+void *milcFieldAlloc(const milcLattice *L, int ncomp, size_t esize) {
+  void *t_f = NULL;
+  targetCalloc(&t_f, milcFieldBytes(L, ncomp, esize));
   return t_f;
+}
+
+size_t milcPrecisionSize(milcPrecision prec) {
+  return prec == MILC_SINGLE ? sizeof(float) : sizeof(double);
+}
+
+void milcUpload(const milcLattice *L, void *t_f, const double *h_f, int ncomp,
+                milcPrecision prec) {
+  const size_t n = TDP_FIELD_SIZE(L->g.nall, ncomp);
+  if (prec == MILC_DOUBLE) {
+    copyToTarget(t_f, h_f, n * sizeof(double));
+    return;
+  }
+  float *tmp = (float *) malloc(n * sizeof(float));
+  if (!tmp) {
+    fprintf(stderr, "milc: out of host memory for a %zu-value field\n", n);
+    exit(1);
+  }
+  for (size_t i = 0; i < n; i++) tmp[i] = (float) h_f[i];
+  copyToTarget(t_f, tmp, n * sizeof(float));
+  free(tmp);
+}
+
+void milcDownload(const milcLattice *L, double *h_f, const void *t_f, int ncomp,
+                  milcPrecision prec) {
+  const size_t n = TDP_FIELD_SIZE(L->g.nall, ncomp);
+  if (prec == MILC_DOUBLE) {
+    copyFromTarget(h_f, t_f, n * sizeof(double));
+    return;
+  }
+  float *tmp = (float *) malloc(n * sizeof(float));
+  if (!tmp) {
+    fprintf(stderr, "milc: out of host memory for a %zu-value field\n", n);
+    exit(1);
+  }
+  copyFromTarget(tmp, t_f, n * sizeof(float));
+  for (size_t i = 0; i < n; i++) h_f[i] = tmp[i];
+  free(tmp);
 }

@@ -15,7 +15,7 @@
  * of one parity by a half index h in [0, nint / 2) (milcSite).
  *
  * The halo seam: an operator reads neighbours from the halo, which
- * milcHaloFill makes current. Today it copies the periodic images inside
+ * milcHaloFill (kernels.h) makes current. Today it copies the periodic images inside
  * the rank (one rank per axis); the shared MPI halo module slots in there. */
 #ifndef MILC_LATTICE_H
 #define MILC_LATTICE_H
@@ -30,6 +30,9 @@
 #define MILC_NL (4 * 18) /* the four links of a site */
 
 typedef enum { MILC_EVEN = 0, MILC_ODD = 1 } milcParity;
+
+/* Storage of the target fields; the host copies are always double. */
+typedef enum { MILC_DOUBLE = 0, MILC_SINGLE = 1 } milcPrecision;
 
 /* What a kernel needs to know about the lattice: passed by value. */
 typedef struct {
@@ -86,12 +89,16 @@ int milcLatticeCreate(milcLattice *L, const int global[4], const int n[4], const
                       char *err, size_t errlen);
 void milcLatticeFree(milcLattice *L);
 
-/* Make the halo sites of parity p of a field of ncomp doubles per site
- * current (p < 0: both parities). Call before any kernel that gathers. */
-void milcHaloFill(const milcLattice *L, double *t_f, int ncomp, int p);
+/* Target field of ncomp values of esize bytes (sizeof(double) or
+ * sizeof(float)) on every storage site, zeroed; and its size in bytes.
+ * The halo fill is with the kernels (kernels.h: milcHaloFill). */
+void *milcFieldAlloc(const milcLattice *L, int ncomp, size_t esize);
+size_t milcFieldBytes(const milcLattice *L, int ncomp, size_t esize);
+size_t milcPrecisionSize(milcPrecision prec);
 
-/* Target field of ncomp doubles on every storage site, zeroed. */
-double *milcFieldAlloc(const milcLattice *L, int ncomp);
-size_t milcFieldBytes(const milcLattice *L, int ncomp);
+/* A host field of doubles (same layout) to a target field of the given
+ * precision, and back (rounded to float on the way in when single). */
+void milcUpload(const milcLattice *L, void *t_f, const double *h_f, int ncomp, milcPrecision prec);
+void milcDownload(const milcLattice *L, double *h_f, const void *t_f, int ncomp, milcPrecision prec);
 
 #endif

@@ -29,7 +29,7 @@ static void usage(void) {
          "  --tol t              relative residual |r|/|b|, in (0, 1) (default 1e-8)\n"
          "  --maxiter n          iteration limit (default 1000)\n"
          "  --seed s             gauge field and source (default 1)\n"
-         "  --precision double   (single: not yet)\n"
+         "  --precision p        double or single: storage of the target fields (double)\n"
          "  --gauge random|unit  random SU(3) or the free field (default random)\n"
          "  --print_every n      progress line interval (default 10; 0: none)\n"
          "  --save FILE          write the solution (even sites, global order)\n"
@@ -104,9 +104,11 @@ int main(int argc, char **argv) {
   if (!(mass > 0.0) || !isfinite(mass))
     return fail(rank, "mass must be a finite number > 0 (m^2 - D^2 is then positive definite)");
   if (!(tol > 0.0 && tol < 1.0)) return fail(rank, "tol must be in (0, 1)");
+  milcPrecision prec = MILC_DOUBLE;
   if (strcmp(precision, "double") == 0) {
+    prec = MILC_DOUBLE;
   } else if (strcmp(precision, "single") == 0) {
-    return fail(rank, "precision 'single' is not built yet; use double");
+    prec = MILC_SINGLE;
   } else {
     snprintf(err, sizeof(err), "precision must be double or single, not '%s'", precision);
     return fail(rank, err);
@@ -155,7 +157,8 @@ int main(int argc, char **argv) {
   targetInit();
   milcLattice L;
   if (milcLatticeCreate(&L, global, local, offset, err, sizeof(err))) return fail(rank, err);
-  const size_t ubytes = milcFieldBytes(&L, MILC_NL), vbytes = milcFieldBytes(&L, MILC_NV);
+  const size_t ubytes = milcFieldBytes(&L, MILC_NL, sizeof(double)),
+               vbytes = milcFieldBytes(&L, MILC_NV, sizeof(double)), esize = milcPrecisionSize(prec);
   double *h_U = (double *) calloc(1, ubytes), *h_v = (double *) calloc(1, vbytes);
   if (!h_U || !h_v) {
     fprintf(stderr, "milc: out of host memory\n");
@@ -180,20 +183,25 @@ int main(int argc, char **argv) {
            maxiter);
   }
 
-  double *t_U = milcFieldAlloc(&L, MILC_NL), *t_b = milcFieldAlloc(&L, MILC_NV),
-         *t_x = milcFieldAlloc(&L, MILC_NV);
-  copyToTarget(t_U, h_U, ubytes);
-  milcHaloFill(&L, t_U, MILC_NL, -1);
+  void *t_U = milcFieldAlloc(&L, MILC_NL, esize), *t_b = milcFieldAlloc(&L, MILC_NV, esize),
+       *t_x = milcFieldAlloc(&L, MILC_NV, esize);
+  milcUpload(&L, t_U, h_U, MILC_NL, prec);
   milcSourceRandom(&L, h_v, MILC_EVEN, (uint64_t) seed);
-  copyToTarget(t_b, h_v, vbytes);
+  milcUpload(&L, t_b, h_v, MILC_NV, prec);
 
   milcOps ops;
   milcOpsCreate(&ops, &L, comm);
   milcCgWork w;
-  milcCgWorkCreate(&w, &L);
+  milcCgWorkCreate(&w, &L, esize);
   milcCgParams cp = {mass, tol, maxiter, print_every, 1};
   milcCgResult res;
-  milcCgSolve(&ops, t_U, t_x, t_b, &cp, &w, &res);
+  if (prec == MILC_SINGLE) {
+    milcHaloFill_f(&L, (float *) t_U, MILC_NL, -1);
+    milcCgSolve_f(&ops, (const float *) t_U, (float *) t_x, (const float *) t_b, &cp, &w, &res);
+  } else {
+    milcHaloFill(&L, (double *) t_U, MILC_NL, -1);
+    milcCgSolve(&ops, (const double *) t_U, (double *) t_x, (const double *) t_b, &cp, &w, &res);
+  }
 
   /* Per-kernel table: the slowest rank's times, all ranks' work. */
   double tmax[MILC_K_NKIND], fsum[MILC_K_NKIND], bsum[MILC_K_NKIND];
@@ -207,21 +215,26 @@ int main(int argc, char **argv) {
       printf("# %-8s %8ld %10.4f %10.2f %10.2f\n", names[k], ops.cnt.calls[k], tmax[k],
              tmax[k] > 0 ? fsum[k] / tmax[k] * 1e-9 : 0.0,
              tmax[k] > 0 ? bsum[k] / tmax[k] * 1e-9 : 0.0);
-    printf("CG %s: iterations %ld, |r|/|b| %.3e, true residual %.3e, time %.4f s, "
+    printf("CG %s: iterations %ld, restarts %d, |r|/|b| %.3e, true residual %.3e, time %.4f s, "
            "%.2f GFLOP/s, %.2f GB/s\n",
-           res.converged ? "converged" : "NOT converged", res.iterations, res.residual,
-           res.true_residual, res.seconds, res.flops / res.seconds * 1e-9,
+           res.converged ? "converged" : "NOT converged", res.iterations, res.restarts,
+           res.residual, res.true_residual, res.seconds, res.flops / res.seconds * 1e-9,
            res.bytes / res.seconds * 1e-9);
   }
   if (res.breakdown && rank == 0)
     fprintf(stderr, "milc: error: CG broke down at iteration %ld: <p, M p> is not positive and "
                     "finite (non-finite links or source?)\n", res.iterations);
   else if (!res.converged && rank == 0)
-    fprintf(stderr, "milc: error: not converged in %ld iterations (|r|/|b| %.3e > tol %g)\n",
-            res.iterations, res.residual, tol);
+    fprintf(stderr,
+            "milc: error: not converged in %ld iterations and %d restarts (true residual "
+            "%.3e > tol %g)%s\n",
+            res.iterations, res.restarts, res.true_residual, tol,
+            prec == MILC_SINGLE && res.iterations < maxiter
+                ? "; single precision cannot reach this tolerance here: use double"
+                : "");
   int status = res.converged ? 0 : 1;
   if (save) {
-    copyFromTarget(h_v, t_x, vbytes);
+    milcDownload(&L, h_v, t_x, MILC_NV, prec);
     if (milcVectorWrite(&L, comm, h_v, MILC_EVEN, save, err, sizeof(err))) {
       if (rank == 0) fprintf(stderr, "milc: error: %s\n", err);
       status = 1;

@@ -4,7 +4,8 @@
 # fields identical for any decomposition; free field: D^2 on plane waves
 # and the CG solution vs the momentum-space answer (1e-10); D
 # anti-Hermitian (1e-12); gauge covariance of D and of the solution
-# (1e-10); random field: true residual <= tol. Portability: the same solve
+# (1e-10); random field: true residual <= tol; single precision storage:
+# true residual <= tol, solution = double's to cond(M) tol. Portability: the same solve
 # in AOSOA (VVL 4 and 8), SOA VVL 1, AOS VVL 4 and 2 OpenMP threads takes
 # the same iterations and agrees to 1e-12. Gauge files: written, read back
 # bitwise and by another layout; flipped byte, truncation, another lattice,
@@ -99,6 +100,21 @@ if milc "$ref" prog --size 4,4,4,4 --print_every 5 --mass 0.2 &&
 else
   notok "progress lines, per-kernel table and summary" "$tmp/prog.log"
 fi
+if milc "$ref" single --size 4,4,6,8 --precision single --mass 0.2 --tol 1e-5 --print_every 0 &&
+   grep -q "^CG converged" "$tmp/single.log" &&
+   awk '/^CG converged/ { for (i = 1; i < NF; i++) if ($i == "true") t = $(i + 2) + 0 }
+        END { exit !(t > 0 && t <= 1e-5) }' "$tmp/single.log"; then
+  ok "single precision: true residual <= 1e-5 ($(grep -o 'restarts [0-9]*, .*true residual [^,]*' "$tmp/single.log"))"
+else
+  notok "single precision: true residual <= 1e-5" "$tmp/single.log"
+fi
+if milc "$ref" single9 --size 4,4,6,8 --precision single --mass 0.1 --tol 1e-9 --print_every 0; then
+  notok "single precision below its rounding floor: exits non-zero" "$tmp/single9.log"
+elif grep -q "single precision cannot reach this tolerance here: use double" "$tmp/single9.log"; then
+  ok "single precision below its rounding floor (tol 1e-9): restarts, then exits 1 and says why"
+else
+  notok "single precision below its rounding floor: exits 1 and says why" "$tmp/single9.log"
+fi
 if milc "$ref" short --size 4,4,4,4 --maxiter 5 --print_every 0; then
   notok "an unconverged solve exits non-zero" "$tmp/short.log"
 elif grep -q "milc: error: not converged in 5 iterations" "$tmp/short.log"; then
@@ -158,7 +174,6 @@ refused "malformed tolerance" "tol must be a number" 1 --tol 1e-8x
 refused "zero iterations" "maxiter must be an integer in" 1 --maxiter 0
 refused "malformed seed" "seed must be an integer" 1 --seed 12ab
 refused "unknown precision" "precision must be double or single" 1 --precision quad
-refused "single precision (not built yet)" "precision 'single' is not built yet" 1 --precision single
 refused "unknown gauge" "gauge must be random or unit" 1 --gauge hot
 refused "unknown option" "unknown option '--mas'" 1 --mas 0.1
 refused "decomposition for another rank count" "needs 4 MPI ranks, not 1" 1 --decomposition 1,1,2,2
