@@ -8,6 +8,7 @@
 #      (lines "ok - ..." / "not ok - ...");
 #   1. GPU: CG at 16^4, 24^4 and 32^4 (random field, mass 0.1), both layouts:
 #      the per-kernel table (dslash, blas, halo: GFLOP/s, GB/s) and summary;
+#      32^4 in single precision too;
 #   2. host, 1 rank x all cores: the same at 16^4 and 24^4, AOSOA VVL 4 and SOA VVL 8;
 #   3. benchmarks/su3.c (mult_su3_nn, 32^4 sites, targetDP beside native) on
 #      the GPU in both layouts and on the host, with the STREAM triad of the
@@ -61,6 +62,9 @@ for k in cuda-soa cuda-aosoa; do
     timeout 300 "${B[$k]}/milc" --size $L --mass 0.1 --tol 1e-10 --maxiter 2000 --print_every 0 |
       grep -E "^(# (dslash|blas|halo|kernel)|CG )"
   done
+  echo "-- $k 32^4 single precision (tol 1e-5)"
+  timeout 300 "${B[$k]}/milc" --size 32 --mass 0.1 --tol 1e-5 --maxiter 2000 --print_every 0 \
+    --precision single | grep -E "^(# (dslash|blas|halo|kernel)|CG )"
 done
 
 echo "== 2. host timings, $cores threads"
