@@ -32,8 +32,12 @@ static const char *const usage =
     "  --reps R   timed repetitions after one untimed warm-up (default 20)\n";
 
 /* Exactly representable inputs, distinct per element. */
-static TDP_HOST_DEVICE double aval(long i, int c) { return (double) ((i * 7 + c * 3) % 17 - 8) / 8.0; }
-static double bval(int c) { return (double) ((c * 5) % 13 - 6) / 4.0; }
+static TDP_HOST_DEVICE double aval(long i, int c) {
+  return (double) ((i * 7 + c * 3) % 17 - 8) / 8.0;
+}
+static double bval(int c) {
+  return (double) ((c * 5) % 13 - 6) / 4.0;
+}
 
 /* ---------------------------------------------------------------- targetDP */
 
@@ -59,7 +63,8 @@ TDP_KERNEL void tdp_su3(const double *A, double *C, int n) {
             for (int l = 0; l < 3; l++) {
               const double ar = A[TDP_VINDEX(n, NL, base, 18 * j + 2 * (3 * i + l), v)];
               const double ai = A[TDP_VINDEX(n, NL, base, 18 * j + 2 * (3 * i + l) + 1, v)];
-              const double br = t_B[18 * j + 2 * (3 * l + k)], bi = t_B[18 * j + 2 * (3 * l + k) + 1];
+              const double br = t_B[18 * j + 2 * (3 * l + k)],
+                           bi = t_B[18 * j + 2 * (3 * l + k) + 1];
               re += ar * br - ai * bi;
               im += ar * bi + ai * br;
             }
@@ -79,7 +84,7 @@ TDP_KERNEL void tdp_su3(const double *A, double *C, int n) {
 #ifdef __CUDACC__
 #define NAT_IDX(n, s, c) ((size_t) (c) * (size_t) (n) + (size_t) (s))
 #else
-#define NAT_IDX(n, s, c) ((size_t) (s) * NL + (size_t) (c))
+#define NAT_IDX(n, s, c) ((size_t) (s) *NL + (size_t) (c))
 #endif
 
 #ifdef __CUDACC__
@@ -90,8 +95,8 @@ __global__ void nat_init(double *A, int n) {
     for (int c = 0; c < NL; c++) A[NAT_IDX(n, s, c)] = aval(s, c);
 }
 
-__global__ void __launch_bounds__(256) nat_su3(const double *__restrict__ A, double *__restrict__ C,
-                                               int n) {
+__global__ void __launch_bounds__(256)
+    nat_su3(const double *__restrict__ A, double *__restrict__ C, int n) {
   const int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= n) return;
 #pragma unroll
@@ -107,7 +112,8 @@ __global__ void __launch_bounds__(256) nat_su3(const double *__restrict__ A, dou
 #pragma unroll
         for (int l = 0; l < 3; l++) {
           const double ar = a[2 * (3 * i + l)], ai = a[2 * (3 * i + l) + 1];
-          const double br = nat_B[18 * j + 2 * (3 * l + k)], bi = nat_B[18 * j + 2 * (3 * l + k) + 1];
+          const double br = nat_B[18 * j + 2 * (3 * l + k)],
+                       bi = nat_B[18 * j + 2 * (3 * l + k) + 1];
           re += ar * br - ai * bi;
           im += ar * bi + ai * br;
         }
@@ -117,14 +123,20 @@ __global__ void __launch_bounds__(256) nat_su3(const double *__restrict__ A, dou
   }
 }
 
-static void native_setB(const double *b) { cudaMemcpyToSymbol(nat_B, b, NL * sizeof(double)); }
-static void native_init(double *A, int n) { nat_init<<<(n + 255) / 256, 256>>>(A, n); }
+static void native_setB(const double *b) {
+  cudaMemcpyToSymbol(nat_B, b, NL * sizeof(double));
+}
+static void native_init(double *A, int n) {
+  nat_init<<<(n + 255) / 256, 256>>>(A, n);
+}
 static void native_su3(const double *A, double *C, int n, const double *b) {
   (void) b;
   nat_su3<<<(n + 255) / 256, 256>>>(A, C, n);
 }
 #else
-static void native_setB(const double *b) { (void) b; }
+static void native_setB(const double *b) {
+  (void) b;
+}
 static void native_init(double *A, int n) {
   BENCH_HOST_PARALLEL_FOR(schedule(static))
   for (int s = 0; s < n; s++)
@@ -158,14 +170,15 @@ static void native_su3(const double *restrict A, double *restrict C, int n, cons
 /* Every element of C (copied to the host) against the host's product. */
 static long check(int impl, const double *h_C, int n, const double *b) {
   long bad = 0;
-  BENCH_HOST_PARALLEL_FOR(reduction(+:bad) schedule(static))
+  BENCH_HOST_PARALLEL_FOR(reduction(+ : bad) schedule(static))
   for (int s = 0; s < n; s++)
     for (int j = 0; j < 4; j++)
       for (int i = 0; i < 3; i++)
         for (int k = 0; k < 3; k++) {
           double re = 0.0, im = 0.0;
           for (int l = 0; l < 3; l++) {
-            const double ar = aval(s, 18 * j + 2 * (3 * i + l)), ai = aval(s, 18 * j + 2 * (3 * i + l) + 1);
+            const double ar = aval(s, 18 * j + 2 * (3 * i + l)),
+                         ai = aval(s, 18 * j + 2 * (3 * i + l) + 1);
             const double br = b[18 * j + 2 * (3 * l + k)], bi = b[18 * j + 2 * (3 * l + k) + 1];
             re += ar * br - ai * bi;
             im += ar * bi + ai * br;
@@ -251,8 +264,9 @@ int main(int argc, char **argv) {
     ks[impl] = benchSummarise(&kt[impl], o.reps);
     benchCsvRow(&o, "double", &kt[impl], &ks[impl], 0.0);
   }
-  printf("# su3: mult_su3_nn, %d sites (%.1f MiB per array), %d timed repetitions after 1 warm-up\n",
-         n, bytes / 1048576.0, o.reps);
+  printf(
+      "# su3: mult_su3_nn, %d sites (%.1f MiB per array), %d timed repetitions after 1 warm-up\n",
+      n, bytes / 1048576.0, o.reps);
   benchPrintConfig(stdout, &o);
   printf("# all results validated (every element, 1e-13)\n");
   printf("%-9s %10s %10s %10s %10s\n", "impl", "best GB/s", "median", "GFLOP/s", "tdp/native");

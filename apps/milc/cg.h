@@ -18,7 +18,7 @@
 
 typedef struct {
   double mass;
-  double tol;       /* relative residual */
+  double tol; /* relative residual */
   long maxiter;
   long print_every; /* progress line every this many iterations (0: none) */
   int verbose;      /* print progress (rank 0 decides) */

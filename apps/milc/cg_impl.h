@@ -42,8 +42,7 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
       const double rr_new = R(milcCgUpdate)(o, t_x, r, p, q, E, alpha);
       res->iterations++;
       res->residual = sqrt(rr_new / bb);
-      if (cp->verbose && rank == 0 && cp->print_every > 0 &&
-          res->iterations % cp->print_every == 0)
+      if (cp->verbose && rank == 0 && cp->print_every > 0 && res->iterations % cp->print_every == 0)
         printf("iter %6ld  |r|/|b| %.6e\n", res->iterations, res->residual);
       if (res->residual <= cp->tol) break;
       R(milcXpay)(o, p, r, E, rr_new / rr); /* p = r + beta p */

@@ -88,8 +88,7 @@ static void uploadLinks(ctx *c) {
 }
 
 /* Complex <a, b> = sum conj(a) b over the interior sites of parity p. */
-static void hostDot(const ctx *c, const double *a, const double *b, int p, double *re,
-                    double *im) {
+static void hostDot(const ctx *c, const double *a, const double *b, int p, double *re, double *im) {
   *re = *im = 0.0;
   for (int h = 0; h < c->L.g.nhalf; h++) {
     int s, x[4];
@@ -137,8 +136,8 @@ static void checkSU3(ctx *c) {
       }
     }
   char d[160];
-  snprintf(d, sizeof(d), "max |det - 1| %.1e, max |U U^+ - 1| %.1e, max |U_00 - 1| %.2f", det,
-           uni, dist);
+  snprintf(d, sizeof(d), "max |det - 1| %.1e, max |U U^+ - 1| %.1e, max |U_00 - 1| %.2f", det, uni,
+           dist);
   report(det < 1e-12 && uni < 1e-12 && dist > 0.5, "random links are SU(3)", d);
 }
 
@@ -194,8 +193,9 @@ static void checkDecompositionIndependence(ctx *c) {
  * divided by m^2 + sum sin^2 p_k. */
 #define NWAVE 3
 static const int wave_k[NWAVE][4] = {{1, 0, 0, 0}, {0, 1, 1, 2}, {2, 1, 0, 3}};
-static const double wave_chi[NWAVE][6] = {
-    {1.0, 0.0, 0.5, -0.25, 0.0, 2.0}, {0.3, 0.7, -1.0, 0.0, 0.2, 0.1}, {0.0, -0.4, 0.9, 0.6, -0.3, 0.0}};
+static const double wave_chi[NWAVE][6] = {{1.0, 0.0, 0.5, -0.25, 0.0, 2.0},
+                                          {0.3, 0.7, -1.0, 0.0, 0.2, 0.1},
+                                          {0.0, -0.4, 0.9, 0.6, -0.3, 0.0}};
 
 static double sin2(const int G[4], int k) {
   double s = 0.0;
@@ -430,8 +430,8 @@ static int compare(const char *a, const char *b, double tol) {
   fclose(fa);
   fclose(fb);
   const int pass = same_length && n > 0 && diff <= tol * norm && norm > 0.0;
-  printf("%s: %ld values, %ld differ, max |a - b| / max |a| = %.2e%s\n", pass ? "PASS" : "FAIL",
-         n, differ, norm > 0 ? diff / norm : 0.0, same_length ? "" : ", lengths differ");
+  printf("%s: %ld values, %ld differ, max |a - b| / max |a| = %.2e%s\n", pass ? "PASS" : "FAIL", n,
+         differ, norm > 0 ? diff / norm : 0.0, same_length ? "" : ", lengths differ");
   return !pass;
 }
 

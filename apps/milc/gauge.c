@@ -119,8 +119,8 @@ void milcGaugeUnit(const milcLattice *L, double *h_U) {
       int x[4];
       long gi;
       const int site = site_of(L, p, h, x, &gi);
-    for (int mu = 0; mu < 4; mu++) set_link(L, h_U, site, mu, u);
-  }
+      for (int mu = 0; mu < 4; mu++) set_link(L, h_U, site, mu, u);
+    }
 }
 
 void milcGaugeRandom(const milcLattice *L, double *h_U, uint64_t seed) {
@@ -129,12 +129,12 @@ void milcGaugeRandom(const milcLattice *L, double *h_U, uint64_t seed) {
       int x[4];
       long gi;
       const int site = site_of(L, p, h, x, &gi);
-    for (int mu = 0; mu < 4; mu++) {
-      double u[18];
-      milcRandomSU3(seed, MILC_STREAM_LINKS, 4 * (uint64_t) gi + mu, u);
-      set_link(L, h_U, site, mu, u);
+      for (int mu = 0; mu < 4; mu++) {
+        double u[18];
+        milcRandomSU3(seed, MILC_STREAM_LINKS, 4 * (uint64_t) gi + mu, u);
+        set_link(L, h_U, site, mu, u);
+      }
     }
-  }
 }
 
 void milcGaugeTransformLinks(const milcLattice *L, double *h_U, uint64_t seed) {
@@ -143,21 +143,21 @@ void milcGaugeTransformLinks(const milcLattice *L, double *h_U, uint64_t seed) {
       int x[4];
       long gi;
       const int site = site_of(L, p, h, x, &gi);
-    double g[18], gn[18], u[18], t[18];
-    milcRandomSU3(seed, MILC_STREAM_GAUGE_TRANSFORM, gi, g);
-    for (int mu = 0; mu < 4; mu++) {
-      int xn[4];
-      for (int d = 0; d < 4; d++) xn[d] = L->g.offset[d] + x[d];
-      xn[mu] = (xn[mu] + 1) % L->global[mu];
-      long gn_i = 0;
-      for (int d = 3; d >= 0; d--) gn_i = gn_i * L->global[d] + xn[d];
-      milcRandomSU3(seed, MILC_STREAM_GAUGE_TRANSFORM, gn_i, gn);
-      get_link(L, h_U, site, mu, u);
-      su3MulNN(g, u, t);
-      su3MulNA(t, gn, u);
-      set_link(L, h_U, site, mu, u);
+      double g[18], gn[18], u[18], t[18];
+      milcRandomSU3(seed, MILC_STREAM_GAUGE_TRANSFORM, gi, g);
+      for (int mu = 0; mu < 4; mu++) {
+        int xn[4];
+        for (int d = 0; d < 4; d++) xn[d] = L->g.offset[d] + x[d];
+        xn[mu] = (xn[mu] + 1) % L->global[mu];
+        long gn_i = 0;
+        for (int d = 3; d >= 0; d--) gn_i = gn_i * L->global[d] + xn[d];
+        milcRandomSU3(seed, MILC_STREAM_GAUGE_TRANSFORM, gn_i, gn);
+        get_link(L, h_U, site, mu, u);
+        su3MulNN(g, u, t);
+        su3MulNA(t, gn, u);
+        set_link(L, h_U, site, mu, u);
+      }
     }
-  }
 }
 
 void milcGaugeTransformVector(const milcLattice *L, double *h_v, int p, uint64_t seed) {

@@ -3,8 +3,8 @@
 
 #include "io.h"
 
-int milcVectorWrite(const milcLattice *L, MPI_Comm comm, const double *h_v, int p,
-                    const char *path, char *err, size_t errlen) {
+int milcVectorWrite(const milcLattice *L, MPI_Comm comm, const double *h_v, int p, const char *path,
+                    char *err, size_t errlen) {
   const milcGeom *g = &L->g;
   MPI_File fh;
   int rc = MPI_File_open(comm, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
@@ -21,7 +21,8 @@ int milcVectorWrite(const milcLattice *L, MPI_Comm comm, const double *h_v, int 
     int x[4], s;
     for (int k = 0; k < nrow; k++) {
       const int site = milcSite(g, p, h0 + k, &s, x);
-      for (int c = 0; c < MILC_NV; c++) row[k * MILC_NV + c] = h_v[TDP_INDEX(g->nall, MILC_NV, site, c)];
+      for (int c = 0; c < MILC_NV; c++)
+        row[k * MILC_NV + c] = h_v[TDP_INDEX(g->nall, MILC_NV, site, c)];
     }
     milcSite(g, p, h0, &s, x);
     const long gi = milcGlobalIndex(L->global, g, x);
@@ -129,8 +130,7 @@ int milcGaugeWrite(const milcLattice *L, MPI_Comm comm, const double *h_U, const
     h.per_site = MILC_NL;
     for (int d = 0; d < 4; d++) h.global[d] = L->global[d];
     h.checksum = total;
-    if (MPI_File_write_at(fh, 0, &h, (int) sizeof(h), MPI_BYTE, MPI_STATUS_IGNORE) !=
-        MPI_SUCCESS)
+    if (MPI_File_write_at(fh, 0, &h, (int) sizeof(h), MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS)
       bad = 1;
   }
   MPI_File_close(&fh);
@@ -146,8 +146,8 @@ int milcGaugeWrite(const milcLattice *L, MPI_Comm comm, const double *h_U, const
   return 0;
 }
 
-int milcGaugeRead(const milcLattice *L, MPI_Comm comm, double *h_U, const char *path,
-                  char *err, size_t errlen) {
+int milcGaugeRead(const milcLattice *L, MPI_Comm comm, double *h_U, const char *path, char *err,
+                  size_t errlen) {
   const milcGeom *g = &L->g;
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -175,18 +175,20 @@ int milcGaugeRead(const milcLattice *L, MPI_Comm comm, double *h_U, const char *
       snprintf(why, sizeof(why), "'%s' is not a milc gauge file (no %s header)", path,
                MILC_GAUGE_MAGIC);
     } else if (h.version != MILC_GAUGE_VERSION || h.per_site != MILC_NL) {
-      snprintf(why, sizeof(why), "gauge file '%s' has version %u with %u doubles per site; "
-               "this program reads version %u with %d", path, h.version, h.per_site,
-               MILC_GAUGE_VERSION, MILC_NL);
+      snprintf(why, sizeof(why),
+               "gauge file '%s' has version %u with %u doubles per site; "
+               "this program reads version %u with %d",
+               path, h.version, h.per_site, MILC_GAUGE_VERSION, MILC_NL);
     } else if (h.global[0] != L->global[0] || h.global[1] != L->global[1] ||
                h.global[2] != L->global[2] || h.global[3] != L->global[3]) {
-      snprintf(why, sizeof(why), "gauge file '%s' holds a %lld x %lld x %lld x %lld lattice, "
-               "not %d x %d x %d x %d", path, (long long) h.global[0], (long long) h.global[1],
-               (long long) h.global[2], (long long) h.global[3], L->global[0], L->global[1],
-               L->global[2], L->global[3]);
+      snprintf(why, sizeof(why),
+               "gauge file '%s' holds a %lld x %lld x %lld x %lld lattice, "
+               "not %d x %d x %d x %d",
+               path, (long long) h.global[0], (long long) h.global[1], (long long) h.global[2],
+               (long long) h.global[3], L->global[0], L->global[1], L->global[2], L->global[3]);
     } else if ((double) size != want) {
-      snprintf(why, sizeof(why), "gauge file '%s' is %s: %lld bytes, the lattice needs %.0f",
-               path, (double) size < want ? "truncated" : "too long", (long long) size, want);
+      snprintf(why, sizeof(why), "gauge file '%s' is %s: %lld bytes, the lattice needs %.0f", path,
+               (double) size < want ? "truncated" : "too long", (long long) size, want);
     }
   }
   MPI_Bcast(why, sizeof(why), MPI_CHAR, 0, comm);

@@ -12,9 +12,8 @@
 #include "lattice.h"
 
 /* h_v: host vector in the build's layout. Collective. 0, or -1 + err. */
-int milcVectorWrite(const milcLattice *L, MPI_Comm comm, const double *h_v, int p,
-                    const char *path, char *err, size_t errlen);
-
+int milcVectorWrite(const milcLattice *L, MPI_Comm comm, const double *h_v, int p, const char *path,
+                    char *err, size_t errlen);
 
 /* Gauge-field files: a 64-byte header, then the links of every global
  * site in lexicographic order (x fastest), 72 doubles per site (direction
@@ -30,7 +29,7 @@ int milcVectorWrite(const milcLattice *L, MPI_Comm comm, const double *h_v, int 
 int milcGaugeWrite(const milcLattice *L, MPI_Comm comm, const double *h_U, const char *path,
                    char *err, size_t errlen);
 /* h_U: interior sites filled in the build's layout (halo: milcHaloFill). */
-int milcGaugeRead(const milcLattice *L, MPI_Comm comm, double *h_U, const char *path,
-                  char *err, size_t errlen);
+int milcGaugeRead(const milcLattice *L, MPI_Comm comm, double *h_U, const char *path, char *err,
+                  size_t errlen);
 
 #endif

@@ -29,8 +29,7 @@ TDP_HOST_DEVICE static inline double milcEta(const milcGeom *g, const int x[4], 
 
 /* ---------------------------------------------------------------- host */
 
-static void account(milcOps *o, milcKernelKind k, double t0, double flops_site,
-                    double bytes_site) {
+static void account(milcOps *o, milcKernelKind k, double t0, double flops_site, double bytes_site) {
   targetSynchronize();
   o->cnt.seconds[k] += timerNow() - t0;
   o->cnt.flops[k] += flops_site * o->L->g.nhalf;

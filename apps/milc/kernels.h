@@ -20,8 +20,8 @@ typedef struct {
 typedef struct {
   const milcLattice *L;
   MPI_Comm comm;
-  double *t_sum;     /* one double of target scratch for the reductions */
-  milcCounters cnt;  /* this rank's */
+  double *t_sum;    /* one double of target scratch for the reductions */
+  milcCounters cnt; /* this rank's */
 } milcOps;
 
 void milcOpsCreate(milcOps *o, const milcLattice *L, MPI_Comm comm);

@@ -15,8 +15,8 @@ void R(milcFieldZero)(const milcLattice *L, MILC_REAL *t_f, int ncomp);
  * The halo of src (parity 1-p) is filled first. */
 void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL *t_dst, int p);
 /* dst(p) = a w(p) + b (D src)(p); returns Re <w, dst> over the lattice. */
-double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
-                          const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a, double b);
+double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, const MILC_REAL *t_w,
+                          MILC_REAL *t_dst, int p, double a, double b);
 /* z = a x + b y (z may be x or y); returns |z|^2. */
 double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y,
                         int p, double a, double b);

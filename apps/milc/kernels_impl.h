@@ -9,7 +9,8 @@ TDP_KERNEL static void R(kHaloCopy)(MILC_REAL *f, int nall, int ncomp, const int
   (void) nall; /* not every layout's TDP_INDEX reads the site count */
   TDP_TLP_NOSTRIDE(k, n) {
     const int d = dst[k], s = src[k];
-    for (int c = 0; c < ncomp; c++) f[TDP_INDEX(nall, ncomp, d, c)] = f[TDP_INDEX(nall, ncomp, s, c)];
+    for (int c = 0; c < ncomp; c++)
+      f[TDP_INDEX(nall, ncomp, d, c)] = f[TDP_INDEX(nall, ncomp, s, c)];
   }
 }
 
@@ -33,8 +34,8 @@ void R(milcFieldZero)(const milcLattice *L, MILC_REAL *t_f, int ncomp) {
 
 /* (D src)(x) at interior site h of parity p; returns its storage index.
  * src lives on the other parity, whose halo must be current. */
-TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U, const MILC_REAL *src,
-                                        int p, int h, double out[6]) {
+TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U,
+                                           const MILC_REAL *src, int p, int h, double out[6]) {
   int s, x[4];
   const int site = milcSite(g, p, h, &s, x);
   const int nall = g->nall, other = (1 - p) * g->vh;
@@ -55,8 +56,8 @@ TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U
   return site;
 }
 
-TDP_KERNEL static void R(kDslash)(milcGeom g, const MILC_REAL *U, const MILC_REAL *src, MILC_REAL *dst,
-                               int p) {
+TDP_KERNEL static void R(kDslash)(milcGeom g, const MILC_REAL *U, const MILC_REAL *src,
+                                  MILC_REAL *dst, int p) {
   TDP_TLP(base, g.nhalf) {
     TDP_ILP(v) {
       double out[6];
@@ -67,8 +68,8 @@ TDP_KERNEL static void R(kDslash)(milcGeom g, const MILC_REAL *U, const MILC_REA
 }
 
 TDP_KERNEL static void R(kDslashAxpby)(milcGeom g, const MILC_REAL *U, const MILC_REAL *src,
-                                    const MILC_REAL *w, MILC_REAL *dst, int p, double a, double b,
-                                    double *t_sum) {
+                                       const MILC_REAL *w, MILC_REAL *dst, int p, double a,
+                                       double b, double *t_sum) {
   double sum = 0.0;
   TDP_TLP_SUM(base, g.nhalf, sum) {
     TDP_ILP_SUM(v, sum) {
@@ -86,8 +87,8 @@ TDP_KERNEL static void R(kDslashAxpby)(milcGeom g, const MILC_REAL *U, const MIL
   targetBlockAddDouble(t_sum, sum);
 }
 
-TDP_KERNEL static void R(kAxpbyNorm)(milcGeom g, MILC_REAL *z, const MILC_REAL *x, const MILC_REAL *y, int p,
-                                  double a, double b, double *t_sum) {
+TDP_KERNEL static void R(kAxpbyNorm)(milcGeom g, MILC_REAL *z, const MILC_REAL *x,
+                                     const MILC_REAL *y, int p, double a, double b, double *t_sum) {
   double sum = 0.0;
   TDP_TLP_SUM(base, g.nhalf, sum) {
     TDP_ILP_SUM(v, sum) {
@@ -104,7 +105,8 @@ TDP_KERNEL static void R(kAxpbyNorm)(milcGeom g, MILC_REAL *z, const MILC_REAL *
   targetBlockAddDouble(t_sum, sum);
 }
 
-TDP_KERNEL static void R(kXpay)(milcGeom g, MILC_REAL *pv, const MILC_REAL *r, int par, double beta) {
+TDP_KERNEL static void R(kXpay)(milcGeom g, MILC_REAL *pv, const MILC_REAL *r, int par,
+                                double beta) {
   TDP_TLP(base, g.nhalf) {
     TDP_ILP(v) {
       int s, xc[4];
@@ -118,7 +120,7 @@ TDP_KERNEL static void R(kXpay)(milcGeom g, MILC_REAL *pv, const MILC_REAL *r, i
 }
 
 TDP_KERNEL static void R(kCgUpdate)(milcGeom g, MILC_REAL *x, MILC_REAL *r, const MILC_REAL *pv,
-                                 const MILC_REAL *q, int par, double alpha, double *t_sum) {
+                                    const MILC_REAL *q, int par, double alpha, double *t_sum) {
   double sum = 0.0;
   TDP_TLP_SUM(base, g.nhalf, sum) {
     TDP_ILP_SUM(v, sum) {
@@ -136,7 +138,8 @@ TDP_KERNEL static void R(kCgUpdate)(milcGeom g, MILC_REAL *x, MILC_REAL *r, cons
   targetBlockAddDouble(t_sum, sum);
 }
 
-TDP_KERNEL static void R(kDot)(milcGeom g, const MILC_REAL *x, const MILC_REAL *y, int p, double *t_sum) {
+TDP_KERNEL static void R(kDot)(milcGeom g, const MILC_REAL *x, const MILC_REAL *y, int p,
+                               double *t_sum) {
   double sum = 0.0;
   TDP_TLP_SUM(base, g.nhalf, sum) {
     TDP_ILP_SUM(v, sum) {
@@ -166,7 +169,7 @@ void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL
 }
 
 double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, const MILC_REAL *t_w,
-                       MILC_REAL *t_dst, int p, double a, double b) {
+                          MILC_REAL *t_dst, int p, double a, double b) {
   R(halo)(o, t_src, 1 - p);
   targetZero(o->t_sum, 1);
   const double t0 = timerNow();
@@ -177,8 +180,8 @@ double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, co
   return global_sum(o);
 }
 
-double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y, int p,
-                     double a, double b) {
+double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y,
+                        int p, double a, double b) {
   targetZero(o->t_sum, 1);
   const double t0 = timerNow();
   TDP_LAUNCH_REDUCE(R(kAxpbyNorm), o->L->g.nhalf, o->L->g, t_z, t_x, t_y, p, a, b, o->t_sum);
@@ -192,8 +195,8 @@ void R(milcXpay)(milcOps *o, MILC_REAL *t_p, const MILC_REAL *t_r, int par, doub
   account(o, MILC_K_BLAS, t0, 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
 }
 
-double R(milcCgUpdate)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_r, const MILC_REAL *t_p, const MILC_REAL *t_q,
-                    int par, double alpha) {
+double R(milcCgUpdate)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_r, const MILC_REAL *t_p,
+                       const MILC_REAL *t_q, int par, double alpha) {
   targetZero(o->t_sum, 1);
   const double t0 = timerNow();
   TDP_LAUNCH_REDUCE(R(kCgUpdate), o->L->g.nhalf, o->L->g, t_x, t_r, t_p, t_q, par, alpha, o->t_sum);

@@ -101,8 +101,7 @@ size_t milcPrecisionSize(milcPrecision prec) {
   return prec == MILC_SINGLE ? sizeof(float) : sizeof(double);
 }
 
-void milcUpload(const milcLattice *L, void *t_f, const double *h_f, int ncomp,
-                milcPrecision prec) {
+void milcUpload(const milcLattice *L, void *t_f, const double *h_f, int ncomp, milcPrecision prec) {
   const size_t n = TDP_FIELD_SIZE(L->g.nall, ncomp);
   if (prec == MILC_DOUBLE) {
     copyToTarget(t_f, h_f, n * sizeof(double));

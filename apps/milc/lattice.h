@@ -79,7 +79,7 @@ static inline long milcGlobalIndex(const int global[4], const milcGeom *g, const
 typedef struct {
   milcGeom g;
   int global[4];
-  int nhalo[2];           /* halo sites of each parity */
+  int nhalo[2];               /* halo sites of each parity */
   int *t_hdst[2], *t_hsrc[2]; /* target lists: halo site <- interior image */
 } milcLattice;
 
@@ -99,6 +99,7 @@ size_t milcPrecisionSize(milcPrecision prec);
 /* A host field of doubles (same layout) to a target field of the given
  * precision, and back (rounded to float on the way in when single). */
 void milcUpload(const milcLattice *L, void *t_f, const double *h_f, int ncomp, milcPrecision prec);
-void milcDownload(const milcLattice *L, double *h_f, const void *t_f, int ncomp, milcPrecision prec);
+void milcDownload(const milcLattice *L, double *h_f, const void *t_f, int ncomp,
+                  milcPrecision prec);
 
 #endif

@@ -22,19 +22,20 @@ static const char *const known[] = {
     "--help", NULL};
 
 static void usage(void) {
-  printf("milc: staggered CG, (m^2 - D^2) x = b on the even sites\n"
-         "  --size X,Y,Z,T       global lattice (or one number for all four; default 8)\n"
-         "  --decomposition a,b,c,d  MPI ranks per axis (default 0,0,0,0: choose)\n"
-         "  --mass m             quark mass, > 0 (default 0.1)\n"
-         "  --tol t              relative residual |r|/|b|, in (0, 1) (default 1e-8)\n"
-         "  --maxiter n          iteration limit (default 1000)\n"
-         "  --seed s             gauge field and source (default 1)\n"
-         "  --precision p        double or single: storage of the target fields (double)\n"
-         "  --gauge random|unit  random SU(3) or the free field (default random)\n"
-         "  --print_every n      progress line interval (default 10; 0: none)\n"
-         "  --save FILE          write the solution (even sites, global order)\n"
-         "  --gauge_file FILE    read the links from a file written by --save_gauge\n"
-         "  --save_gauge FILE    write the links (header, checksum; MPI-IO)\n");
+  printf(
+      "milc: staggered CG, (m^2 - D^2) x = b on the even sites\n"
+      "  --size X,Y,Z,T       global lattice (or one number for all four; default 8)\n"
+      "  --decomposition a,b,c,d  MPI ranks per axis (default 0,0,0,0: choose)\n"
+      "  --mass m             quark mass, > 0 (default 0.1)\n"
+      "  --tol t              relative residual |r|/|b|, in (0, 1) (default 1e-8)\n"
+      "  --maxiter n          iteration limit (default 1000)\n"
+      "  --seed s             gauge field and source (default 1)\n"
+      "  --precision p        double or single: storage of the target fields (double)\n"
+      "  --gauge random|unit  random SU(3) or the free field (default random)\n"
+      "  --print_every n      progress line interval (default 10; 0: none)\n"
+      "  --save FILE          write the solution (even sites, global order)\n"
+      "  --gauge_file FILE    read the links from a file written by --save_gauge\n"
+      "  --save_gauge FILE    write the links (header, checksum; MPI-IO)\n");
 }
 
 /* "8", "8,8,8,16" or "8x8x8x16": n numbers, or one for all. */
@@ -56,10 +57,11 @@ static int parse4(const char *s, int v[4], char *err, size_t errlen, const char 
     }
     c = end + 1;
   }
-  if (k == 1 && *c == '\0') v[1] = v[2] = v[3] = v[0];
-  else if (k != 4 || *c != '\0') {
-    snprintf(err, errlen, "%s needs four integers like 8,8,8,16 (or one for all), not '%s'",
-             what, s);
+  if (k == 1 && *c == '\0') {
+    v[1] = v[2] = v[3] = v[0];
+  } else if (k != 4 || *c != '\0') {
+    snprintf(err, errlen, "%s needs four integers like 8,8,8,16 (or one for all), not '%s'", what,
+             s);
     return -1;
   }
   return 0;
@@ -136,16 +138,16 @@ int main(int argc, char **argv) {
   }
   for (int d = 0; d < 4; d++) {
     if (global[d] % dims[d] || (global[d] / dims[d]) % 2) {
-      snprintf(err, sizeof(err),
-               "size %d along %c does not split into %d even local extents", global[d],
-               "xyzt"[d], dims[d]);
+      snprintf(err, sizeof(err), "size %d along %c does not split into %d even local extents",
+               global[d], "xyzt"[d], dims[d]);
       return fail(rank, err);
     }
     local[d] = global[d] / dims[d];
   }
   if (nranks > 1)
-    return fail(rank, "more than one MPI rank needs the shared halo module (targetDP_halo), "
-                      "not merged yet: run on 1 rank");
+    return fail(rank,
+                "more than one MPI rank needs the shared halo module (targetDP_halo), "
+                "not merged yet: run on 1 rank");
 
   const int periodic[4] = {1, 1, 1, 1};
   MPI_Comm comm;
@@ -158,7 +160,8 @@ int main(int argc, char **argv) {
   milcLattice L;
   if (milcLatticeCreate(&L, global, local, offset, err, sizeof(err))) return fail(rank, err);
   const size_t ubytes = milcFieldBytes(&L, MILC_NL, sizeof(double)),
-               vbytes = milcFieldBytes(&L, MILC_NV, sizeof(double)), esize = milcPrecisionSize(prec);
+               vbytes = milcFieldBytes(&L, MILC_NV, sizeof(double)),
+               esize = milcPrecisionSize(prec);
   double *h_U = (double *) calloc(1, ubytes), *h_v = (double *) calloc(1, vbytes);
   if (!h_U || !h_v) {
     fprintf(stderr, "milc: out of host memory\n");
@@ -177,10 +180,9 @@ int main(int argc, char **argv) {
   if (rank == 0) {
     printf("# milc staggered CG: %s\n", targetConfigString());
     printf("# lattice %d x %d x %d x %d, %d rank(s) as %d x %d x %d x %d, precision %s\n",
-           global[0], global[1], global[2], global[3], nranks, dims[0], dims[1], dims[2],
-           dims[3], precision);
-    printf("# gauge %s, seed %ld, mass %g, tol %g, maxiter %ld\n", gauge, seed, mass, tol,
-           maxiter);
+           global[0], global[1], global[2], global[3], nranks, dims[0], dims[1], dims[2], dims[3],
+           precision);
+    printf("# gauge %s, seed %ld, mass %g, tol %g, maxiter %ld\n", gauge, seed, mass, tol, maxiter);
   }
 
   void *t_U = milcFieldAlloc(&L, MILC_NL, esize), *t_b = milcFieldAlloc(&L, MILC_NV, esize),
@@ -215,15 +217,18 @@ int main(int argc, char **argv) {
       printf("# %-8s %8ld %10.4f %10.2f %10.2f\n", names[k], ops.cnt.calls[k], tmax[k],
              tmax[k] > 0 ? fsum[k] / tmax[k] * 1e-9 : 0.0,
              tmax[k] > 0 ? bsum[k] / tmax[k] * 1e-9 : 0.0);
-    printf("CG %s: iterations %ld, restarts %d, |r|/|b| %.3e, true residual %.3e, time %.4f s, "
-           "%.2f GFLOP/s, %.2f GB/s\n",
-           res.converged ? "converged" : "NOT converged", res.iterations, res.restarts,
-           res.residual, res.true_residual, res.seconds, res.flops / res.seconds * 1e-9,
-           res.bytes / res.seconds * 1e-9);
+    printf(
+        "CG %s: iterations %ld, restarts %d, |r|/|b| %.3e, true residual %.3e, time %.4f s, "
+        "%.2f GFLOP/s, %.2f GB/s\n",
+        res.converged ? "converged" : "NOT converged", res.iterations, res.restarts, res.residual,
+        res.true_residual, res.seconds, res.flops / res.seconds * 1e-9,
+        res.bytes / res.seconds * 1e-9);
   }
   if (res.breakdown && rank == 0)
-    fprintf(stderr, "milc: error: CG broke down at iteration %ld: <p, M p> is not positive and "
-                    "finite (non-finite links or source?)\n", res.iterations);
+    fprintf(stderr,
+            "milc: error: CG broke down at iteration %ld: <p, M p> is not positive and "
+            "finite (non-finite links or source?)\n",
+            res.iterations);
   else if (!res.converged && rank == 0)
     fprintf(stderr,
             "milc: error: not converged in %ld iterations and %d restarts (true residual "
