@@ -148,6 +148,12 @@ else
 fi
 
 # ---------------------------------------------------------------- bad input
+if mpirun --oversubscribe -np 1 "$ref/milc" --help >"$tmp/help.log" 2>&1 &&
+   [ "$(grep -c -E '^  --(size|decomposition|mass|tol|maxiter|seed|precision|gauge|print_every|save|gauge_file|save_gauge) ' "$tmp/help.log")" -eq 12 ]; then
+  ok "--help lists every option and exits 0"
+else
+  notok "--help lists every option and exits 0" "$tmp/help.log"
+fi
 refused() { # refused NAME PATTERN NP ARGS...: exits 2, says PATTERN, no solve
   local name=$1 pattern=$2 np=$3
   shift 3
