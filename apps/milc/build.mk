@@ -5,7 +5,7 @@
 MILC_LIB_SRCS := apps/milc/lattice.c apps/milc/gauge.c apps/milc/kernels.c apps/milc/cg.c \
                  apps/milc/io.c common/cli.c common/timer.c
 MILC_LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(MILC_LIB_SRCS))
-MILC_OBJS := $(BUILD)/obj/apps/milc/main.o $(MILC_LIB_OBJS)
+MILC_OBJS := $(BUILD)/obj/apps/milc/main.o $(BUILD)/obj/common/triad.o $(MILC_LIB_OBJS)
 MILCCHECK_OBJS := $(BUILD)/obj/apps/milc/check.o $(MILC_LIB_OBJS)
 
 # MPI through the wrapper's own flags, spelled nvcc's way under TARGET=cuda

@@ -10,6 +10,7 @@
 #include "cg.h"
 #include "common/cli.h"
 #include "common/timer.h"
+#include "common/triad.h"
 #include "gauge.h"
 #include "io.h"
 #include "kernels.h"
@@ -19,7 +20,7 @@
 static const char *const known[] = {
     "--size=", "--decomposition=", "--mass=", "--tol=", "--maxiter=", "--seed=",
     "--precision=", "--gauge=", "--print_every=", "--save=", "--gauge_file=", "--save_gauge=",
-    "--help", NULL};
+    "--triad=", "--help", NULL};
 
 static void usage(void) {
   printf(
@@ -35,7 +36,9 @@ static void usage(void) {
       "  --print_every n      progress line interval (default 10; 0: none)\n"
       "  --save FILE          write the solution (even sites, global order)\n"
       "  --gauge_file FILE    read the links from a file written by --save_gauge\n"
-      "  --save_gauge FILE    write the links (header, checksum; MPI-IO)\n");
+      "  --save_gauge FILE    write the links (header, checksum; MPI-IO)\n"
+      "  --triad n            run a STREAM triad on n doubles per array after the solve and\n"
+      "                       give each kernel's bandwidth as %% of it (default 0: off)\n");
 }
 
 /* "8", "8,8,8,16" or "8x8x8x16": n numbers, or one for all. */
@@ -97,6 +100,7 @@ int main(int argc, char **argv) {
   const long maxiter = cliLong(argc, argv, "--maxiter", 1000, 1, 1000000000L);
   const long seed = cliLong(argc, argv, "--seed", 1, 0, 0x7fffffffffffffffL);
   const long print_every = cliLong(argc, argv, "--print_every", 10, 0, 1000000000L);
+  const long triad_n = cliLong(argc, argv, "--triad", 0, 0, 1L << 30);
   const char *precision = cliString(argc, argv, "--precision", "double");
   const char *gauge = cliString(argc, argv, "--gauge", "random");
   const char *save = cliString(argc, argv, "--save", NULL);
@@ -205,24 +209,37 @@ int main(int argc, char **argv) {
     milcCgSolve(&ops, (const double *) t_U, (double *) t_x, (const double *) t_b, &cp, &w, &res);
   }
 
+  /* The triad of this run: every rank at once (the node's, or the GPUs'). */
+  double triad = 0.0;
+  if (triad_n > 0) {
+    MPI_Barrier(comm);
+    const double mine = triadBandwidth(triad_n, 10);
+    MPI_Allreduce(&mine, &triad, 1, MPI_DOUBLE, MPI_SUM, comm);
+  }
+
   /* Per-kernel table: the slowest rank's times, all ranks' work. */
   double tmax[MILC_K_NKIND], fsum[MILC_K_NKIND], bsum[MILC_K_NKIND];
   MPI_Reduce(ops.cnt.seconds, tmax, MILC_K_NKIND, MPI_DOUBLE, MPI_MAX, 0, comm);
   MPI_Reduce(ops.cnt.flops, fsum, MILC_K_NKIND, MPI_DOUBLE, MPI_SUM, 0, comm);
   MPI_Reduce(ops.cnt.bytes, bsum, MILC_K_NKIND, MPI_DOUBLE, MPI_SUM, 0, comm);
   if (rank == 0) {
-    printf("# %-8s %8s %10s %10s %10s\n", "kernel", "calls", "seconds", "GFLOP/s", "GB/s");
+    printf("# %-8s %8s %10s %10s %10s %8s\n", "kernel", "calls", "seconds", "GFLOP/s", "GB/s",
+           "%triad");
     const char *names[MILC_K_NKIND] = {"dslash", "blas", "halo"};
-    for (int k = 0; k < MILC_K_NKIND; k++)
-      printf("# %-8s %8ld %10.4f %10.2f %10.2f\n", names[k], ops.cnt.calls[k], tmax[k],
-             tmax[k] > 0 ? fsum[k] / tmax[k] * 1e-9 : 0.0,
-             tmax[k] > 0 ? bsum[k] / tmax[k] * 1e-9 : 0.0);
-    printf(
-        "CG %s: iterations %ld, restarts %d, |r|/|b| %.3e, true residual %.3e, time %.4f s, "
-        "%.2f GFLOP/s, %.2f GB/s\n",
-        res.converged ? "converged" : "NOT converged", res.iterations, res.restarts, res.residual,
-        res.true_residual, res.seconds, res.flops / res.seconds * 1e-9,
-        res.bytes / res.seconds * 1e-9);
+    for (int k = 0; k < MILC_K_NKIND; k++) {
+      const double gbs = tmax[k] > 0 ? bsum[k] / tmax[k] * 1e-9 : 0.0;
+      printf("# %-8s %8ld %10.4f %10.2f %10.2f %8.1f\n", names[k], ops.cnt.calls[k], tmax[k],
+             tmax[k] > 0 ? fsum[k] / tmax[k] * 1e-9 : 0.0, gbs,
+             triad > 0 && k != MILC_K_HALO ? 100.0 * gbs / triad : 0.0);
+    }
+    const double gbs = res.bytes / res.seconds * 1e-9;
+    if (triad > 0)
+      printf("# triad %.2f GB/s (all ranks together, this run); CG %.1f%% of it\n", triad,
+             100.0 * gbs / triad);
+    printf("CG %s: iterations %ld, restarts %d, |r|/|b| %.3e, true residual %.3e, time %.4f s, "
+           "%.2f GFLOP/s, %.2f GB/s\n",
+           res.converged ? "converged" : "NOT converged", res.iterations, res.restarts,
+           res.residual, res.true_residual, res.seconds, res.flops / res.seconds * 1e-9, gbs);
   }
   if (res.breakdown && rank == 0)
     fprintf(stderr,

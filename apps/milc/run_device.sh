@@ -59,12 +59,12 @@ echo "== 1. GPU timings"
 for k in cuda-soa cuda-aosoa; do
   for L in 16 24 32; do
     echo "-- $k $L^4"
-    timeout 300 "${B[$k]}/milc" --size $L --mass 0.1 --tol 1e-10 --maxiter 2000 --print_every 0 |
-      grep -E "^(# (dslash|blas|halo|kernel)|CG )"
+    timeout 300 "${B[$k]}/milc" --size $L --mass 0.1 --tol 1e-10 --maxiter 2000 --print_every 0 \
+      --triad 134217728 | grep -E "^(# (dslash|blas|halo|kernel|triad)|CG )"
   done
   echo "-- $k 32^4 single precision (tol 1e-5)"
   timeout 300 "${B[$k]}/milc" --size 32 --mass 0.1 --tol 1e-5 --maxiter 2000 --print_every 0 \
-    --precision single | grep -E "^(# (dslash|blas|halo|kernel)|CG )"
+    --precision single --triad 134217728 | grep -E "^(# (dslash|blas|halo|kernel|triad)|CG )"
 done
 
 echo "== 2. host timings, $cores threads"
@@ -72,7 +72,7 @@ for k in c-aosoa4 c-soa8; do
   for L in 16 24; do
     echo "-- $k $L^4"
     OMP_NUM_THREADS=$cores timeout 300 "${B[$k]}/milc" --size $L --mass 0.1 --tol 1e-10 \
-      --maxiter 2000 --print_every 0 | grep -E "^(# (dslash|blas|halo|kernel)|CG )"
+      --maxiter 2000 --print_every 0 --triad 33554432 | grep -E "^(# (dslash|blas|halo|kernel|triad)|CG )"
   done
 done
 

@@ -93,12 +93,13 @@ else
   notok "reference solve converges" "$tmp/ref.log"
 fi
 
-if milc "$ref" prog --size 4,4,4,4 --print_every 5 --mass 0.2 &&
+if milc "$ref" prog --size 4,4,4,4 --print_every 5 --mass 0.2 --triad 100000 &&
+   grep -q "^# triad [0-9.]* GB/s (all ranks together, this run); CG [0-9.]*% of it" "$tmp/prog.log" &&
    grep -q "^iter      5  |r|/|b| " "$tmp/prog.log" && grep -q "^# dslash " "$tmp/prog.log" &&
    grep -q "^CG converged: iterations [0-9]*, .* true residual .* GFLOP/s, .* GB/s" "$tmp/prog.log"; then
-  ok "progress lines, per-kernel table and summary"
+  ok "progress lines, per-kernel table, % of the run's triad and summary"
 else
-  notok "progress lines, per-kernel table and summary" "$tmp/prog.log"
+  notok "progress lines, per-kernel table, % of the run's triad and summary" "$tmp/prog.log"
 fi
 if milc "$ref" single --size 4,4,6,8 --precision single --mass 0.2 --tol 1e-5 --print_every 0 &&
    grep -q "^CG converged" "$tmp/single.log" &&
@@ -149,7 +150,7 @@ fi
 
 # ---------------------------------------------------------------- bad input
 if mpirun --oversubscribe -np 1 "$ref/milc" --help >"$tmp/help.log" 2>&1 &&
-   [ "$(grep -c -E '^  --(size|decomposition|mass|tol|maxiter|seed|precision|gauge|print_every|save|gauge_file|save_gauge) ' "$tmp/help.log")" -eq 12 ]; then
+   [ "$(grep -c -E '^  --(size|decomposition|mass|tol|maxiter|seed|precision|gauge|print_every|save|gauge_file|save_gauge|triad) ' "$tmp/help.log")" -eq 13 ]; then
   ok "--help lists every option and exits 0"
 else
   notok "--help lists every option and exits 0" "$tmp/help.log"
