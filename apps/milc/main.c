@@ -26,7 +26,7 @@ static void usage(void) {
   printf(
       "milc: staggered CG, (m^2 - D^2) x = b on the even sites\n"
       "  --size X,Y,Z,T       global lattice (or one number for all four; default 8)\n"
-      "  --decomposition a,b,c,d  MPI ranks per axis (default 0,0,0,0: choose)\n"
+      "  --decomposition a,b,c,d  MPI ranks per axis (default 0: all along t; else 0 = 1)\n"
       "  --mass m             quark mass, > 0 (default 0.1)\n"
       "  --tol t              relative residual |r|/|b|, in (0, 1) (default 1e-8)\n"
       "  --maxiter n          iteration limit (default 1000)\n"
