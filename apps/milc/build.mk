@@ -1,0 +1,31 @@
+# apps/milc: the MILC-like staggered CG solver (docs/milc.md).
+#   make milc   build $(BUILD)/milc and the validation program $(BUILD)/milccheck
+.PHONY: milc milc-build-dir
+
+MILC_LIB_SRCS := apps/milc/lattice.c apps/milc/gauge.c apps/milc/kernels.c apps/milc/cg.c \
+                 apps/milc/io.c common/cli.c common/timer.c
+MILC_LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(MILC_LIB_SRCS))
+MILC_OBJS := $(BUILD)/obj/apps/milc/main.o $(BUILD)/obj/common/triad.o $(MILC_LIB_OBJS)
+MILCCHECK_OBJS := $(BUILD)/obj/apps/milc/check.o $(MILC_LIB_OBJS)
+
+# MPI through the wrapper's own flags, spelled nvcc's way under TARGET=cuda
+# (as apps/lb/build.mk).
+MILC_MPI_COMPILE := $(shell mpicc --showme:compile 2>/dev/null)
+MILC_MPI_LINK := $(shell mpicc --showme:link 2>/dev/null)
+ifeq ($(TARGET),cuda)
+  milc_comma := ,
+  milc_nvcc = $(patsubst -Wl$(milc_comma)%,-Xlinker %,$(patsubst -pthread,-Xcompiler -pthread,$(1)))
+  MILC_MPI_COMPILE := $(call milc_nvcc,$(MILC_MPI_COMPILE))
+  MILC_MPI_LINK := $(call milc_nvcc,$(MILC_MPI_LINK))
+endif
+$(BUILD)/obj/apps/milc/%.o: PROG_CPPFLAGS += $(MILC_MPI_COMPILE) -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
+$(MILC_OBJS) $(BUILD)/obj/apps/milc/check.o: $(wildcard apps/milc/*.h)
+
+$(BUILD)/milc: $(MILC_OBJS) $(LIB)
+	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MILC_MPI_LINK)
+$(BUILD)/milccheck: $(MILCCHECK_OBJS) $(LIB)
+	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MILC_MPI_LINK)
+
+milc: $(BUILD)/milc $(BUILD)/milccheck
+milc-build-dir:
+	@echo $(BUILD)

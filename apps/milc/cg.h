@@ -1,0 +1,59 @@
+/* Conjugate gradient on the even sites, as MILC's ks_congrad does:
+ *
+ *   M_ee x = b,   M_ee = m^2 - D_eo D_oe
+ *
+ * the even-even block of m^2 - D^2 (D maps one parity to the other, and D
+ * is anti-Hermitian, so M_ee is Hermitian positive definite). D^2 keeps
+ * the parity, so m^2 - D^2 is block diagonal and a source on the even
+ * sites has its whole solution there. Iterates until |r| <= tol |b| (the
+ * iterated residual), then recomputes the true residual |b - M x| / |b|
+ * from scratch; converged means the true one meets tol. If it does not
+ * (rounding), CG restarts from x, up to MILC_CG_RESTARTS times. */
+#ifndef MILC_CG_H
+#define MILC_CG_H
+
+#include "kernels.h"
+
+#define MILC_CG_RESTARTS 5
+
+typedef struct {
+  double mass;
+  double tol; /* relative residual */
+  long maxiter;
+  long print_every; /* progress line every this many iterations (0: none) */
+  int verbose;      /* print progress (rank 0 decides) */
+} milcCgParams;
+
+typedef struct {
+  long iterations;
+  int converged;
+  int breakdown;        /* <p, M p> was not positive and finite: stopped */
+  int restarts;         /* restarts from the true residual */
+  double residual;      /* last iterated |r| / |b| */
+  double true_residual; /* |b - M x| / |b|, recomputed from scratch */
+  double seconds;       /* the whole solve, true residuals included */
+  double flops, bytes;  /* of the iterations, all ranks */
+} milcCgResult;
+
+/* Work fields: four full-lattice vectors of the solve's storage type. */
+typedef struct {
+  void *r, *p, *q, *t;
+} milcCgWork;
+
+void milcCgWorkCreate(milcCgWork *w, const milcLattice *L, size_t esize);
+void milcCgWorkFree(milcCgWork *w);
+
+/* The solver for double fields (milcCgSolve, milcApplyM) and for float
+ * fields (the same + _f), from one source (cg_api.h, cg_impl.h). */
+#define MILC_REAL double
+#define R(name) name
+#include "cg_api.h"
+#undef MILC_REAL
+#undef R
+#define MILC_REAL float
+#define R(name) name##_f
+#include "cg_api.h"
+#undef MILC_REAL
+#undef R
+
+#endif

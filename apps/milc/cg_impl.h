@@ -1,0 +1,75 @@
+/* CG for one storage type MILC_REAL, named R(name): included by cg.c once
+ * per precision (cg.h). No include guard. */
+
+double R(milcApplyM)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, MILC_REAL *t_q,
+                     MILC_REAL *t_t, double mass) {
+  R(milcDslash)(o, t_U, t_x, t_t, MILC_ODD);
+  return R(milcDslashAxpby)(o, t_U, t_t, t_x, t_q, MILC_EVEN, mass * mass, -1.0);
+}
+
+void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC_REAL *t_b,
+                    const milcCgParams *cp, milcCgWork *w, milcCgResult *res) {
+  const int E = MILC_EVEN;
+  MILC_REAL *r = (MILC_REAL *) w->r, *p = (MILC_REAL *) w->p, *q = (MILC_REAL *) w->q,
+            *t = (MILC_REAL *) w->t;
+  int rank = 0;
+  MPI_Comm_rank(o->comm, &rank);
+  const double f0 = total(o, o->cnt.flops), b0 = total(o, o->cnt.bytes);
+  targetSynchronize();
+  MPI_Barrier(o->comm);
+  const double t0 = timerNow();
+
+  const double bb = R(milcDot)(o, t_b, t_b, E);
+  R(milcApplyM)(o, t_U, t_x, q, t, cp->mass);
+  double rr = R(milcAxpbyNorm)(o, r, t_b, q, E, 1.0, -1.0); /* r = b - M x */
+  res->iterations = 0;
+  res->restarts = 0;
+  res->converged = 0;
+  res->breakdown = 0;
+  res->residual = bb > 0.0 ? sqrt(rr / bb) : 0.0;
+  if (cp->verbose && rank == 0) printf("iter %6d  |r|/|b| %.6e\n", 0, res->residual);
+  for (;;) {
+    R(milcAxpbyNorm)(o, p, r, r, E, 1.0, 0.0); /* p = r */
+    while (res->residual > cp->tol && res->iterations < cp->maxiter) {
+      const double pap = R(milcApplyM)(o, t_U, p, q, t, cp->mass);
+      /* M is positive definite: anything else is a fault (a NaN in the
+       * links, a broken operator), not something to iterate on. */
+      if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) {
+        res->breakdown = 1;
+        break;
+      }
+      const double alpha = rr / pap;
+      const double rr_new = R(milcCgUpdate)(o, t_x, r, p, q, E, alpha);
+      res->iterations++;
+      res->residual = sqrt(rr_new / bb);
+      if (cp->verbose && rank == 0 && cp->print_every > 0 && res->iterations % cp->print_every == 0)
+        printf("iter %6ld  |r|/|b| %.6e\n", res->iterations, res->residual);
+      if (res->residual <= cp->tol) break;
+      R(milcXpay)(o, p, r, E, rr_new / rr); /* p = r + beta p */
+      rr = rr_new;
+    }
+    /* The true residual from scratch, r = b - M x. The iterated one drifts
+     * from it by rounding (in single precision storage by far more than
+     * in double): if the true one misses the tolerance, CG restarts from
+     * x with it, as MILC's ks_congrad does. */
+    R(milcApplyM)(o, t_U, t_x, q, t, cp->mass);
+    rr = R(milcAxpbyNorm)(o, r, t_b, q, E, 1.0, -1.0);
+    res->true_residual = bb > 0.0 ? sqrt(rr / bb) : 0.0;
+    if (res->breakdown || res->true_residual <= cp->tol || res->iterations >= cp->maxiter ||
+        res->restarts >= MILC_CG_RESTARTS)
+      break;
+    res->restarts++;
+    res->residual = res->true_residual;
+    if (cp->verbose && rank == 0)
+      printf("restart %d at iteration %ld: true |r|/|b| %.6e > tol\n", res->restarts,
+             res->iterations, res->true_residual);
+  }
+  res->converged = !res->breakdown && res->true_residual <= cp->tol;
+  targetSynchronize();
+  double secs = timerNow() - t0;
+  MPI_Allreduce(&secs, &res->seconds, 1, MPI_DOUBLE, MPI_MAX, o->comm);
+  double fb[2] = {total(o, o->cnt.flops) - f0, total(o, o->cnt.bytes) - b0}, all[2];
+  MPI_Allreduce(fb, all, 2, MPI_DOUBLE, MPI_SUM, o->comm);
+  res->flops = all[0];
+  res->bytes = all[1];
+}

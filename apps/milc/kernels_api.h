@@ -1,0 +1,29 @@
+/* Host calls of the kernels for one storage type MILC_REAL, named R(name):
+ * included by kernels.h once for double and once for float. No include
+ * guard. Every call acts on the interior sites of one parity p; the
+ * arithmetic is in double, and every reduction is summed over the ranks. */
+
+/* Make the halo sites of parity p (p < 0: both) of a field of ncomp values
+ * per site current: call before any kernel that gathers. Today a copy of
+ * the periodic images inside the rank; the shared MPI halo module slots in
+ * here. */
+void R(milcHaloFill)(const milcLattice *L, MILC_REAL *t_f, int ncomp, int p);
+/* Every storage value of a field of ncomp values per site = 0. */
+void R(milcFieldZero)(const milcLattice *L, MILC_REAL *t_f, int ncomp);
+
+/* dst(p) = D src(1-p), D the staggered operator, U the links (with halo).
+ * The halo of src (parity 1-p) is filled first. */
+void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL *t_dst, int p);
+/* dst(p) = a w(p) + b (D src)(p); returns Re <w, dst> over the lattice. */
+double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, const MILC_REAL *t_w,
+                          MILC_REAL *t_dst, int p, double a, double b);
+/* z = a x + b y (z may be x or y); returns |z|^2. */
+double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y,
+                        int p, double a, double b);
+/* p = r + beta p (no reduction: CG has no use for |p|^2) */
+void R(milcXpay)(milcOps *o, MILC_REAL *t_p, const MILC_REAL *t_r, int par, double beta);
+/* CG update: x += alpha p, r -= alpha q; returns |r|^2. */
+double R(milcCgUpdate)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_r, const MILC_REAL *t_p,
+                       const MILC_REAL *t_q, int par, double alpha);
+/* Re <x, y> */
+double R(milcDot)(milcOps *o, const MILC_REAL *t_x, const MILC_REAL *t_y, int p);

@@ -1,0 +1,213 @@
+/* The solver's kernels and their host calls for one storage type:
+ * included by kernels.c once per precision, with MILC_REAL the type of the
+ * fields and R(name) the name of the function for it (kernels.h). The
+ * arithmetic is in double whatever the storage: single precision halves
+ * the bytes, which is what limits these kernels. No include guard. */
+
+TDP_KERNEL static void R(kHaloCopy)(MILC_REAL *f, int nall, int ncomp, const int *dst,
+                                    const int *src, int n) {
+  (void) nall; /* not every layout's TDP_INDEX reads the site count */
+  TDP_TLP_NOSTRIDE(k, n) {
+    const int d = dst[k], s = src[k];
+    for (int c = 0; c < ncomp; c++)
+      f[TDP_INDEX(nall, ncomp, d, c)] = f[TDP_INDEX(nall, ncomp, s, c)];
+  }
+}
+
+void R(milcHaloFill)(const milcLattice *L, MILC_REAL *t_f, int ncomp, int p) {
+  for (int q = 0; q < 2; q++) {
+    if (p >= 0 && q != p) continue;
+    if (L->nhalo[q] == 0) continue;
+    TDP_LAUNCH_NOSTRIDE(R(kHaloCopy), L->nhalo[q], t_f, L->g.nall, ncomp, L->t_hdst[q],
+                        L->t_hsrc[q], L->nhalo[q]);
+  }
+}
+
+TDP_KERNEL static void R(kZero)(MILC_REAL *f, int n) {
+  TDP_TLP_NOSTRIDE(k, n) f[k] = 0;
+}
+
+void R(milcFieldZero)(const milcLattice *L, MILC_REAL *t_f, int ncomp) {
+  const int n = (int) TDP_FIELD_SIZE(L->g.nall, ncomp);
+  TDP_LAUNCH_NOSTRIDE(R(kZero), n, t_f, n);
+}
+
+/* (D src)(x) at interior site h of parity p; returns its storage index.
+ * src lives on the other parity, whose halo must be current. */
+TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U,
+                                           const MILC_REAL *src, int p, int h, double out[6]) {
+  int s, x[4];
+  const int site = milcSite(g, p, h, &s, x);
+  const int nall = g->nall, other = (1 - p) * g->vh;
+  (void) nall; /* not every layout's TDP_INDEX reads the site count */
+  for (int c = 0; c < 6; c++) out[c] = 0.0;
+  for (int mu = 0; mu < 4; mu++) {
+    const int fwd = other + (s + g->str[mu]) / 2, bwd = other + (s - g->str[mu]) / 2;
+    double u[18], v[6], y[6], w[6];
+    for (int c = 0; c < 18; c++) u[c] = U[TDP_INDEX(nall, MILC_NL, site, 18 * mu + c)];
+    for (int c = 0; c < 6; c++) v[c] = src[TDP_INDEX(nall, MILC_NV, fwd, c)];
+    su3MulVec(u, v, y);
+    for (int c = 0; c < 18; c++) u[c] = U[TDP_INDEX(nall, MILC_NL, bwd, 18 * mu + c)];
+    for (int c = 0; c < 6; c++) v[c] = src[TDP_INDEX(nall, MILC_NV, bwd, c)];
+    su3AdjMulVec(u, v, w);
+    const double eta = 0.5 * milcEta(g, x, mu);
+    for (int c = 0; c < 6; c++) out[c] += eta * (y[c] - w[c]);
+  }
+  return site;
+}
+
+TDP_KERNEL static void R(kDslash)(milcGeom g, const MILC_REAL *U, const MILC_REAL *src,
+                                  MILC_REAL *dst, int p) {
+  TDP_TLP(base, g.nhalf) {
+    TDP_ILP(v) {
+      double out[6];
+      const int site = R(dslashSite)(&g, U, src, p, base + v, out);
+      for (int c = 0; c < 6; c++) dst[TDP_INDEX(g.nall, MILC_NV, site, c)] = (MILC_REAL) out[c];
+    }
+  }
+}
+
+TDP_KERNEL static void R(kDslashAxpby)(milcGeom g, const MILC_REAL *U, const MILC_REAL *src,
+                                       const MILC_REAL *w, MILC_REAL *dst, int p, double a,
+                                       double b, double *t_sum) {
+  double sum = 0.0;
+  TDP_TLP_SUM(base, g.nhalf, sum) {
+    TDP_ILP_SUM(v, sum) {
+      double out[6];
+      const int site = R(dslashSite)(&g, U, src, p, base + v, out);
+      for (int c = 0; c < 6; c++) {
+        const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
+        const double wc = w[i];
+        const MILC_REAL z = (MILC_REAL) (a * wc + b * out[c]);
+        dst[i] = z;
+        sum += wc * z;
+      }
+    }
+  }
+  targetBlockAddDouble(t_sum, sum);
+}
+
+TDP_KERNEL static void R(kAxpbyNorm)(milcGeom g, MILC_REAL *z, const MILC_REAL *x,
+                                     const MILC_REAL *y, int p, double a, double b, double *t_sum) {
+  double sum = 0.0;
+  TDP_TLP_SUM(base, g.nhalf, sum) {
+    TDP_ILP_SUM(v, sum) {
+      int s, xc[4];
+      const int site = milcSite(&g, p, base + v, &s, xc);
+      for (int c = 0; c < 6; c++) {
+        const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
+        const MILC_REAL zc = (MILC_REAL) (a * x[i] + b * y[i]);
+        z[i] = zc;
+        sum += (double) zc * zc;
+      }
+    }
+  }
+  targetBlockAddDouble(t_sum, sum);
+}
+
+TDP_KERNEL static void R(kXpay)(milcGeom g, MILC_REAL *pv, const MILC_REAL *r, int par,
+                                double beta) {
+  TDP_TLP(base, g.nhalf) {
+    TDP_ILP(v) {
+      int s, xc[4];
+      const int site = milcSite(&g, par, base + v, &s, xc);
+      for (int c = 0; c < 6; c++) {
+        const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
+        pv[i] = (MILC_REAL) (r[i] + beta * pv[i]);
+      }
+    }
+  }
+}
+
+TDP_KERNEL static void R(kCgUpdate)(milcGeom g, MILC_REAL *x, MILC_REAL *r, const MILC_REAL *pv,
+                                    const MILC_REAL *q, int par, double alpha, double *t_sum) {
+  double sum = 0.0;
+  TDP_TLP_SUM(base, g.nhalf, sum) {
+    TDP_ILP_SUM(v, sum) {
+      int s, xc[4];
+      const int site = milcSite(&g, par, base + v, &s, xc);
+      for (int c = 0; c < 6; c++) {
+        const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
+        x[i] = (MILC_REAL) (x[i] + alpha * pv[i]);
+        const MILC_REAL rc = (MILC_REAL) (r[i] - alpha * q[i]);
+        r[i] = rc;
+        sum += (double) rc * rc;
+      }
+    }
+  }
+  targetBlockAddDouble(t_sum, sum);
+}
+
+TDP_KERNEL static void R(kDot)(milcGeom g, const MILC_REAL *x, const MILC_REAL *y, int p,
+                               double *t_sum) {
+  double sum = 0.0;
+  TDP_TLP_SUM(base, g.nhalf, sum) {
+    TDP_ILP_SUM(v, sum) {
+      int s, xc[4];
+      const int site = milcSite(&g, p, base + v, &s, xc);
+      for (int c = 0; c < 6; c++) {
+        const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
+        sum += (double) x[i] * y[i];
+      }
+    }
+  }
+  targetBlockAddDouble(t_sum, sum);
+}
+
+static void R(halo)(milcOps *o, MILC_REAL *t_f, int p) {
+  targetSynchronize();
+  const double t0 = timerNow();
+  R(milcHaloFill)(o->L, t_f, MILC_NV, p);
+  account(o, MILC_K_HALO, t0, 0.0, 0.0);
+}
+
+void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL *t_dst, int p) {
+  R(halo)(o, t_src, 1 - p);
+  const double t0 = timerNow();
+  TDP_LAUNCH(R(kDslash), o->L->g.nhalf, o->L->g, t_U, t_src, t_dst, p);
+  account(o, MILC_K_DSLASH, t0, MILC_DSLASH_FLOPS, (MILC_DSLASH_DOUBLES) * sizeof(MILC_REAL));
+}
+
+double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, const MILC_REAL *t_w,
+                          MILC_REAL *t_dst, int p, double a, double b) {
+  R(halo)(o, t_src, 1 - p);
+  targetZero(o->t_sum, 1);
+  const double t0 = timerNow();
+  TDP_LAUNCH_REDUCE(R(kDslashAxpby), o->L->g.nhalf, o->L->g, t_U, t_src, t_w, t_dst, p, a, b,
+                    o->t_sum);
+  account(o, MILC_K_DSLASH, t0, MILC_DSLASH_FLOPS + 6 * 3.0 + 12.0,
+          (MILC_DSLASH_DOUBLES + MILC_NV) * sizeof(MILC_REAL));
+  return global_sum(o);
+}
+
+double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y,
+                        int p, double a, double b) {
+  targetZero(o->t_sum, 1);
+  const double t0 = timerNow();
+  TDP_LAUNCH_REDUCE(R(kAxpbyNorm), o->L->g.nhalf, o->L->g, t_z, t_x, t_y, p, a, b, o->t_sum);
+  account(o, MILC_K_BLAS, t0, 6 * 3.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  return global_sum(o);
+}
+
+void R(milcXpay)(milcOps *o, MILC_REAL *t_p, const MILC_REAL *t_r, int par, double beta) {
+  const double t0 = timerNow();
+  TDP_LAUNCH(R(kXpay), o->L->g.nhalf, o->L->g, t_p, t_r, par, beta);
+  account(o, MILC_K_BLAS, t0, 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+}
+
+double R(milcCgUpdate)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_r, const MILC_REAL *t_p,
+                       const MILC_REAL *t_q, int par, double alpha) {
+  targetZero(o->t_sum, 1);
+  const double t0 = timerNow();
+  TDP_LAUNCH_REDUCE(R(kCgUpdate), o->L->g.nhalf, o->L->g, t_x, t_r, t_p, t_q, par, alpha, o->t_sum);
+  account(o, MILC_K_BLAS, t0, 4 * 6.0 + 12.0, (6.0 * MILC_NV) * sizeof(MILC_REAL));
+  return global_sum(o);
+}
+
+double R(milcDot)(milcOps *o, const MILC_REAL *t_x, const MILC_REAL *t_y, int p) {
+  targetZero(o->t_sum, 1);
+  const double t0 = timerNow();
+  TDP_LAUNCH_REDUCE(R(kDot), o->L->g.nhalf, o->L->g, t_x, t_y, p, o->t_sum);
+  account(o, MILC_K_BLAS, t0, 12.0, (2.0 * MILC_NV) * sizeof(MILC_REAL));
+  return global_sum(o);
+}

@@ -1,0 +1,105 @@
+/* The local 4-D lattice of one rank and how a site is found in a field.
+ *
+ * Sites are stored on the local block grown by a halo of depth 1 in every
+ * direction (extents n + 2), in MILC's even/odd order: all sites of parity
+ * 0 (even: x+y+z+t of the global coordinates even), then all of parity 1.
+ * Inside a parity the order is the halo-lattice lexicographic index (x
+ * fastest) halved, which is unique because the x extent is even. A field
+ * of ncomp doubles per site is addressed TDP_INDEX(nall, ncomp, site, c),
+ * so its layout (AoS/SoA/AoSoA) is the build's.
+ *
+ *   site(p, s) = p * vh + s / 2,  s = xh + nh0 (yh + nh1 (zh + nh2 th))
+ *
+ * with halo coordinates xh = x + 1 etc. A neighbour is s +- str[mu] in
+ * the other parity: no neighbour table. Kernels walk the interior sites
+ * of one parity by a half index h in [0, nint / 2) (milcSite).
+ *
+ * The halo seam: an operator reads neighbours from the halo, which
+ * milcHaloFill (kernels.h) makes current. Today it copies the periodic images inside
+ * the rank (one rank per axis); the shared MPI halo module slots in there. */
+#ifndef MILC_LATTICE_H
+#define MILC_LATTICE_H
+
+#include <stddef.h>
+
+#include "targetDP.h"
+
+#define MILC_ND 4
+#define MILC_NV 6        /* a colour vector: 3 complex numbers */
+#define MILC_NM 18       /* an SU(3) matrix: 9 complex numbers */
+#define MILC_NL (4 * 18) /* the four links of a site */
+
+typedef enum { MILC_EVEN = 0, MILC_ODD = 1 } milcParity;
+
+/* Storage of the target fields; the host copies are always double. */
+typedef enum { MILC_DOUBLE = 0, MILC_SINGLE = 1 } milcPrecision;
+
+/* What a kernel needs to know about the lattice: passed by value. */
+typedef struct {
+  int n[4];      /* local interior extents (even) */
+  int nh[4];     /* n + 2 */
+  int str[4];    /* lexicographic strides of the halo lattice */
+  int offset[4]; /* global coordinate of the first interior site */
+  int par0;      /* (sum of offsets) & 1: parity of local (0,0,0,0) */
+  int nhalf;     /* interior sites per parity */
+  int vh;        /* storage sites per parity (halo included, padded) */
+  int nall;      /* storage sites of a field: 2 vh */
+} milcGeom;
+
+/* Interior site h (0 <= h < nhalf) of parity p: storage index, and its
+ * halo-lattice lexicographic index in *s and interior coordinates in x[]. */
+TDP_HOST_DEVICE static inline int milcSite(const milcGeom *g, int p, int h, int *s, int x[4]) {
+  const int nx2 = g->n[0] / 2;
+  int row = h / nx2;
+  const int xr = h - row * nx2;
+  x[1] = row % g->n[1];
+  row /= g->n[1];
+  x[2] = row % g->n[2];
+  x[3] = row / g->n[2];
+  x[0] = 2 * xr + ((p + x[1] + x[2] + x[3] + g->par0) & 1);
+  *s = (x[0] + 1) + g->str[1] * (x[1] + 1) + g->str[2] * (x[2] + 1) + g->str[3] * (x[3] + 1);
+  return p * g->vh + *s / 2;
+}
+
+/* Storage index of halo-lattice site (xh, yh, zh, th). */
+static inline int milcSiteHalo(const milcGeom *g, const int xh[4]) {
+  const int s = xh[0] + g->str[1] * xh[1] + g->str[2] * xh[2] + g->str[3] * xh[3];
+  const int p = (xh[0] + xh[1] + xh[2] + xh[3] + g->par0) & 1;
+  return p * g->vh + s / 2;
+}
+
+/* Global lexicographic index of interior coordinates x[] (x fastest). */
+static inline long milcGlobalIndex(const int global[4], const milcGeom *g, const int x[4]) {
+  long gi = 0;
+  for (int d = 3; d >= 0; d--) gi = gi * global[d] + (g->offset[d] + x[d]);
+  return gi;
+}
+
+/* The rank's lattice: geometry, global extents, and the halo-fill lists. */
+typedef struct {
+  milcGeom g;
+  int global[4];
+  int nhalo[2];               /* halo sites of each parity */
+  int *t_hdst[2], *t_hsrc[2]; /* target lists: halo site <- interior image */
+} milcLattice;
+
+/* Local extents n[] at offset[] of a global lattice. Returns 0, or -1 with
+ * the reason in err (an odd or too small extent). */
+int milcLatticeCreate(milcLattice *L, const int global[4], const int n[4], const int offset[4],
+                      char *err, size_t errlen);
+void milcLatticeFree(milcLattice *L);
+
+/* Target field of ncomp values of esize bytes (sizeof(double) or
+ * sizeof(float)) on every storage site, zeroed; and its size in bytes.
+ * The halo fill is with the kernels (kernels.h: milcHaloFill). */
+void *milcFieldAlloc(const milcLattice *L, int ncomp, size_t esize);
+size_t milcFieldBytes(const milcLattice *L, int ncomp, size_t esize);
+size_t milcPrecisionSize(milcPrecision prec);
+
+/* A host field of doubles (same layout) to a target field of the given
+ * precision, and back (rounded to float on the way in when single). */
+void milcUpload(const milcLattice *L, void *t_f, const double *h_f, int ncomp, milcPrecision prec);
+void milcDownload(const milcLattice *L, double *h_f, const void *t_f, int ncomp,
+                  milcPrecision prec);
+
+#endif

@@ -1,0 +1,233 @@
+#!/usr/bin/env bash
+# Suite: the staggered CG solver (apps/milc, docs/milc.md) at small sizes.
+# Validation (apps/milc/check.c, in every build): random links are SU(3);
+# fields identical for any decomposition; free field: D^2 on plane waves
+# and the CG solution vs the momentum-space answer (1e-10); D
+# anti-Hermitian (1e-12); gauge covariance of D and of the solution
+# (1e-10); random field: true residual <= tol; single precision storage:
+# true residual <= tol, solution = double's to cond(M) tol. Portability: the same solve
+# in AOSOA (VVL 4 and 8), SOA VVL 1, AOS VVL 4 and 2 OpenMP threads takes
+# the same iterations and agrees to 1e-12. Gauge files: written, read back
+# bitwise and by another layout; flipped byte, truncation, another lattice,
+# another file refused. Bad input is refused with a message; an
+# unconverged solve exits 1. Also: bench_su3 (mult_su3_nn) validates and
+# catches a planted error; CUDA build warning-free.
+# Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+. tests/suites/lib/common.bash # $tmp, ok, notok
+
+if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
+  echo "ok - milc suite # SKIP no MPI (scripts/install_deps.sh installs openmpi-bin libopenmpi-dev)"
+  exit 0
+fi
+
+# ---------------------------------------------------------------- builds
+declare -A B
+configs=("AOSOA 4" "AOSOA 8" "SOA 1" "AOS 4")
+for cfg in "${configs[@]}"; do
+  set -- $cfg
+  dir=$(make -s LAYOUT=$1 VVL=$2 milc-build-dir)
+  if make -j2 LAYOUT=$1 VVL=$2 milc >"$tmp/build-$1-$2.log" 2>&1 &&
+     ! grep -q "warning:" "$tmp/build-$1-$2.log"; then
+    ok "milc builds warning-free, LAYOUT=$1 VVL=$2"
+    B[$1-$2]=$dir
+  else
+    notok "milc builds warning-free, LAYOUT=$1 VVL=$2" "$tmp/build-$1-$2.log"
+  fi
+done
+ref=${B[AOSOA-4]:-}
+if [ -z "$ref" ]; then
+  echo "not ok - milc suite: the default build failed, nothing else can run"
+  exit 0
+fi
+
+# ---------------------------------------------------------------- validation
+# Every PASS/FAIL line of milccheck is one check, named with its build.
+for cfg in "${configs[@]}"; do
+  set -- $cfg
+  b=${B[$1-$2]:-}
+  [ -z "$b" ] && continue
+  mpirun --oversubscribe -np 1 "$b/milccheck" >"$tmp/check-$1-$2.log" 2>&1
+  rc=$?
+  n=$(grep -c -E "^(PASS|FAIL): " "$tmp/check-$1-$2.log")
+  while IFS= read -r line; do
+    case $line in
+      PASS:*) ok "${line#PASS: } [$1 VVL=$2]" ;;
+      FAIL:*) notok "${line#FAIL: } [$1 VVL=$2]" ;;
+    esac
+  done <"$tmp/check-$1-$2.log"
+  if [ "$rc" -ne 0 ] || [ "$n" -lt 11 ]; then
+    notok "milccheck ran all checks and exited 0 [$1 VVL=$2] ($n checks, exit $rc)" \
+      "$tmp/check-$1-$2.log"
+  fi
+done
+
+# ---------------------------------------------------------------- agreement
+# Mass 0.5 and tol 1e-13: two solutions that both meet the tolerance differ
+# by less than cond(M) * tol ~ 1e-12, whatever the rounding of the build.
+solve=(--size 4,4,6,8 --mass 0.5 --tol 1e-13 --seed 3 --print_every 0)
+milc() { # milc BUILD OUT [options]: one-rank run, log in $tmp/OUT.log
+  local b=$1 out=$2
+  shift 2
+  mpirun --oversubscribe -np 1 "$b/milc" "$@" >"$tmp/$out.log" 2>&1
+}
+iters() { grep -o "iterations [0-9]*" "$tmp/$1.log" | head -n 1; }
+if milc "$ref" ref "${solve[@]}" --save "$tmp/ref.bin" && grep -q "^CG converged" "$tmp/ref.log"; then
+  ok "reference solve converges ($(iters ref), $(grep -o 'true residual [^,]*' "$tmp/ref.log"))"
+  same() { # same NAME OUT
+    if [ "$(iters "$2")" != "$(iters ref)" ]; then
+      notok "$1: same iteration count as AOSOA VVL=4 ($(iters "$2") vs $(iters ref))" "$tmp/$2.log"
+    elif "$ref/milccheck" --compare "$tmp/ref.bin" "$tmp/$2.bin" 1e-12 >"$tmp/cmp.log" 2>&1; then
+      ok "$1: same iterations, solution within 1e-12 of AOSOA VVL=4 ($(cat "$tmp/cmp.log"))"
+    else
+      notok "$1: solution within 1e-12 of AOSOA VVL=4" "$tmp/cmp.log"
+    fi
+  }
+  for cfg in "AOSOA 8" "SOA 1" "AOS 4"; do
+    set -- $cfg
+    b=${B[$1-$2]:-}
+    [ -n "$b" ] && milc "$b" "$1-$2" "${solve[@]}" --save "$tmp/$1-$2.bin" && same "$1 VVL=$2" "$1-$2"
+  done
+  OMP_NUM_THREADS=2 milc "$ref" t2 "${solve[@]}" --save "$tmp/t2.bin" && same "2 OpenMP threads" t2
+else
+  notok "reference solve converges" "$tmp/ref.log"
+fi
+
+if milc "$ref" prog --size 4,4,4,4 --print_every 5 --mass 0.2 --triad 100000 &&
+   grep -q "^# triad [0-9.]* GB/s (all ranks together, this run); CG [0-9.]*% of it" "$tmp/prog.log" &&
+   grep -q "^iter      5  |r|/|b| " "$tmp/prog.log" && grep -q "^# dslash " "$tmp/prog.log" &&
+   grep -q "^CG converged: iterations [0-9]*, .* true residual .* GFLOP/s, .* GB/s" "$tmp/prog.log"; then
+  ok "progress lines, per-kernel table, % of the run's triad and summary"
+else
+  notok "progress lines, per-kernel table, % of the run's triad and summary" "$tmp/prog.log"
+fi
+if milc "$ref" single --size 4,4,6,8 --precision single --mass 0.2 --tol 1e-5 --print_every 0 &&
+   grep -q "^CG converged" "$tmp/single.log" &&
+   awk '/^CG converged/ { for (i = 1; i < NF; i++) if ($i == "true") t = $(i + 2) + 0 }
+        END { exit !(t > 0 && t <= 1e-5) }' "$tmp/single.log"; then
+  ok "single precision: true residual <= 1e-5 ($(grep -o 'restarts [0-9]*, .*true residual [^,]*' "$tmp/single.log"))"
+else
+  notok "single precision: true residual <= 1e-5" "$tmp/single.log"
+fi
+if milc "$ref" single9 --size 4,4,6,8 --precision single --mass 0.1 --tol 1e-9 --print_every 0; then
+  notok "single precision below its rounding floor: exits non-zero" "$tmp/single9.log"
+elif grep -q "single precision cannot reach this tolerance here: use double" "$tmp/single9.log"; then
+  ok "single precision below its rounding floor (tol 1e-9): restarts, then exits 1 and says why"
+else
+  notok "single precision below its rounding floor: exits 1 and says why" "$tmp/single9.log"
+fi
+if milc "$ref" short --size 4,4,4,4 --maxiter 5 --print_every 0; then
+  notok "an unconverged solve exits non-zero" "$tmp/short.log"
+elif grep -q "milc: error: not converged in 5 iterations" "$tmp/short.log"; then
+  ok "an unconverged solve exits non-zero with a message"
+else
+  notok "an unconverged solve exits non-zero with a message" "$tmp/short.log"
+fi
+
+# ---------------------------------------------------------------- gauge files
+gsolve=(--size 4,4,6,8 --seed 5 --mass 0.5 --tol 1e-13 --print_every 0)
+if milc "$ref" gw "${gsolve[@]}" --save_gauge "$tmp/g.bin" --save "$tmp/gw.bin" &&
+   [ -f "$tmp/g.bin" ] && [ ! -e "$tmp/g.bin.tmp" ]; then
+  ok "gauge field written ($(stat -c %s "$tmp/g.bin") bytes, no temporary left)"
+  if milc "$ref" gr "${gsolve[@]}" --gauge unit --gauge_file "$tmp/g.bin" --save "$tmp/gr.bin" &&
+     [ "$(iters gr)" = "$(iters gw)" ] &&
+     "$ref/milccheck" --compare "$tmp/gw.bin" "$tmp/gr.bin" 0 >"$tmp/cmp.log" 2>&1; then
+    ok "gauge field read back: the same solve, bitwise ($(iters gr))"
+  else
+    notok "gauge field read back: the same solve, bitwise" "$tmp/gr.log"
+  fi
+  soa=${B[SOA-1]:-}
+  if [ -n "$soa" ] && milc "$soa" gs "${gsolve[@]}" --gauge_file "$tmp/g.bin" --save "$tmp/gs.bin" &&
+     [ "$(iters gs)" = "$(iters gw)" ] &&
+     "$ref/milccheck" --compare "$tmp/gw.bin" "$tmp/gs.bin" 1e-12 >"$tmp/cmp.log" 2>&1; then
+    ok "gauge file written by AOSOA VVL=4 read by SOA VVL=1: same iterations, solution to 1e-12"
+  else
+    notok "gauge file written by AOSOA VVL=4 read by SOA VVL=1" "$tmp/gs.log"
+  fi
+else
+  notok "gauge field written" "$tmp/gw.log"
+fi
+
+# ---------------------------------------------------------------- bad input
+if mpirun --oversubscribe -np 1 "$ref/milc" --help >"$tmp/help.log" 2>&1 &&
+   [ "$(grep -c -E '^  --(size|decomposition|mass|tol|maxiter|seed|precision|gauge|print_every|save|gauge_file|save_gauge|triad) ' "$tmp/help.log")" -eq 13 ]; then
+  ok "--help lists every option and exits 0"
+else
+  notok "--help lists every option and exits 0" "$tmp/help.log"
+fi
+refused() { # refused NAME PATTERN NP ARGS...: exits 2, says PATTERN, no solve
+  local name=$1 pattern=$2 np=$3
+  shift 3
+  mpirun --oversubscribe -np "$np" "$ref/milc" "$@" >"$tmp/bad.log" 2>&1
+  local rc=$?
+  if [ "$rc" -eq 0 ]; then
+    notok "$name: refused (it ran)" "$tmp/bad.log"
+  elif ! grep -q "$pattern" "$tmp/bad.log"; then
+    notok "$name: refused with a clear message (wanted '$pattern')" "$tmp/bad.log"
+  elif grep -q "^iter " "$tmp/bad.log"; then
+    notok "$name: refused before the solve" "$tmp/bad.log"
+  else
+    ok "$name: refused ($(grep -o "$pattern.*" "$tmp/bad.log" | head -n 1 | head -c 100))"
+  fi
+}
+refused "odd lattice extent" "size along z must be even" 1 --size 4,4,5,4
+refused "size with three numbers" "size needs four integers" 1 --size 4,4,4
+refused "size that is not a number" "size needs four integers" 1 --size big
+refused "zero mass" "mass must be a finite number > 0" 1 --mass 0
+refused "negative mass" "mass must be a finite number > 0" 1 --mass -0.1
+refused "mass nan" "mass must be a finite number > 0" 1 --mass nan
+refused "tolerance 1" "tol must be in (0, 1)" 1 --tol 1
+refused "malformed tolerance" "tol must be a number" 1 --tol 1e-8x
+refused "zero iterations" "maxiter must be an integer in" 1 --maxiter 0
+refused "malformed seed" "seed must be an integer" 1 --seed 12ab
+refused "unknown precision" "precision must be double or single" 1 --precision quad
+refused "unknown gauge" "gauge must be random or unit" 1 --gauge hot
+refused "unknown option" "unknown option '--mas'" 1 --mas 0.1
+refused "decomposition for another rank count" "needs 4 MPI ranks, not 1" 1 --decomposition 1,1,2,2
+refused "decomposition into odd local extents" "does not split into 4 even local extents" 4 \
+  --size 4,4,4,4 --decomposition 1,1,1,4
+refused "two ranks (until the halo module is merged)" "needs the shared halo module" 2 --size 4,4,4,8
+
+if [ -f "$tmp/g.bin" ]; then
+  cp "$tmp/g.bin" "$tmp/flip.bin"
+  byte=$(od -An -tu1 -j 5000 -N 1 "$tmp/flip.bin" | tr -d ' ') # invert one byte of the links
+  printf "\\$(printf %o $((byte ^ 255)))" | dd of="$tmp/flip.bin" bs=1 seek=5000 conv=notrunc 2>/dev/null
+  cmp -s "$tmp/flip.bin" "$tmp/g.bin" && notok "corruption test: inverting a byte must change the file"
+  refused "gauge file with one flipped byte" "is corrupt: checksum" 1 --size 4,4,6,8 --gauge_file "$tmp/flip.bin"
+  head -c 100000 "$tmp/g.bin" >"$tmp/short.bin"
+  refused "truncated gauge file" "is truncated: 100000 bytes" 1 --size 4,4,6,8 --gauge_file "$tmp/short.bin"
+  refused "gauge file of another lattice" "holds a 4 x 4 x 6 x 8 lattice, not 4 x 4 x 4 x 8" 1 \
+    --size 4,4,4,8 --gauge_file "$tmp/g.bin"
+  refused "a file that is not a gauge file" "is not a milc gauge file" 1 --size 4,4,6,8 \
+    --gauge_file "$tmp/gw.bin"
+fi
+refused "missing gauge file" "cannot read gauge file" 1 --gauge_file "$tmp/none.bin"
+refused "gauge file in a directory that does not exist" "cannot create gauge file" 1 \
+  --save_gauge "$tmp/no/such/g.bin"
+
+# ---------------------------------------------------------------- mult_su3_nn benchmark
+if make -j2 "$ref/bench_su3" >"$tmp/bsu3.log" 2>&1 && ! grep -q "warning:" "$tmp/bsu3.log" &&
+   "$ref/bench_su3" --size 1003 --reps 2 >"$tmp/su3.log" 2>&1 &&
+   grep -q "^# all results validated" "$tmp/su3.log" && grep -q "^ratio targetDP/native" "$tmp/su3.log"; then
+  ok "bench_su3 (mult_su3_nn) builds, validates both implementations and reports"
+else
+  notok "bench_su3 (mult_su3_nn) builds, validates both implementations and reports" "$tmp/su3.log"
+fi
+if "$ref/bench_su3" --size 1003 --reps 2 --inject-error >"$tmp/su3bad.log" 2>&1; then
+  notok "bench_su3 --inject-error: a wrong element fails the run" "$tmp/su3bad.log"
+elif grep -q "no timings reported" "$tmp/su3bad.log" && ! grep -q "GB/s" "$tmp/su3bad.log"; then
+  ok "bench_su3 --inject-error: a wrong element fails the run, no timings"
+else
+  notok "bench_su3 --inject-error: a wrong element fails the run, no timings" "$tmp/su3bad.log"
+fi
+
+# ---------------------------------------------------------------- CUDA build
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ ! -x "$nvcc" ] || [ ! -f targetDP_CUDA.cu ]; then
+  echo "ok - milc builds with TARGET=cuda # SKIP no nvcc"
+elif make -j2 TARGET=cuda milc "$(make -s TARGET=cuda milc-build-dir)/bench_su3" >"$tmp/cuda.log" 2>&1 && ! grep -q "warning" "$tmp/cuda.log"; then
+  ok "milc, milccheck and bench_su3 compile and link warning-free with TARGET=cuda"
+else
+  notok "milc, milccheck and bench_su3 compile and link warning-free with TARGET=cuda" "$tmp/cuda.log"
+fi
+exit 0
