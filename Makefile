@@ -1,6 +1,7 @@
 # targetDP -- GNU make (other makes are not supported).
 #
 #   make [TARGET=c|cuda] [CONFIG=name] [LAYOUT=AOS|SOA|AOSOA] [VVL=n] [SAL=n] [TPB=n] [SAN=1]
+#        [CHECK=1] [PROFILE=1]
 #
 # TARGET picks the backend; CONFIG a preset in config/ (default gcc-openmp
 # for c, nvcc-sm90 for cuda). The preset must belong to the TARGET, so a
@@ -12,8 +13,16 @@ ifeq ($(TARGET),cuda)
   CONFIG ?= nvcc-sm90
 else ifeq ($(TARGET),c)
   CONFIG ?= gcc-openmp
+else ifeq ($(TARGET),hip)
+  # Not written yet: docs/hip.md maps every CUDA construct of the layer to
+  # HIP and lists what would differ.
+  ifeq ($(shell command -v hipcc 2>/dev/null),)
+    $(error TARGET=hip: no HIP compiler (hipcc) here, and no HIP backend yet; see docs/hip.md for the port)
+  else
+    $(error TARGET=hip: hipcc is present but the HIP backend is not written yet; docs/hip.md is the plan)
+  endif
 else
-  $(error TARGET must be c or cuda, not '$(TARGET)')
+  $(error TARGET must be c or cuda (hip: see docs/hip.md), not '$(TARGET)')
 endif
 ifeq ($(wildcard config/$(CONFIG).mk),)
   $(error no preset config/$(CONFIG).mk; presets: $(notdir $(basename $(wildcard config/*.mk))))
@@ -37,6 +46,11 @@ endif
 ifeq ($(CHECK),1)
   CPPFLAGS += -DTARGETDP_CHECK
 endif
+# Per-kernel timer table at targetFinalize, NVTX ranges on CUDA; each
+# launch is synchronised to time it, so only in this build.
+ifeq ($(PROFILE),1)
+  CPPFLAGS += -DTARGETDP_PROFILE
+endif
 LDLIBS += -lm
 
 # cmocka for the tests: the system's, or an unpacked Debian package in
@@ -51,7 +65,7 @@ ifneq ($(CMOCKA_DIR),)
   LDFLAGS  += -L$(CMOCKA_DIR)/lib/x86_64-linux-gnu -Xlinker -rpath=$(CMOCKA_DIR)/lib/x86_64-linux-gnu
 endif
 
-BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)
+BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)$(if $(filter 1,$(PROFILE)),-profile)
 LIB = $(BUILD)/libtargetDP.a
 
 ifeq ($(TARGET),cuda)
@@ -63,7 +77,10 @@ else
   COMPILE_PROG = $(CC) $(CFLAGS) $(CPPFLAGS)
   LINK = $(CC) $(CFLAGS)
 endif
-LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o
+LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o \
+            $(BUILD)/obj/targetDP_box.o $(BUILD)/obj/targetDP_profile.o \
+            $(BUILD)/obj/targetDP_scan_$(if $(filter cuda,$(TARGET)),CUDA,C).o
+LAYER_HDR = targetDP.h targetDP_box.h targetDP_internal.h
 
 .PHONY: all lib clean
 all: lib
@@ -73,19 +90,17 @@ $(LIB): $(LAYER_OBJ)
 	ar rcs $@ $^
 	@echo "built $@ ($(TARGET) backend, $(LAYOUT), VVL=$(VVL), SAL=$(SAL), TPB=$(TPB))"
 
-$(BUILD)/obj/targetDP_common.o: targetDP_common.c targetDP.h targetDP_internal.h
+# The layer: its .c files with the host C compiler, its .cu files with nvcc.
+$(BUILD)/obj/targetDP_%.o: targetDP_%.c $(LAYER_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
-$(BUILD)/obj/targetDP_C.o: targetDP_C.c targetDP.h targetDP_internal.h
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
-$(BUILD)/obj/targetDP_CUDA.o: targetDP_CUDA.cu targetDP.h targetDP_internal.h
+$(BUILD)/obj/targetDP_%.o: targetDP_%.cu $(LAYER_HDR)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) -c $< -o $@
 
 # Programs: every .c outside the layer is compiled as the backend's
 # language (C, or CUDA through nvcc -x cu) into $(BUILD)/obj/<path>.o.
-$(BUILD)/obj/%.o: %.c targetDP.h $(wildcard common/*.h)
+$(BUILD)/obj/%.o: %.c $(LAYER_HDR) $(wildcard common/*.h)
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(PROG_CPPFLAGS) -c $< -o $@
 

@@ -84,7 +84,10 @@ static void release_all(void) {
   abort_on_error = 0;
   tdpSite at = {"exit after error", __FILE__, __LINE__};
   while (nallocs > 0) tdpBackendFree(allocs[--nallocs].ptr, at);
-  if (initialised) tdpBackendFinalize();
+  if (initialised) {
+    tdpBackendScanFinalize();
+    tdpBackendFinalize();
+  }
   initialised = 0;
   abort_on_error = abort_flag;
 }
@@ -162,6 +165,8 @@ int tdpFinalize(const char *f, int l) {
   (void) f;
   (void) l;
   if (!initialised) return TARGET_SUCCESS;
+  tdpProfileFinalize_();
+  tdpBackendScanFinalize();
   tdpBackendFinalize();
   initialised = 0;
   return TARGET_SUCCESS;
@@ -213,7 +218,8 @@ int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, const char
   if (rc == TARGET_SUCCESS)
     rc = check_room(to_target ? dst : src, nbytes, "the target array", at);
   if (rc == TARGET_SUCCESS) rc = check_host(to_target ? src : dst, "the host array", at);
-  return rc ? rc : tdpBackendCopy(dst, src, nbytes, to_target, at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) nbytes,
+                                  tdpBackendCopy(dst, src, nbytes, to_target, at));
 }
 
 int tdpCopyConst(void *t_symbol, const void *src, size_t nbytes, const char *f, int l) {
@@ -227,7 +233,8 @@ int tdpSetConstant(double *t_a, double value, size_t n, const char *f, int l) {
   tdpSite at = SITE(value == 0.0 ? "targetZero" : "targetSetConstant");
   int rc = check_ptrs(t_a, t_a, n, at);
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(double), "the target array", at);
-  return rc ? rc : tdpBackendSetConstant(t_a, value, n, at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) n * sizeof(double),
+                                  tdpBackendSetConstant(t_a, value, n, at));
 }
 
 static int check_field(const void *dst, const void *src, int nsites, int ncomp,
@@ -269,7 +276,8 @@ int tdpCopySites(double *dst, const double *src, int nsites, int ncomp, const in
                      sites[k], nsites);
   }
   if (nlist == 0) return TARGET_SUCCESS;
-  return tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist, to_target, at);
+  return TDP_PROFILED_(at.call, (double) nlist * ncomp * sizeof(double),
+                       tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist, to_target, at));
 }
 
 int tdpCopyMasked(double *dst, const double *src, int nsites, int ncomp, const char *mask,
@@ -286,7 +294,10 @@ int tdpCopyMasked(double *dst, const double *src, int nsites, int ncomp, const c
   for (int i = 0; i < nsites; i++) {
     if (mask[i]) sites[nlist++] = i;
   }
-  rc = nlist ? tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist, to_target, at) : 0;
+  rc = nlist ? TDP_PROFILED_(at.call, (double) nlist * ncomp * sizeof(double),
+                             tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist,
+                                                 to_target, at))
+            : 0;
   free(sites);
   return rc;
 }
@@ -329,7 +340,9 @@ int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo, i
     }
   }
 #undef DIST
-  rc = tdpBackendCopySites(dst, src, (int) nsites, ncomp, sites, nlist, to_target, at);
+  rc = TDP_PROFILED_(at.call, (double) nlist * ncomp * sizeof(double),
+                     tdpBackendCopySites(dst, src, (int) nsites, ncomp, sites, nlist, to_target,
+                                         at));
   free(sites);
   return rc;
 }
@@ -340,7 +353,8 @@ int tdpReduceDouble(double *res, const double *t_a, size_t n, int op, const char
   int rc = check_ptrs(res, t_a, n, at);
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(double), "the target array", at);
   if (rc == TARGET_SUCCESS) rc = check_host(res, "the result", at);
-  return rc ? rc : tdpBackendReduceDouble(res, t_a, n, op, at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) n * sizeof(double),
+                                  tdpBackendReduceDouble(res, t_a, n, op, at));
 }
 
 int tdpReduceInt(long long *res, const int *t_a, size_t n, int op, const char *f, int l) {
@@ -349,7 +363,8 @@ int tdpReduceInt(long long *res, const int *t_a, size_t n, int op, const char *f
   int rc = check_ptrs(res, t_a, n, at);
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(int), "the target array", at);
   if (rc == TARGET_SUCCESS) rc = check_host(res, "the result", at);
-  return rc ? rc : tdpBackendReduceInt(res, t_a, n, op, at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) n * sizeof(int),
+                                  tdpBackendReduceInt(res, t_a, n, op, at));
 }
 
 int tdpConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int aos2soa,
@@ -358,7 +373,8 @@ int tdpConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int ao
   int rc = check_field(t_dst, t_src, nsites, ncomp, 2, at);
   if (rc == TARGET_SUCCESS && t_dst == t_src)
     rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "source and destination are the same array");
-  return rc ? rc : tdpBackendConvert(t_dst, t_src, nsites, ncomp, aos2soa, at);
+  return rc ? rc : TDP_PROFILED_(at.call, 2.0 * nsites * ncomp * sizeof(double),
+                                  tdpBackendConvert(t_dst, t_src, nsites, ncomp, aos2soa, at));
 }
 
 int tdpLaunchCheck(const char *kernel, const char *f, int l) {
@@ -367,4 +383,119 @@ int tdpLaunchCheck(const char *kernel, const char *f, int l) {
 
 int tdpSynchronize(const char *what, const char *f, int l) {
   return tdpBackendSynchronize(SITE(what));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Constants and target-to-target copies. A TDP_CONST symbol is not in the
+ * allocation registry (it is not targetMalloc memory), so only the target
+ * array side of these copies can be checked for room. */
+
+int tdpCopyConstFrom(void *dst, const void *t_symbol, size_t nbytes, const char *f, int l) {
+  tdpSite at = SITE("copyConstFromTarget");
+  int rc = check_ptrs(dst, t_symbol, nbytes, at);
+  if (rc == TARGET_SUCCESS) rc = check_host(dst, "the host value", at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) nbytes,
+                                  tdpBackendCopyConstFrom(dst, t_symbol, nbytes, at));
+}
+
+int tdpCopyConstFromArray(void *t_symbol, const void *t_src, size_t nbytes, const char *f,
+                          int l) {
+  tdpSite at = SITE("copyTargetToConst");
+  int rc = check_ptrs(t_symbol, t_src, nbytes, at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_src, nbytes, "the target array", at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) nbytes,
+                                  tdpBackendCopyConstFromArray(t_symbol, t_src, nbytes, at));
+}
+
+int tdpConstAddress(void **t_ptr, const void *t_symbol, const char *f, int l) {
+  tdpSite at = SITE("targetConstAddress");
+  int rc = check_ptrs(t_ptr, t_symbol, 1, at);
+  if (rc) return rc;
+  *t_ptr = NULL;
+  return tdpBackendConstAddress(t_ptr, t_symbol, at);
+}
+
+int tdpCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, const char *f, int l) {
+  tdpSite at = SITE("copyTargetToTarget");
+  int rc = check_ptrs(t_dst, t_src, nbytes, at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_dst, nbytes, "the destination array", at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_src, nbytes, "the source array", at);
+  /* memcpy semantics: overlapping ranges are a bug (cudaMemcpy too) */
+  if (rc == TARGET_SUCCESS && (const char *) t_dst < (const char *) t_src + nbytes &&
+      (const char *) t_src < (const char *) t_dst + nbytes)
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "source and destination overlap");
+  return rc ? rc : TDP_PROFILED_(at.call, 2.0 * nbytes,
+                                  tdpBackendCopyTargetToTarget(t_dst, t_src, nbytes, at));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Scans and compaction: checks here, the work in targetDP_scan_*.  */
+
+int tdpScan(void *t_out, const void *t_in, size_t n, tdpScanType type, tdpScanMode mode,
+            const char *f, int l) {
+  static const char *names[3][2] = {
+      {"targetScanInclusiveInt", "targetScanExclusiveInt"},
+      {"targetScanInclusiveLong", "targetScanExclusiveLong"},
+      {"targetScanInclusiveDouble", "targetScanExclusiveDouble"}};
+  static const size_t esize[3] = {sizeof(int), sizeof(long), sizeof(double)};
+  if ((int) type < 0 || (int) type > 2 || (int) mode < 0 || (int) mode > 1) {
+    tdpSite bad = SITE("tdpScan");
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, bad, "element type %d or mode %d unknown",
+                   (int) type, (int) mode);
+  }
+  tdpSite at = SITE(names[type][mode]);
+  int rc = check_ptrs(t_out, t_in, 1, at);
+  if (rc == TARGET_SUCCESS && n > SIZE_MAX / 64)
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size %zu is absurd (a negative value?)", n);
+  if (rc || n == 0) return rc; /* an empty scan: nothing to do */
+  rc = check_room(t_in, n * esize[type], "the input array", at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_out, n * esize[type], "the output array", at);
+  /* in place is fine; a partial overlap would read what it already wrote */
+  if (rc == TARGET_SUCCESS && t_out != t_in &&
+      (const char *) t_out < (const char *) t_in + n * esize[type] &&
+      (const char *) t_in < (const char *) t_out + n * esize[type])
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                 "input and output overlap without being the same array");
+  return rc ? rc : TDP_PROFILED_(at.call, 2.0 * n * esize[type],
+                                  tdpBackendScan(t_out, t_in, n, type, mode, at));
+}
+
+int tdpCompact(long *t_index, size_t *count, const char *t_mask, size_t n, const char *f,
+               int l) {
+  tdpSite at = SITE("targetCompactIndices");
+  int rc = check_ptrs(t_index, t_mask, 1, at);
+  if (rc == TARGET_SUCCESS && !count)
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
+  if (rc == TARGET_SUCCESS) rc = check_host(count, "the count", at);
+  if (rc == TARGET_SUCCESS && n > SIZE_MAX / 64)
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size %zu is absurd (a negative value?)", n);
+  if (rc) return rc;
+  *count = 0;
+  if (n == 0) return TARGET_SUCCESS;
+  rc = check_room(t_mask, n, "the mask", at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_index, n * sizeof(long), "the index array", at);
+  /* bytes: the mask read, and at most n indices written */
+  return rc ? rc : TDP_PROFILED_(at.call, (double) n * (1 + sizeof(long)),
+                                  tdpBackendCompact(t_index, count, t_mask, n, at));
+}
+
+/* ---------------------------------------------------------------------- */
+
+int tdpLocalRank(const char **from) {
+  static const char *vars[] = {"TARGETDP_DEVICE", "OMPI_COMM_WORLD_LOCAL_RANK",
+                               "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMI_LOCAL_RANK",
+                               "PALS_LOCAL_RANKID", "SLURM_LOCALID"};
+  for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+    const char *v = getenv(vars[i]);
+    if (v && *v) {
+      char *end = NULL;
+      long r = strtol(v, &end, 10);
+      if (end != v && *end == '\0' && r >= 0 && r <= INT_MAX) {
+        if (from) *from = vars[i];
+        return (int) r;
+      }
+    }
+  }
+  if (from) *from = "none";
+  return 0;
 }

@@ -1,0 +1,96 @@
+/*
+ * targetDP_scan_CUDA.cu -- prefix sums and stream compaction on CUDA,
+ * through CUB (CCCL, part of the CUDA toolkit): cub::DeviceScan (a
+ * single-pass decoupled look-back scan, near copy bandwidth) and
+ * cub::DeviceSelect::Flagged over the site indices. One template per
+ * operation, instantiated per element type. CUB's temporary storage is
+ * kept between calls and freed by targetFinalize.
+ */
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "targetDP_internal.h"
+
+static void *d_temp = NULL;
+static size_t d_temp_bytes = 0;
+
+/* Room for `bytes` of CUB temporary storage plus one trailing long. */
+static int grow_temp(size_t bytes, tdpSite at) {
+  bytes = (bytes + 255) / 256 * 256 + 256;
+  if (bytes <= d_temp_bytes) return TARGET_SUCCESS;
+  cudaFree(d_temp);
+  d_temp = NULL;
+  d_temp_bytes = 0;
+  cudaError_t err = cudaMalloc(&d_temp, bytes);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    return tdpFail(TARGET_ERROR_MEMORY, at, "cudaMalloc of %zu bytes of scan scratch: %s", bytes,
+                   cudaGetErrorString(err));
+  }
+  d_temp_bytes = bytes;
+  return TARGET_SUCCESS;
+}
+
+static int cuda_check(cudaError_t err, const char *what, tdpSite at) {
+  if (err == cudaSuccess) return TARGET_SUCCESS;
+  cudaGetLastError();
+  return tdpFail(TARGET_ERROR_DEVICE, at, "%s: %s (%s)", what, cudaGetErrorString(err),
+                 cudaGetErrorName(err));
+}
+
+/* CUB scans in place when out == in (the common layer has refused any
+ * other overlap). */
+template <typename T>
+static int scan(T *out, const T *in, size_t n, tdpScanMode mode, tdpSite at) {
+  size_t bytes = 0;
+  long nl = (long) n;
+  cudaError_t err = mode == TDP_SCAN_INCLUSIVE
+                        ? cub::DeviceScan::InclusiveSum(NULL, bytes, in, out, nl)
+                        : cub::DeviceScan::ExclusiveSum(NULL, bytes, in, out, nl);
+  int rc = cuda_check(err, "cub::DeviceScan (temporary storage size)", at);
+  if (rc == TARGET_SUCCESS) rc = grow_temp(bytes, at);
+  if (rc) return rc;
+  bytes = d_temp_bytes;
+  err = mode == TDP_SCAN_INCLUSIVE ? cub::DeviceScan::InclusiveSum(d_temp, bytes, in, out, nl)
+                                   : cub::DeviceScan::ExclusiveSum(d_temp, bytes, in, out, nl);
+  return cuda_check(err, "cub::DeviceScan", at);
+}
+
+int tdpBackendScan(void *t_out, const void *t_in, size_t n, tdpScanType type, tdpScanMode mode,
+                   tdpSite at) {
+  switch (type) {
+  case TDP_TYPE_INT: return scan((int *) t_out, (const int *) t_in, n, mode, at);
+  case TDP_TYPE_LONG: return scan((long *) t_out, (const long *) t_in, n, mode, at);
+  case TDP_TYPE_DOUBLE: return scan((double *) t_out, (const double *) t_in, n, mode, at);
+  }
+  return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "unknown element type %d", (int) type);
+}
+
+int tdpBackendCompact(long *t_index, size_t *count, const char *t_mask, size_t n, tdpSite at) {
+  size_t bytes = 0;
+  long nl = (long) n;
+  thrust::counting_iterator<long> sites(0);
+  int rc = cuda_check(cub::DeviceSelect::Flagged(NULL, bytes, sites, t_mask, t_index,
+                                                 (long *) NULL, nl),
+                      "cub::DeviceSelect::Flagged (temporary storage size)", at);
+  if (rc == TARGET_SUCCESS) rc = grow_temp(bytes, at);
+  if (rc) return rc;
+  /* the count goes in the last 256 bytes of the scratch */
+  long *d_count = (long *) ((char *) d_temp + d_temp_bytes - 256);
+  bytes = d_temp_bytes - 256;
+  rc = cuda_check(cub::DeviceSelect::Flagged(d_temp, bytes, sites, t_mask, t_index, d_count, nl),
+                  "cub::DeviceSelect::Flagged", at);
+  long c = 0;
+  if (rc == TARGET_SUCCESS)
+    rc = cuda_check(cudaMemcpy(&c, d_count, sizeof(long), cudaMemcpyDeviceToHost),
+                    "cudaMemcpy of the count", at);
+  if (rc == TARGET_SUCCESS) *count = (size_t) c;
+  return rc;
+}
+
+void tdpBackendScanFinalize(void) {
+  cudaFree(d_temp);
+  d_temp = NULL;
+  d_temp_bytes = 0;
+}
