@@ -1,7 +1,7 @@
 /*
  * test_scan.c -- targetScan{Inclusive,Exclusive}{Int,Long,Double} and
  * targetCompactIndices against serial references on the host, for sizes 0,
- * 1, odd, around the C backend's scan block (32768) and large; out of
+ * 1, odd, around the C backend's scan blocks (8192, in groups of 4) and large; out of
  * place and in place, with guard elements after the end that must not
  * change; ints and longs exact, doubles within 1e-12 of the sum of
  * magnitudes (and exact on integer-valued data).
@@ -9,8 +9,8 @@
 
 #include "test_util.h"
 
-static const size_t ssizes[] = {0, 1, 2, 7, VVL + 1, 1003, 32767, 32768, 32769, 100003,
-                                (1 << 20) + 3};
+static const size_t ssizes[] = {0, 1, 2, 7, VVL + 1, 1003, 8191, 8193, 32767, 32768, 32769,
+                                100003, (1 << 20) + 3};
 #define NSSIZES (sizeof(ssizes) / sizeof(ssizes[0]))
 #define GUARD 4
 
