@@ -184,7 +184,7 @@ int tdpMalloc(void **t_ptr, size_t nbytes, int zero, int unified, const char *f,
   if (!t_ptr) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL address for the pointer");
   *t_ptr = NULL;
   if (nbytes == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size is zero");
-  int rc = tdpBackendMalloc(t_ptr, nbytes, zero, unified, at);
+  int rc = TDP_PROFILED_(at.call, 0.0, tdpBackendMalloc(t_ptr, nbytes, zero, unified, at));
   if (rc == TARGET_SUCCESS) track_add(*t_ptr, nbytes, unified);
 #ifdef TARGETDP_CHECK
   /* Fresh target memory is NaN, so data never copied there shows up. */
@@ -209,7 +209,7 @@ int tdpFree(void *t_ptr, const char *f, int l) {
     tdpBackendSetConstant((double *) t_ptr, NAN, a->nbytes / sizeof(double), at);
 #endif
   track_remove(t_ptr);
-  return tdpBackendFree(t_ptr, at);
+  return TDP_PROFILED_(at.call, 0.0, tdpBackendFree(t_ptr, at));
 }
 
 int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, const char *f, int l) {

@@ -10,6 +10,8 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
+#include <limits.h>
+
 #include "targetDP_internal.h"
 
 static void *d_temp = NULL;
@@ -40,53 +42,64 @@ static int cuda_check(cudaError_t err, const char *what, tdpSite at) {
 }
 
 /* CUB scans in place when out == in (the common layer has refused any
- * other overlap). */
-template <typename T>
-static int scan(T *out, const T *in, size_t n, tdpScanMode mode, tdpSite at) {
+ * other overlap). N is CUB's offset type: int below 2^31 items (CUB's
+ * kernels are leaner with 32-bit offsets), long beyond. */
+template <typename T, typename N>
+static int scan(T *out, const T *in, N n, tdpScanMode mode, tdpSite at) {
   size_t bytes = 0;
-  long nl = (long) n;
   cudaError_t err = mode == TDP_SCAN_INCLUSIVE
-                        ? cub::DeviceScan::InclusiveSum(NULL, bytes, in, out, nl)
-                        : cub::DeviceScan::ExclusiveSum(NULL, bytes, in, out, nl);
+                        ? cub::DeviceScan::InclusiveSum(NULL, bytes, in, out, n)
+                        : cub::DeviceScan::ExclusiveSum(NULL, bytes, in, out, n);
   int rc = cuda_check(err, "cub::DeviceScan (temporary storage size)", at);
   if (rc == TARGET_SUCCESS) rc = grow_temp(bytes, at);
   if (rc) return rc;
   bytes = d_temp_bytes;
-  err = mode == TDP_SCAN_INCLUSIVE ? cub::DeviceScan::InclusiveSum(d_temp, bytes, in, out, nl)
-                                   : cub::DeviceScan::ExclusiveSum(d_temp, bytes, in, out, nl);
+  err = mode == TDP_SCAN_INCLUSIVE ? cub::DeviceScan::InclusiveSum(d_temp, bytes, in, out, n)
+                                   : cub::DeviceScan::ExclusiveSum(d_temp, bytes, in, out, n);
   return cuda_check(err, "cub::DeviceScan", at);
+}
+
+template <typename T>
+static int scan_n(void *t_out, const void *t_in, size_t n, tdpScanMode mode, tdpSite at) {
+  if (n <= INT_MAX) return scan((T *) t_out, (const T *) t_in, (int) n, mode, at);
+  return scan((T *) t_out, (const T *) t_in, (long) n, mode, at);
 }
 
 int tdpBackendScan(void *t_out, const void *t_in, size_t n, tdpScanType type, tdpScanMode mode,
                    tdpSite at) {
   switch (type) {
-  case TDP_TYPE_INT: return scan((int *) t_out, (const int *) t_in, n, mode, at);
-  case TDP_TYPE_LONG: return scan((long *) t_out, (const long *) t_in, n, mode, at);
-  case TDP_TYPE_DOUBLE: return scan((double *) t_out, (const double *) t_in, n, mode, at);
+  case TDP_TYPE_INT: return scan_n<int>(t_out, t_in, n, mode, at);
+  case TDP_TYPE_LONG: return scan_n<long>(t_out, t_in, n, mode, at);
+  case TDP_TYPE_DOUBLE: return scan_n<double>(t_out, t_in, n, mode, at);
   }
   return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "unknown element type %d", (int) type);
 }
 
-int tdpBackendCompact(long *t_index, size_t *count, const char *t_mask, size_t n, tdpSite at) {
+template <typename N>
+static int compact(long *t_index, size_t *count, const char *t_mask, N n, tdpSite at) {
   size_t bytes = 0;
-  long nl = (long) n;
   thrust::counting_iterator<long> sites(0);
   int rc = cuda_check(cub::DeviceSelect::Flagged(NULL, bytes, sites, t_mask, t_index,
-                                                 (long *) NULL, nl),
+                                                 (N *) NULL, n),
                       "cub::DeviceSelect::Flagged (temporary storage size)", at);
   if (rc == TARGET_SUCCESS) rc = grow_temp(bytes, at);
   if (rc) return rc;
   /* the count goes in the last 256 bytes of the scratch */
-  long *d_count = (long *) ((char *) d_temp + d_temp_bytes - 256);
+  N *d_count = (N *) ((char *) d_temp + d_temp_bytes - 256);
   bytes = d_temp_bytes - 256;
-  rc = cuda_check(cub::DeviceSelect::Flagged(d_temp, bytes, sites, t_mask, t_index, d_count, nl),
+  rc = cuda_check(cub::DeviceSelect::Flagged(d_temp, bytes, sites, t_mask, t_index, d_count, n),
                   "cub::DeviceSelect::Flagged", at);
-  long c = 0;
+  N c = 0;
   if (rc == TARGET_SUCCESS)
-    rc = cuda_check(cudaMemcpy(&c, d_count, sizeof(long), cudaMemcpyDeviceToHost),
+    rc = cuda_check(cudaMemcpy(&c, d_count, sizeof(N), cudaMemcpyDeviceToHost),
                     "cudaMemcpy of the count", at);
   if (rc == TARGET_SUCCESS) *count = (size_t) c;
   return rc;
+}
+
+int tdpBackendCompact(long *t_index, size_t *count, const char *t_mask, size_t n, tdpSite at) {
+  if (n <= INT_MAX) return compact(t_index, count, t_mask, (int) n, at);
+  return compact(t_index, count, t_mask, (long) n, at);
 }
 
 void tdpBackendScanFinalize(void) {
