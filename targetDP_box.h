@@ -15,6 +15,17 @@
  * fills its blocks.
  *
  * Index arithmetic is in long throughout (lattices beyond 2^31 sites).
+ *
+ *   TDP_KERNEL void k(targetBox box, double *f) {
+ *     TDP_TLP_3D(box, x, y, z0, base) {    for each row (x, y) of the box and
+ *                                          each stride z0, z0 + VVL, ... of it:
+ *       TDP_ILP(v) f[base + v] = ...;      site base + v is (x, y, z0 + v)
+ *     }
+ *   }
+ *   TDP_LAUNCH_BOX(k, box, box, t_f);
+ *
+ * TDP_TLP_2D(box, x, y0, base) and TDP_TLP_4D(box, t, x, y, z0, base) are
+ * the same with one row coordinate fewer / more.
  */
 #ifndef TARGETDP_BOX_H
 #define TARGETDP_BOX_H
