@@ -1,6 +1,7 @@
 # targetDP -- GNU make (other makes are not supported).
 #
 #   make [TARGET=c|cuda] [CONFIG=name] [LAYOUT=AOS|SOA|AOSOA] [VVL=n] [SAL=n] [TPB=n] [SAN=1]
+#        [CHECK=1] [PROFILE=1]
 #   make install PREFIX=dir | make uninstall PREFIX=dir     (pkg/build.mk)
 #   make app APP_DIR=/path/to/code                          (a code outside the repository)
 #
@@ -15,8 +16,16 @@ ifeq ($(TARGET),cuda)
   CONFIG ?= nvcc-sm90
 else ifeq ($(TARGET),c)
   CONFIG ?= gcc-openmp
+else ifeq ($(TARGET),hip)
+  # Not written yet: docs/hip.md maps every CUDA construct of the layer to
+  # HIP and lists what would differ.
+  ifeq ($(shell command -v hipcc 2>/dev/null),)
+    $(error TARGET=hip: no HIP compiler (hipcc) here, and no HIP backend yet; see docs/hip.md for the port)
+  else
+    $(error TARGET=hip: hipcc is present but the HIP backend is not written yet; docs/hip.md is the plan)
+  endif
 else
-  $(error TARGET must be c or cuda, not '$(TARGET)')
+  $(error TARGET must be c or cuda (hip: see docs/hip.md), not '$(TARGET)')
 endif
 ifeq ($(wildcard config/$(CONFIG).mk),)
   $(error no preset config/$(CONFIG).mk; presets: $(notdir $(basename $(wildcard config/*.mk))))
@@ -40,6 +49,11 @@ endif
 ifeq ($(CHECK),1)
   CPPFLAGS += -DTARGETDP_CHECK
 endif
+# Per-kernel timer table at targetFinalize, NVTX ranges on CUDA; each
+# launch is synchronised to time it, so only in this build.
+ifeq ($(PROFILE),1)
+  CPPFLAGS += -DTARGETDP_PROFILE
+endif
 LDLIBS += -lm
 
 # cmocka for the tests: the system's, or an unpacked Debian package in
@@ -57,7 +71,7 @@ ifneq ($(CMOCKA_DIR),)
   LDFLAGS  += -L$(CMOCKA_LIBDIR) -Xlinker -rpath=$(CMOCKA_LIBDIR)
 endif
 
-BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)
+BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)$(if $(filter 1,$(PROFILE)),-profile)
 LIB = $(BUILD)/libtargetDP.a
 
 ifeq ($(TARGET),cuda)
@@ -81,7 +95,9 @@ endif
 # targetDP_compat.c (the 2014 API) is C, or CUDA under TARGET=cuda (where
 # it needs the runtime's symbol calls), whatever the programs' language.
 LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o \
-            $(BUILD)/obj/targetDP_compat.o
+            $(BUILD)/obj/targetDP_compat.o $(BUILD)/obj/targetDP_box.o \
+            $(BUILD)/obj/targetDP_profile.o \
+            $(BUILD)/obj/targetDP_scan_$(if $(filter cuda,$(TARGET)),CUDA,C).o
 
 # Header dependencies come from the compilers (-MMD -MP: a .d file beside
 # each object, a phony target per header so a deleted header is no error).
@@ -95,13 +111,12 @@ $(LIB): $(LAYER_OBJ)
 	ar rcs $@ $^
 	@echo "built $@ ($(TARGET) backend, $(LAYOUT), VVL=$(VVL), SAL=$(SAL), TPB=$(TPB))"
 
-$(BUILD)/obj/targetDP_common.o: targetDP_common.c
+# The layer: its .c files with the host C compiler, its .cu files with nvcc
+# (targetDP_compat.c below is the exception).
+$(BUILD)/obj/targetDP_%.o: targetDP_%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/obj/targetDP_C.o: targetDP_C.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/obj/targetDP_CUDA.o: targetDP_CUDA.cu
+$(BUILD)/obj/targetDP_%.o: targetDP_%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 ifeq ($(TARGET),cuda)

@@ -19,6 +19,7 @@
 #define TARGETDP_H
 
 #include <stddef.h>
+#include <stdio.h> /* FILE, and printf in target code */
 
 /* An installed targetDP (make install) ships targetDP_config.h beside this
  * header: the layout, VVL, SAL and TPB its libraries were built with, so
@@ -146,10 +147,16 @@
 #else
 #define TDP_CHECK_NAME_ ""
 #endif
+/* A profiling build times every launch: caller and library must agree. */
+#ifdef TARGETDP_PROFILE
+#define TDP_PROFILE_NAME_ " profile"
+#else
+#define TDP_PROFILE_NAME_ ""
+#endif
 #define TARGETDP_CONFIG                                                    \
   "backend=" TARGETDP_BACKEND " layout=" TARGETDP_LAYOUT                   \
   " VVL=" TDP_STR(VVL) " SAL=" TDP_STR(SAL) " TPB=" TDP_STR(TARGET_TPB)   \
-  TDP_CHECK_NAME_
+  TDP_CHECK_NAME_ TDP_PROFILE_NAME_
 
 /* Objects compiled in different configurations must not be linked into one
  * program: their macros disagree on layout, VVL and launch shape, and the
@@ -276,6 +283,17 @@ typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
        tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
 #endif
 
+/* make PROFILE=1 (-DTARGETDP_PROFILE): every launch is timed and, on CUDA,
+ * an NVTX range named after the kernel; the table is printed by
+ * targetFinalize (targetDP_profile.c). Nothing at all otherwise. */
+#ifdef TARGETDP_PROFILE
+#define TDP_PROFILE_START_(name) tdpProfileStart(name, 0.0)
+#define TDP_PROFILE_STOP_(name) tdpProfileStop(name, 0)
+#else
+#define TDP_PROFILE_START_(name) ((void) 0)
+#define TDP_PROFILE_STOP_(name) ((void) 0)
+#endif
+
 #ifdef __CUDACC__
 
 /* Launch bounds: the compiler then fits every kernel to TARGET_TPB threads
@@ -324,8 +342,10 @@ typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
  * targetSynchronize(). N is evaluated once. */
 #define TDP_LAUNCH_WITH_(chevrons, kernel, N, ...)      \
   do {                                                  \
+    TDP_PROFILE_START_(#kernel);                        \
     kernel chevrons(N)(__VA_ARGS__);                    \
     tdpLaunchCheck(#kernel, __FILE__, __LINE__);        \
+    TDP_PROFILE_STOP_(#kernel);                         \
   } while (0)
 #define TDP_LAUNCH(kernel, N, ...) TDP_LAUNCH_WITH_(TDP_CHEVRONS_, kernel, N, __VA_ARGS__)
 #define TDP_LAUNCH_NOSTRIDE(kernel, N, ...) \
@@ -535,8 +555,11 @@ template <tdpReduceOp op, typename T> static __device__ inline void tdpBlockOp_(
 #define TDP_LAUNCH(kernel, N, ...)                                       \
   do {                                                                   \
     (void) (N);                                                          \
-    if (tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS)   \
+    if (tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+      TDP_PROFILE_START_(#kernel);                                       \
       kernel(__VA_ARGS__);                                               \
+      TDP_PROFILE_STOP_(#kernel);                                        \
+    }                                                                    \
   } while (0)
 #define TDP_LAUNCH_NOSTRIDE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
 #define TDP_LAUNCH_REDUCE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
@@ -778,6 +801,73 @@ int tdpSynchronize(const char *what, const char *f, int l);
 #define targetSynchronize() tdpSynchronize("targetSynchronize", TDP_AT)
 #define checkTargetError(what) tdpSynchronize((what), TDP_AT)
 
+/* ---------------------------------------------------------------------- */
+/* Constants beyond copyConstToTarget, and copies between target arrays. */
+
+int tdpCopyConstFrom(void *dst, const void *t_symbol, size_t nbytes, const char *f, int l);
+int tdpCopyConstFromArray(void *t_symbol, const void *t_src, size_t nbytes, const char *f,
+                          int l);
+int tdpConstAddress(void **t_ptr, const void *t_symbol, const char *f, int l);
+int tdpCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, const char *f, int l);
+/* host <- a TDP_CONST variable */
+#define copyConstFromTarget(dst, t_symbol, nbytes) \
+  tdpCopyConstFrom((dst), (const void *) (t_symbol), (nbytes), TDP_AT)
+/* a TDP_CONST variable <- a target array (no trip through the host) */
+#define copyTargetToConst(t_symbol, t_src, nbytes) \
+  tdpCopyConstFromArray((void *) (t_symbol), (t_src), (nbytes), TDP_AT)
+/* *t_ptr = the target address of a TDP_CONST variable (the variable itself,
+ * as in 2014: targetConstAddress(&t_ptr, t_table)), for target code to read
+ * through (a kernel argument); it is not targetMalloc memory */
+#define targetConstAddress(t_ptr, t_object) \
+  tdpConstAddress((void **) (t_ptr), (const void *) &(t_object), TDP_AT)
+#define copyTargetToTarget(t_dst, t_src, nbytes) \
+  tdpCopyTargetToTarget((t_dst), (t_src), (nbytes), TDP_AT)
+
+/* ---------------------------------------------------------------------- */
+/* Scans and stream compaction of target arrays (targetDP_scan*.c*).
+ * Inclusive: out[i] = in[0] + ... + in[i]; exclusive: out[0] = 0,
+ * out[i] = in[0] + ... + in[i-1]. n may be 0; out may be in (in place).
+ * Integer sums wrap as the element type does: scan int data that can
+ * exceed INT_MAX as long. */
+
+typedef enum { TDP_SCAN_INCLUSIVE = 0, TDP_SCAN_EXCLUSIVE = 1 } tdpScanMode;
+typedef enum { TDP_TYPE_INT = 0, TDP_TYPE_LONG = 1, TDP_TYPE_DOUBLE = 2 } tdpScanType;
+int tdpScan(void *t_out, const void *t_in, size_t n, tdpScanType type, tdpScanMode mode,
+            const char *f, int l);
+#define targetScanInclusiveInt(t_out, t_in, n) \
+  tdpScan((int *) (t_out), (const int *) (t_in), (n), TDP_TYPE_INT, TDP_SCAN_INCLUSIVE, TDP_AT)
+#define targetScanExclusiveInt(t_out, t_in, n) \
+  tdpScan((int *) (t_out), (const int *) (t_in), (n), TDP_TYPE_INT, TDP_SCAN_EXCLUSIVE, TDP_AT)
+#define targetScanInclusiveLong(t_out, t_in, n)                                      \
+  tdpScan((long *) (t_out), (const long *) (t_in), (n), TDP_TYPE_LONG, TDP_SCAN_INCLUSIVE, \
+          TDP_AT)
+#define targetScanExclusiveLong(t_out, t_in, n)                                      \
+  tdpScan((long *) (t_out), (const long *) (t_in), (n), TDP_TYPE_LONG, TDP_SCAN_EXCLUSIVE, \
+          TDP_AT)
+#define targetScanInclusiveDouble(t_out, t_in, n)                                        \
+  tdpScan((double *) (t_out), (const double *) (t_in), (n), TDP_TYPE_DOUBLE,               \
+          TDP_SCAN_INCLUSIVE, TDP_AT)
+#define targetScanExclusiveDouble(t_out, t_in, n)                                        \
+  tdpScan((double *) (t_out), (const double *) (t_in), (n), TDP_TYPE_DOUBLE,               \
+          TDP_SCAN_EXCLUSIVE, TDP_AT)
+
+/* The indices i < n with t_mask[i] != 0, in increasing order, into the
+ * target array t_index (room for n); their number into the host *count. */
+int tdpCompact(long *t_index, size_t *count, const char *t_mask, size_t n, const char *f, int l);
+#define targetCompactIndices(t_index, count, t_mask, n) \
+  tdpCompact((t_index), (count), (t_mask), (n), TDP_AT)
+
+/* ---------------------------------------------------------------------- */
+/* Profiling (targetDP_profile.c). In a build with PROFILE=1 every launch
+ * and library call is timed (CUDA: events, and an NVTX range named after
+ * it) and targetFinalize prints one line per name: calls, total time,
+ * declared bytes, GB/s. targetProfileBytes declares the bytes that each
+ * later call of `name` moves. Without PROFILE=1 these do nothing. */
+void targetProfileBytes(const char *name, double bytes);
+void targetProfilePrint(FILE *file); /* the table so far */
+void tdpProfileStart(const char *name, double bytes);
+int tdpProfileStop(const char *name, int rc);
+
 #ifdef __cplusplus
 }
 #endif
@@ -788,5 +878,6 @@ int tdpSynchronize(const char *what, const char *f, int l);
 #ifndef TDP_NO_COMPAT
 #include "targetDP_compat.h"
 #endif
+#include "targetDP_box.h"
 
 #endif /* TARGETDP_H */

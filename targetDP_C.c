@@ -8,10 +8,11 @@
  * GPU cluster; and the alignment lets full VVL strides use aligned vector
  * loads.
  */
-#define _POSIX_C_SOURCE 200809L /* posix_memalign, sysconf */
+#define _POSIX_C_SOURCE 200809L /* posix_memalign, sysconf, clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -57,6 +58,11 @@ int tdpBackendInit(tdpSite at) {
   snprintf(device_name, sizeof(device_name), "host, serial");
 #endif
   warn_oversubscription();
+  if (getenv("TARGETDP_VERBOSE")) {
+    const char *from = NULL;
+    int rank = tdpLocalRank(&from);
+    fprintf(stderr, "targetDP: local rank %d (from %s) runs on the host\n", rank, from);
+  }
   return TARGET_SUCCESS;
 }
 
@@ -184,4 +190,50 @@ int tdpBackendLaunchCheck(const char *kernel, tdpSite at) {
 int tdpBackendSynchronize(tdpSite at) {
   (void) at; /* kernels are synchronous function calls here */
   return TARGET_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Constants are plain globals here: their address is the target address. */
+
+int tdpBackendCopyConstFrom(void *dst, const void *t_symbol, size_t nbytes, tdpSite at) {
+  (void) at;
+  memcpy(dst, t_symbol, nbytes);
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendCopyConstFromArray(void *t_symbol, const void *t_src, size_t nbytes, tdpSite at) {
+  (void) at;
+  memcpy(t_symbol, t_src, nbytes);
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendConstAddress(void **t_ptr, const void *t_symbol, tdpSite at) {
+  (void) at;
+  *t_ptr = (void *) t_symbol;
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, tdpSite at) {
+  (void) at;
+  memcpy(t_dst, t_src, nbytes);
+  return TARGET_SUCCESS;
+}
+
+/* Profiling: kernels are synchronous calls, the wall clock times them. */
+#define PROFILE_DEPTH 16
+static double prof_t0[PROFILE_DEPTH];
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+void tdpBackendProfileStart(int depth, const char *name) {
+  (void) name;
+  if (depth >= 0 && depth < PROFILE_DEPTH) prof_t0[depth] = now();
+}
+
+double tdpBackendProfileStop(int depth) {
+  return depth >= 0 && depth < PROFILE_DEPTH ? now() - prof_t0[depth] : 0.0;
 }

@@ -12,6 +12,10 @@
 
 #include "targetDP_internal.h"
 
+#ifdef TARGETDP_PROFILE
+#include <nvtx3/nvToolsExt.h> /* NVTX v3: header-only, in the CUDA toolkit */
+#endif
+
 #define LIB_TPB 256        /* threads per block of the library's own kernels */
 #define REDUCE_BLOCKS 1024 /* fixed, so the summation order is too */
 
@@ -63,23 +67,17 @@ static unsigned int lib_blocks(size_t n) {
   return (unsigned int) (nb < 1 ? 1 : (nb > (size_t) nblocks_max ? nblocks_max : nb));
 }
 
-/* One GPU per MPI rank on a multi-GPU node: the node-local rank comes from
- * the launcher's environment, so the layer needs no MPI. TARGETDP_DEVICE
- * overrides. */
-static int local_rank(void) {
-  const char *vars[] = {"TARGETDP_DEVICE", "OMPI_COMM_WORLD_LOCAL_RANK",
-                        "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"};
-  for (int i = 0; i < 5; i++) {
-    if (getenv(vars[i])) return atoi(getenv(vars[i]));
-  }
-  return 0;
-}
 
 int tdpBackendInit(tdpSite at) {
   int ndevice = 0;
   CUDA_TRY(cudaGetDeviceCount(&ndevice), at);
   if (ndevice < 1) return tdpFail(TARGET_ERROR_DEVICE, at, "no CUDA device found");
-  int dev = local_rank() % ndevice;
+  /* One GPU per MPI rank on a multi-GPU node: the node-local rank comes
+   * from the launcher's environment (tdpLocalRank), so the layer needs no
+   * MPI. TARGETDP_DEVICE overrides. */
+  const char *from = NULL;
+  int rank = tdpLocalRank(&from);
+  int dev = rank % ndevice;
   CUDA_TRY(cudaSetDevice(dev), at);
   cudaDeviceProp prop;
   CUDA_TRY(cudaGetDeviceProperties(&prop, dev), at);
@@ -87,10 +85,19 @@ int tdpBackendInit(tdpSite at) {
   tdpGridBlocksMax_ = 2L * prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / TARGET_TPB);
   snprintf(device_name, sizeof(device_name), "%.200s (device %d of %d, sm_%d%d)", prop.name, dev,
            ndevice, prop.major, prop.minor);
+  if (getenv("TARGETDP_VERBOSE")) {
+    char bus[32] = "?";
+    cudaDeviceGetPCIBusId(bus, (int) sizeof(bus), dev);
+    fprintf(stderr, "targetDP: local rank %d (from %s) -> GPU %d of %d (%s, PCI %s)\n", rank, from,
+            dev, ndevice, prop.name, bus);
+  }
   return grow_scratch((REDUCE_BLOCKS + 1) * sizeof(long long), 0, at);
 }
 
+static void profile_finalize(void);
+
 void tdpBackendFinalize(void) {
+  profile_finalize();
   cudaFree(d_scratch);
   free(h_scratch);
   d_scratch = h_scratch = NULL;
@@ -278,4 +285,78 @@ int tdpBackendSynchronize(tdpSite at) {
   CUDA_TRY(cudaGetLastError(), at);
   CUDA_TRY(cudaDeviceSynchronize(), at);
   return TARGET_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Constants: t_symbol is the host-side address of a __constant__ variable,
+ * which the runtime maps to the device symbol. */
+
+int tdpBackendCopyConstFrom(void *dst, const void *t_symbol, size_t nbytes, tdpSite at) {
+  CUDA_TRY(cudaMemcpyFromSymbol(dst, t_symbol, nbytes), at);
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendCopyConstFromArray(void *t_symbol, const void *t_src, size_t nbytes, tdpSite at) {
+  CUDA_TRY(cudaMemcpyToSymbol(t_symbol, t_src, nbytes, 0, cudaMemcpyDeviceToDevice), at);
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendConstAddress(void **t_ptr, const void *t_symbol, tdpSite at) {
+  CUDA_TRY(cudaGetSymbolAddress(t_ptr, t_symbol), at);
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, tdpSite at) {
+  CUDA_TRY(cudaMemcpy(t_dst, t_src, nbytes, cudaMemcpyDeviceToDevice), at);
+  return TARGET_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Profiling: an event before and after each call, then a wait for the
+ * second, so each launch is timed alone (this synchronisation is why it is
+ * a separate build). Event pairs are created once per nesting depth. */
+#define PROFILE_DEPTH 16
+static cudaEvent_t prof_ev[PROFILE_DEPTH][2];
+static int prof_have[PROFILE_DEPTH];
+
+void tdpBackendProfileStart(int depth, const char *name) {
+#ifdef TARGETDP_PROFILE
+  nvtxRangePushA(name);
+#else
+  (void) name;
+#endif
+  if (depth < 0 || depth >= PROFILE_DEPTH) return;
+  if (!prof_have[depth]) {
+    if (cudaEventCreate(&prof_ev[depth][0]) != cudaSuccess ||
+        cudaEventCreate(&prof_ev[depth][1]) != cudaSuccess) {
+      cudaGetLastError();
+      return;
+    }
+    prof_have[depth] = 1;
+  }
+  cudaEventRecord(prof_ev[depth][0], 0);
+}
+
+double tdpBackendProfileStop(int depth) {
+  float ms = 0.0f;
+  if (depth >= 0 && depth < PROFILE_DEPTH && prof_have[depth]) {
+    cudaEventRecord(prof_ev[depth][1], 0);
+    /* A failure here belongs to the kernel: the next targetSynchronize
+     * reports it; the timing only must not hide it, so peek, not clear. */
+    if (cudaEventSynchronize(prof_ev[depth][1]) == cudaSuccess)
+      cudaEventElapsedTime(&ms, prof_ev[depth][0], prof_ev[depth][1]);
+  }
+#ifdef TARGETDP_PROFILE
+  nvtxRangePop();
+#endif
+  return 1e-3 * ms;
+}
+
+static void profile_finalize(void) {
+  for (int d = 0; d < PROFILE_DEPTH; d++) {
+    if (!prof_have[d]) continue;
+    cudaEventDestroy(prof_ev[d][0]);
+    cudaEventDestroy(prof_ev[d][1]);
+    prof_have[d] = 0;
+  }
 }

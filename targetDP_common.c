@@ -99,6 +99,7 @@ static void release_all(void) {
   tdpSite at = {"exit after error", __FILE__, __LINE__};
   while (nallocs > 0) tdpBackendFree(allocs[--nallocs].ptr, at);
   if (state == TDP_LIVE) {
+    tdpBackendScanFinalize();
     tdpBackendFinalize();
     state = TDP_FINALIZED;
   }
@@ -208,6 +209,8 @@ int tdpFinalize(const char *f, int l) {
             allocs[0].from.file ? allocs[0].from.file : "?", allocs[0].from.line);
   }
   while (nallocs > 0) tdpBackendFree(allocs[--nallocs].ptr, at);
+  tdpProfileFinalize_();
+  tdpBackendScanFinalize();
   tdpBackendFinalize();
   state = TDP_FINALIZED;
   return TARGET_SUCCESS;
@@ -227,7 +230,7 @@ int tdpMalloc(void **t_ptr, size_t nbytes, int zero, int unified, const char *f,
   int live = check_live(at);
   if (live) return live;
   if (nbytes == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size is zero");
-  int rc = tdpBackendMalloc(t_ptr, nbytes, zero, unified, at);
+  int rc = TDP_PROFILED_(at.call, 0.0, tdpBackendMalloc(t_ptr, nbytes, zero, unified, at));
   if (rc == TARGET_SUCCESS) track_add(*t_ptr, nbytes, unified, at);
 #ifdef TARGETDP_CHECK
   /* Fresh target memory is NaN, so data never copied there shows up. */
@@ -254,7 +257,7 @@ int tdpFree(void *t_ptr, const char *f, int l) {
     tdpBackendSetConstant((double *) t_ptr, NAN, a->nbytes / sizeof(double), at);
 #endif
   track_remove(t_ptr);
-  return tdpBackendFree(t_ptr, at);
+  return TDP_PROFILED_(at.call, 0.0, tdpBackendFree(t_ptr, at));
 }
 
 int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, const char *f, int l) {
@@ -265,7 +268,8 @@ int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, const char
     rc = check_room(to_target ? dst : src, nbytes, "the target array", at);
   if (rc == TARGET_SUCCESS)
     rc = check_host(to_target ? src : dst, nbytes, "the host array", at);
-  return rc ? rc : tdpBackendCopy(dst, src, nbytes, to_target, at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) nbytes,
+                                  tdpBackendCopy(dst, src, nbytes, to_target, at));
 }
 
 int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t nbytes,
@@ -288,7 +292,8 @@ int tdpSetConstant(double *t_a, double value, size_t n, const char *f, int l) {
   int rc = check_live(at);
   if (rc == TARGET_SUCCESS) rc = check_ptrs(t_a, t_a, n, at);
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(double), "the target array", at);
-  return rc ? rc : tdpBackendSetConstant(t_a, value, n, at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) n * sizeof(double),
+                                  tdpBackendSetConstant(t_a, value, n, at));
 }
 
 static int check_field(const void *dst, const void *src, int nsites, int ncomp,
@@ -331,7 +336,8 @@ int tdpCopySites(double *dst, const double *src, int nsites, int ncomp, const in
                      sites[k], nsites);
   }
   if (nlist == 0) return TARGET_SUCCESS;
-  return tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist, to_target, at);
+  return TDP_PROFILED_(at.call, (double) nlist * ncomp * sizeof(double),
+                       tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist, to_target, at));
 }
 
 int tdpCopyMasked(double *dst, const double *src, int nsites, int ncomp, const char *mask,
@@ -348,7 +354,10 @@ int tdpCopyMasked(double *dst, const double *src, int nsites, int ncomp, const c
   for (int i = 0; i < nsites; i++) {
     if (mask[i]) sites[nlist++] = i;
   }
-  rc = nlist ? tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist, to_target, at) : 0;
+  rc = nlist ? TDP_PROFILED_(at.call, (double) nlist * ncomp * sizeof(double),
+                             tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist,
+                                                 to_target, at))
+            : 0;
   free(sites);
   return rc;
 }
@@ -393,7 +402,9 @@ int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo, i
     }
   }
 #undef DIST
-  rc = tdpBackendCopySites(dst, src, (int) nsites, ncomp, sites, nlist, to_target, at);
+  rc = TDP_PROFILED_(at.call, (double) nlist * ncomp * sizeof(double),
+                     tdpBackendCopySites(dst, src, (int) nsites, ncomp, sites, nlist, to_target,
+                                         at));
   free(sites);
   return rc;
 }
@@ -405,7 +416,8 @@ int tdpReduceDouble(double *res, const double *t_a, size_t n, tdpReduceOp op, co
   if (rc == TARGET_SUCCESS) rc = check_ptrs(res, t_a, n, at);
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(double), "the target array", at);
   if (rc == TARGET_SUCCESS) rc = check_host(res, sizeof(double), "the result", at);
-  return rc ? rc : tdpBackendReduceDouble(res, t_a, n, op, at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) n * sizeof(double),
+                                  tdpBackendReduceDouble(res, t_a, n, op, at));
 }
 
 int tdpReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op, const char *f, int l) {
@@ -415,7 +427,8 @@ int tdpReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op, const
   if (rc == TARGET_SUCCESS) rc = check_ptrs(res, t_a, n, at);
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(int), "the target array", at);
   if (rc == TARGET_SUCCESS) rc = check_host(res, sizeof(long long), "the result", at);
-  return rc ? rc : tdpBackendReduceInt(res, t_a, n, op, at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) n * sizeof(int),
+                                  tdpBackendReduceInt(res, t_a, n, op, at));
 }
 
 /* The checked C build's record of the variables that the in-kernel
@@ -493,7 +506,8 @@ int tdpConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int ao
   int rc = check_field(t_dst, t_src, nsites, ncomp, 2, at);
   if (rc == TARGET_SUCCESS && t_dst == t_src)
     rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "source and destination are the same array");
-  return rc ? rc : tdpBackendConvert(t_dst, t_src, nsites, ncomp, aos2soa, at);
+  return rc ? rc : TDP_PROFILED_(at.call, 2.0 * nsites * ncomp * sizeof(double),
+                                  tdpBackendConvert(t_dst, t_src, nsites, ncomp, aos2soa, at));
 }
 
 int tdpLaunchCheck(const char *kernel, const char *f, int l) {
@@ -508,4 +522,125 @@ int tdpLaunchCheck(const char *kernel, const char *f, int l) {
 int tdpSynchronize(const char *what, const char *f, int l) {
   int rc = check_live(SITE(what));
   return rc ? rc : tdpBackendSynchronize(SITE(what));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Constants and target-to-target copies. A TDP_CONST symbol is not in the
+ * allocation registry (it is not targetMalloc memory), so only the target
+ * array side of these copies can be checked for room. */
+
+int tdpCopyConstFrom(void *dst, const void *t_symbol, size_t nbytes, const char *f, int l) {
+  tdpSite at = SITE("copyConstFromTarget");
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(dst, t_symbol, nbytes, at);
+  if (rc == TARGET_SUCCESS) rc = check_host(dst, nbytes, "the host value", at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) nbytes,
+                                  tdpBackendCopyConstFrom(dst, t_symbol, nbytes, at));
+}
+
+int tdpCopyConstFromArray(void *t_symbol, const void *t_src, size_t nbytes, const char *f,
+                          int l) {
+  tdpSite at = SITE("copyTargetToConst");
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(t_symbol, t_src, nbytes, at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_src, nbytes, "the target array", at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) nbytes,
+                                  tdpBackendCopyConstFromArray(t_symbol, t_src, nbytes, at));
+}
+
+int tdpConstAddress(void **t_ptr, const void *t_symbol, const char *f, int l) {
+  tdpSite at = SITE("targetConstAddress");
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(t_ptr, t_symbol, 1, at);
+  if (rc) return rc;
+  *t_ptr = NULL;
+  return tdpBackendConstAddress(t_ptr, t_symbol, at);
+}
+
+int tdpCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, const char *f, int l) {
+  tdpSite at = SITE("copyTargetToTarget");
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(t_dst, t_src, nbytes, at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_dst, nbytes, "the destination array", at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_src, nbytes, "the source array", at);
+  /* memcpy semantics: overlapping ranges are a bug (cudaMemcpy too) */
+  if (rc == TARGET_SUCCESS && (const char *) t_dst < (const char *) t_src + nbytes &&
+      (const char *) t_src < (const char *) t_dst + nbytes)
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "source and destination overlap");
+  return rc ? rc : TDP_PROFILED_(at.call, 2.0 * nbytes,
+                                  tdpBackendCopyTargetToTarget(t_dst, t_src, nbytes, at));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Scans and compaction: checks here, the work in targetDP_scan_*.  */
+
+int tdpScan(void *t_out, const void *t_in, size_t n, tdpScanType type, tdpScanMode mode,
+            const char *f, int l) {
+  static const char *names[3][2] = {
+      {"targetScanInclusiveInt", "targetScanExclusiveInt"},
+      {"targetScanInclusiveLong", "targetScanExclusiveLong"},
+      {"targetScanInclusiveDouble", "targetScanExclusiveDouble"}};
+  static const size_t esize[3] = {sizeof(int), sizeof(long), sizeof(double)};
+  if ((int) type < 0 || (int) type > 2 || (int) mode < 0 || (int) mode > 1) {
+    tdpSite bad = SITE("tdpScan");
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, bad, "element type %d or mode %d unknown",
+                   (int) type, (int) mode);
+  }
+  tdpSite at = SITE(names[type][mode]);
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(t_out, t_in, 1, at);
+  if (rc == TARGET_SUCCESS && n > SIZE_MAX / 64)
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size %zu is absurd (a negative value?)", n);
+  if (rc || n == 0) return rc; /* an empty scan: nothing to do */
+  rc = check_room(t_in, n * esize[type], "the input array", at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_out, n * esize[type], "the output array", at);
+  /* in place is fine; a partial overlap would read what it already wrote */
+  if (rc == TARGET_SUCCESS && t_out != t_in &&
+      (const char *) t_out < (const char *) t_in + n * esize[type] &&
+      (const char *) t_in < (const char *) t_out + n * esize[type])
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                 "input and output overlap without being the same array");
+  return rc ? rc : TDP_PROFILED_(at.call, 2.0 * n * esize[type],
+                                  tdpBackendScan(t_out, t_in, n, type, mode, at));
+}
+
+int tdpCompact(long *t_index, size_t *count, const char *t_mask, size_t n, const char *f,
+               int l) {
+  tdpSite at = SITE("targetCompactIndices");
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(t_index, t_mask, 1, at);
+  if (rc == TARGET_SUCCESS && !count)
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
+  if (rc == TARGET_SUCCESS) rc = check_host(count, sizeof(size_t), "the count", at);
+  if (rc == TARGET_SUCCESS && n > SIZE_MAX / 64)
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size %zu is absurd (a negative value?)", n);
+  if (rc) return rc;
+  *count = 0;
+  if (n == 0) return TARGET_SUCCESS;
+  rc = check_room(t_mask, n, "the mask", at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_index, n * sizeof(long), "the index array", at);
+  /* bytes: the mask read, and at most n indices written */
+  return rc ? rc : TDP_PROFILED_(at.call, (double) n * (1 + sizeof(long)),
+                                  tdpBackendCompact(t_index, count, t_mask, n, at));
+}
+
+/* ---------------------------------------------------------------------- */
+
+int tdpLocalRank(const char **from) {
+  static const char *vars[] = {"TARGETDP_DEVICE", "OMPI_COMM_WORLD_LOCAL_RANK",
+                               "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMI_LOCAL_RANK",
+                               "PALS_LOCAL_RANKID", "SLURM_LOCALID"};
+  for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+    const char *v = getenv(vars[i]);
+    if (v && *v) {
+      char *end = NULL;
+      long r = strtol(v, &end, 10);
+      if (end != v && *end == '\0' && r >= 0 && r <= INT_MAX) {
+        if (from) *from = vars[i];
+        return (int) r;
+      }
+    }
+  }
+  if (from) *from = "none";
+  return 0;
 }

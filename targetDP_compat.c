@@ -3,9 +3,7 @@
  * the halo depth that the 2014 targetInit(extents, nfields, nhalo) set for
  * later 3D copies, and wrappers that need a body. Everything goes through
  * today's calls (tdpCopy, tdpCopy3D, tdpConvert, tdpMalloc) so that the
- * checks and messages are the same. Compiled as the backend's language (C,
- * or CUDA under TARGET=cuda): constant-memory symbols are a CUDA runtime
- * matter, and this is the one place of the 2014 layer that needs it.
+ * checks and messages are the same.
  */
 #include <limits.h>
 
@@ -58,7 +56,7 @@ int tdpCopy3DInit_(double *dst, const double *src, const int extents[3], size_t 
 }
 
 /* 2014 converted in place (through the host). Here: convert into a
- * temporary target array with today's call, then move it back. */
+ * temporary target array with today's call, then copy it back on the target. */
 int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2soa,
                        const char *f, int l) {
   tdpSite at = SITE(aos2soa ? "targetAoS2SoA" : "targetSoA2AoS");
@@ -68,46 +66,14 @@ int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2s
                    nsites, nfields);
   size_t nbytes = nsites * nfields * sizeof(double);
   if (nbytes == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "zero sites or fields");
-  double *t_tmp = NULL, *host = (double *) malloc(nbytes);
-  if (!host) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %zu bytes", nbytes);
+  double *t_tmp = NULL;
   /* today's conversion checks for a field of TDP_FIELD_SIZE elements */
   int rc = tdpMalloc((void **) &t_tmp, TDP_FIELD_SIZE(nsites, nfields) * sizeof(double), 0, 0,
                      f, l);
   if (rc == TARGET_SUCCESS) rc = tdpConvert(t_tmp, t_array, (int) nsites, (int) nfields, aos2soa, f, l);
-  if (rc == TARGET_SUCCESS) rc = tdpCopy(host, t_tmp, nbytes, 0, f, l);
-  if (rc == TARGET_SUCCESS) rc = tdpCopy(t_array, host, nbytes, 1, f, l);
+  if (rc == TARGET_SUCCESS) rc = tdpCopyTargetToTarget(t_array, t_tmp, nbytes, f, l);
   if (t_tmp) tdpFree(t_tmp, f, l);
-  free(host);
   return rc;
-}
-
-int tdpConstAddress_(void **t_ptr, const void *t_symbol, const char *f, int l) {
-  tdpSite at = SITE("targetConstAddress");
-  if (!t_ptr || !t_symbol) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer");
-#ifdef __CUDACC__
-  cudaError_t e = cudaGetSymbolAddress(t_ptr, t_symbol);
-  if (e != cudaSuccess)
-    return tdpFail(TARGET_ERROR_DEVICE, at, "%s (is it a TDP_CONST variable?)",
-                   cudaGetErrorString(e));
-#else
-  *t_ptr = (void *) t_symbol;
-#endif
-  return TARGET_SUCCESS;
-}
-
-int tdpCopyConstFrom_(void *dst, const void *t_symbol, size_t nbytes, const char *f, int l) {
-  tdpSite at = SITE("copyConstFromTarget");
-  if (!dst || !t_symbol || nbytes == 0)
-    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer or zero size");
-#ifdef __CUDACC__
-  cudaError_t e = cudaMemcpyFromSymbol(dst, t_symbol, nbytes);
-  if (e != cudaSuccess)
-    return tdpFail(TARGET_ERROR_DEVICE, at, "%s (is it a TDP_CONST variable of %zu bytes?)",
-                   cudaGetErrorString(e), nbytes);
-#else
-  memcpy(dst, t_symbol, nbytes);
-#endif
-  return TARGET_SUCCESS;
 }
 
 int tdpCopyDeep_(void *t_obj, void *host_obj, void *host_member, int n, int to_target,

@@ -87,16 +87,8 @@ int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2s
   tdpConvert((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
 
 /* ---- constant memory ---- */
-/* targetConstAddress(&t_ptr, t_const): a target pointer to a TDP_CONST
- * object (CUDA: cudaGetSymbolAddress), to pass to kernels.
- * copyConstFromTarget(&host, &t_const, nbytes): read a TDP_CONST object
- * back (the counterpart of copyConstToTarget). */
-int tdpConstAddress_(void **t_ptr, const void *t_symbol, const char *f, int l);
-int tdpCopyConstFrom_(void *dst, const void *t_symbol, size_t nbytes, const char *f, int l);
-#define targetConstAddress(addr_of_ptr, const_object) \
-  tdpConstAddress_((void **) (addr_of_ptr), (const void *) &(const_object), TDP_AT)
-#define copyConstFromTarget(data, t_symbol, nbytes) \
-  tdpCopyConstFrom_((data), (const void *) (t_symbol), (nbytes), TDP_AT)
+/* targetConstAddress(&t_ptr, t_const) and copyConstFromTarget(&host,
+ * &t_const, nbytes) are today's calls with the 2014 arguments (targetDP.h). */
 
 /* ---- deep copies: a double array hanging off a struct on the target ---- */
 /* host_obj is the host copy of a struct, host_member the address of one of

@@ -47,6 +47,38 @@ int tdpBackendConvert(double *t_dst, const double *t_src, int nsites, int ncomp,
 int tdpBackendSynchronize(tdpSite at);
 int tdpBackendLaunchCheck(const char *kernel, tdpSite at); /* right after a launch */
 
+/* Constants and target-to-target copies (arguments checked). */
+int tdpBackendCopyConstFrom(void *dst, const void *t_symbol, size_t nbytes, tdpSite at);
+int tdpBackendCopyConstFromArray(void *t_symbol, const void *t_src, size_t nbytes, tdpSite at);
+int tdpBackendConstAddress(void **t_ptr, const void *t_symbol, tdpSite at);
+int tdpBackendCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, tdpSite at);
+
+/* Scans and compaction (targetDP_scan_C.c, targetDP_scan_CUDA.cu); n > 0.
+ * tdpBackendScanFinalize frees their scratch (called by targetFinalize). */
+int tdpBackendScan(void *t_out, const void *t_in, size_t n, tdpScanType type, tdpScanMode mode,
+                   tdpSite at);
+int tdpBackendCompact(long *t_index, size_t *count, const char *t_mask, size_t n, tdpSite at);
+void tdpBackendScanFinalize(void);
+
+/* Profiling (targetDP_profile.c keeps the table): start a timer for the
+ * call at nesting depth `depth`, and stop it, returning seconds. CUDA also
+ * opens and closes an NVTX range named `name`. */
+void tdpBackendProfileStart(int depth, const char *name);
+double tdpBackendProfileStop(int depth);
+void tdpProfileFinalize_(void); /* targetFinalize: print the table, reset */
+#ifdef TARGETDP_PROFILE
+#define TDP_PROFILED_(name, bytes, call) \
+  (tdpProfileStart((name), (bytes)), tdpProfileStop((name), (call)))
+#else
+#define TDP_PROFILED_(name, bytes, call) (call)
+#endif
+
+/* The node-local MPI rank from the launcher's environment (the first of
+ * TARGETDP_DEVICE, OMPI_COMM_WORLD_LOCAL_RANK, MV2_COMM_WORLD_LOCAL_RANK,
+ * MPI_LOCALRANKID, PMI_LOCAL_RANK, PALS_LOCAL_RANKID, SLURM_LOCALID that
+ * is set), 0 if none; *from names the variable (or "none"). */
+int tdpLocalRank(const char **from);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,11 +1,12 @@
 # Benchmarks: `make bench` builds and runs STREAM (targetDP beside native)
 # and the layout kernels for the current configuration and prints the
-# tables; BENCH_ARGS / LAYOUT_ARGS pass options. The layout x VVL sweep
+# tables; BENCH_ARGS / LAYOUT_ARGS / BLOCKS_ARGS pass options. bench_blocks:
+# scans, compaction and box launches beside a copy. The layout x VVL sweep
 # (one build per configuration) is benchmarks/sweep_layout.sh; the device
 # run is benchmarks/run_device.sh. See docs/performance.md.
 .PHONY: bench bench-build
 
-BENCH_BINS := $(BUILD)/bench_stream $(BUILD)/bench_layout $(BUILD)/bench_su3
+BENCH_BINS := $(BUILD)/bench_stream $(BUILD)/bench_layout $(BUILD)/bench_su3 $(BUILD)/bench_blocks
 BENCH_OBJS := $(BUILD)/obj/benchmarks/bench.o $(BUILD)/obj/common/timer.o $(BUILD)/obj/common/cli.o
 
 bench-build: $(BENCH_BINS)
@@ -19,6 +20,7 @@ $(BENCH_BINS): $(BUILD)/bench_%: $(BUILD)/obj/benchmarks/%.o $(BENCH_OBJS) $(LIB
 bench: $(BENCH_BINS)
 	$(BUILD)/bench_stream $(BENCH_ARGS)
 	$(BUILD)/bench_layout $(LAYOUT_ARGS)
+	$(BUILD)/bench_blocks $(BLOCKS_ARGS)
 
 # For scripts: the build folder of this configuration.
 .PHONY: bench-where

@@ -4,15 +4,16 @@
 #
 #   OUT=/some/folder benchmarks/run_device.sh       (from the repository root)
 #
-#   1. STREAM, CUDA build on the GPU (double, then float)
+#   1. STREAM, CUDA build on the GPU (double, then float), and bench_blocks
+#      (scans, compaction, 3-D box launches beside a copy)
 #   2. the layout x VVL sweep on the GPU at TPB 256, plus a TPB sweep of SoA VVL 1
 #      (not 1024: the D3Q19 collision's registers do not fit a 1024-thread block)
 #   3. STREAM, C build on all host cores: gcc-openmp (-march=native, AoSoA
 #      VVL 4), the same at SoA VVL 1, and gcc-avx512 (AoSoA VVL 8) if the
-#      CPU has AVX-512
+#      CPU has AVX-512; bench_blocks with gcc-openmp
 #   4. the layout x VVL sweep on the host (gcc-openmp; gcc-avx512 if time allows)
 #
-# Writes to $OUT (default ./bench-out): stream.csv, layout.csv, tables.md
+# Writes to $OUT (default ./bench-out): stream.csv, layout.csv, blocks.csv, tables.md
 # (plot.py's tables, if python3 is there) and run_device.log (machine,
 # commit, every command and its output). Charts: run plot.py on the CSVs
 # wherever matplotlib is (see docs/performance.md). A failing step is
@@ -64,7 +65,7 @@ echo "nproc: $(nproc)"
 "${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}" --version | tail -n 2
 gcc --version | head -n 1
 
-stream_csv=$out/stream.csv layout_csv=$out/layout.csv
+stream_csv=$out/stream.csv layout_csv=$out/layout.csv blocks_csv=$out/blocks.csv
 gpu_stream=() host_stream=(--size $((1 << 27))) sweep=() # 1 GiB arrays on the host: beyond a big L3
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
   gpu_stream=(--size 1003 --reps 2) host_stream=(--size 1003 --reps 2)
@@ -76,6 +77,8 @@ if step "build CUDA (preset defaults: SoA VVL 1 TPB 256)" build TARGET=cuda; the
   b=$(where TARGET=cuda)
   step "STREAM CUDA double" "$b/bench_stream" "${gpu_stream[@]}" --csv "$stream_csv"
   step "STREAM CUDA float" "$b/bench_stream" "${gpu_stream[@]}" --float --csv "$stream_csv"
+  # scans (goal: >= 80% of Copy at 2^27), compaction, 3-D box vs 1-D launches
+  step "blocks CUDA" "$b/bench_blocks" "${gpu_stream[@]}" --csv "$blocks_csv"
 fi
 step "layout sweep CUDA" benchmarks/sweep_layout.sh --target cuda --jobs 8 \
   --layouts "AOS SOA AOSOA" --vvls "1 2 4 8 16" --tpbs 256 \
@@ -95,6 +98,9 @@ for cfg in "gcc-openmp" "gcc-openmp LAYOUT=SOA VVL=1" "gcc-avx512"; do
     # shellcheck disable=SC2086
     b=$(where CONFIG=$preset $vars)
     step "STREAM C $cfg" "$b/bench_stream" "${host_stream[@]}" --csv "$stream_csv"
+    if [ "$cfg" = gcc-openmp ]; then
+      step "blocks C $cfg" "$b/bench_blocks" "${host_stream[@]}" --csv "$blocks_csv"
+    fi
   fi
 done
 step "layout sweep C gcc-openmp" benchmarks/sweep_layout.sh --target c --config gcc-openmp \

@@ -51,6 +51,18 @@ run_tiny() {
     echo "not ok - bench_stream fails on a wrong element and prints no bandwidth, $label (exit $rc)"
     tail -n 5 <<<"$out"
   fi
+  check "bench_blocks validates, $label, n=1003" "$b/bench_blocks" --size 1003 --reps 3
+  check "bench_blocks validates, $label, n=27" "$b/bench_blocks" --size 27 --reps 2
+  check "bench_blocks validates, $label, n=100003" "$b/bench_blocks" --size 100003 --reps 2
+  out=$("$b/bench_blocks" --size 1003 --reps 2 --inject-error 2>&1)
+  rc=$?
+  if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: ScanInclDouble targetDP: element 1002" <<<"$out" &&
+     ! grep -q "GB/s" <<<"$out"; then
+    echo "ok - bench_blocks fails on a wrong element and prints no bandwidth, $label"
+  else
+    echo "not ok - bench_blocks fails on a wrong element and prints no bandwidth, $label (exit $rc)"
+    tail -n 5 <<<"$out"
+  fi
   out=$("$b/bench_layout" --size 1003 --triad-size 1001 --reps 2 --inject-error 2>&1)
   rc=$?
   if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: LBCollide site 1002 component 18" <<<"$out"; then

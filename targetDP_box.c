@@ -1,0 +1,69 @@
+/*
+ * targetDP_box.c -- the checked constructors of targetBox (targetDP_box.h):
+ * a box that does not fit its lattice is an error here, on the host, not
+ * an out-of-bounds access in a kernel. Backend-independent.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Built by the host C compiler in every backend's library: the backend
+ * object carries the configuration mark (targetDP.h), not this one. */
+#ifndef TDP_NO_CONFIG_MARK
+#define TDP_NO_CONFIG_MARK
+#endif
+#include "targetDP_internal.h"
+
+#define SITE(name) ((tdpSite){name, f, l})
+
+int tdpBoxMake(targetBox *box, int ndim, const long *extent, const long *lo, const long *hi,
+               const char *f, int l) {
+  tdpSite at = SITE("targetBoxMake");
+  if (!box || !extent || !lo || !hi)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL argument");
+  if (ndim < 2 || ndim > TDP_BOX_MAXDIM)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "ndim %d: boxes have 2 to %d dimensions",
+                   ndim, TDP_BOX_MAXDIM);
+  long nsites = 1;
+  for (int d = 0; d < ndim; d++) {
+    if (extent[d] < 1 || extent[d] > (1L << 40) / nsites)
+      return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                     "extent %ld of dimension %d (lattice of at most 2^40 sites)", extent[d], d);
+    nsites *= extent[d];
+    if (lo[d] < 0 || hi[d] > extent[d] || lo[d] > hi[d])
+      return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                     "dimension %d: box [%ld, %ld) does not fit the extent %ld", d, lo[d], hi[d],
+                     extent[d]);
+  }
+  box->ndim = ndim;
+  for (int d = 0; d < TDP_BOX_MAXDIM; d++) {
+    box->extent[d] = d < ndim ? extent[d] : 1;
+    box->lo[d] = d < ndim ? lo[d] : 0;
+    box->hi[d] = d < ndim ? hi[d] : 1;
+  }
+  return TARGET_SUCCESS;
+}
+
+int tdpBoxInterior(targetBox *box, int ndim, const long *extent, long nhalo, const char *f,
+                   int l) {
+  tdpSite at = SITE(nhalo ? "targetBoxInterior" : "targetBoxAll");
+  if (!box || !extent) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL argument");
+  if (ndim < 2 || ndim > TDP_BOX_MAXDIM)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "ndim %d: boxes have 2 to %d dimensions",
+                   ndim, TDP_BOX_MAXDIM);
+  long lo[TDP_BOX_MAXDIM], hi[TDP_BOX_MAXDIM];
+  for (int d = 0; d < ndim; d++) {
+    if (nhalo < 0 || extent[d] < 2 * nhalo)
+      return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                     "nhalo %ld does not fit extent %ld of dimension %d", nhalo, extent[d], d);
+    lo[d] = nhalo;
+    hi[d] = extent[d] - nhalo;
+  }
+  return tdpBoxMake(box, ndim, extent, lo, hi, f, l);
+}
+
+/* A kernel's TDP_TLP_nD met a box of another dimension: a bug in the
+ * program, reported like an out-of-bounds index. */
+void tdpBoxDimFail_(int ndim, int want, const char *file, int line) {
+  fprintf(stderr, "targetDP: a %d-D box given to TDP_TLP_%dD at %s:%d\n", ndim, want, file, line);
+  exit(1);
+}

@@ -1,0 +1,261 @@
+/*
+ * targetDP_box.h -- multi-dimensional TLP loops over a box of a lattice
+ * (the role of the original targetCoords3D / targetIndex3D): an interior-
+ * only, halo-only or face-only update is one launch, and the kernel gets
+ * the coordinates of every site. Included by targetDP.h; see docs/api.md.
+ *
+ * A lattice of 2, 3 or 4 dimensions (extents including any halo) stores
+ * site (x, y, z) at (x*ny + y)*nz + z: the last dimension runs fastest.
+ * A box is lo[d] <= coordinate d < hi[d] in each dimension. Along the last
+ * dimension the sites of a row are consecutive in memory, so that dimension
+ * is the vector one: strides of VVL sites, lanes base + vecIndex, as in the
+ * 1-D TDP_TLP. The C backend threads over rows and vectorises along them;
+ * CUDA puts the last dimension across consecutive threads (coalesced) and
+ * the next one across the rest of the block, so a thin box (a z face) still
+ * fills its blocks.
+ *
+ * Index arithmetic is in long throughout (lattices beyond 2^31 sites).
+ *
+ *   TDP_KERNEL void k(targetBox box, double *f) {
+ *     TDP_TLP_3D(box, x, y, z0, base) {    for each row (x, y) of the box and
+ *                                          each stride z0, z0 + VVL, ... of it:
+ *       TDP_ILP(v) f[base + v] = ...;      site base + v is (x, y, z0 + v)
+ *     }
+ *   }
+ *   TDP_LAUNCH_BOX(k, box, box, t_f);
+ *
+ * TDP_TLP_2D(box, x, y0, base) and TDP_TLP_4D(box, t, x, y, z0, base) are
+ * the same with one row coordinate fewer / more.
+ */
+#ifndef TARGETDP_BOX_H
+#define TARGETDP_BOX_H
+
+#define TDP_BOX_MAXDIM 4
+
+typedef struct {
+  int ndim;                   /* 2, 3 or 4 */
+  long extent[TDP_BOX_MAXDIM]; /* lattice extents, halo included */
+  long lo[TDP_BOX_MAXDIM];     /* first coordinate of the box per dimension */
+  long hi[TDP_BOX_MAXDIM];     /* one past the last */
+} targetBox;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Checked constructors (targetDP_box.c): any extent < 1, lo < 0,
+ * hi > extent or lo > hi is an error naming the dimension. lo == hi is an
+ * empty box (a launch over it does nothing). */
+int tdpBoxMake(targetBox *box, int ndim, const long *extent, const long *lo, const long *hi,
+               const char *f, int l);
+int tdpBoxInterior(targetBox *box, int ndim, const long *extent, long nhalo, const char *f,
+                   int l);
+#define targetBoxMake(box, ndim, extent, lo, hi) \
+  tdpBoxMake((box), (ndim), (extent), (lo), (hi), __FILE__, __LINE__)
+#define targetBoxInterior(box, ndim, extent, nhalo) \
+  tdpBoxInterior((box), (ndim), (extent), (nhalo), __FILE__, __LINE__)
+/* The whole lattice, halo included. */
+#define targetBoxAll(box, ndim, extent) \
+  tdpBoxInterior((box), (ndim), (extent), 0, __FILE__, __LINE__)
+#ifdef __cplusplus
+}
+#endif
+
+/* Sites in the lattice (the nsites of TDP_INDEX) and in the box. */
+static TDP_HOST_DEVICE inline long targetBoxLatticeSites(const targetBox *b) {
+  long n = 1;
+  for (int d = 0; d < b->ndim; d++) n *= b->extent[d];
+  return n;
+}
+static TDP_HOST_DEVICE inline long targetBoxSites(const targetBox *b) {
+  long n = 1;
+  for (int d = 0; d < b->ndim; d++) n *= b->hi[d] - b->lo[d];
+  return n;
+}
+
+/* Internal helpers of the loops below. */
+static TDP_HOST_DEVICE inline long tdpBoxLen_(const targetBox *b, int d) {
+  return b->hi[d] - b->lo[d];
+}
+/* Rows: every box site with the last coordinate at lo, counted over the
+ * dimensions before the last. */
+static TDP_HOST_DEVICE inline long tdpBoxRows_(const targetBox *b, int ndim) {
+  long n = 1;
+  for (int d = 0; d < ndim - 1; d++) n *= tdpBoxLen_(b, d);
+  return n;
+}
+/* A kernel written for n dimensions given a box of another: stop, as an
+ * out-of-bounds index does, instead of visiting the wrong sites. */
+#ifdef __CUDA_ARCH__
+#define TDP_BOX_STOP_(...) \
+  do {                     \
+    printf(__VA_ARGS__);   \
+    __trap();              \
+  } while (0)
+#else
+#ifdef __cplusplus
+extern "C"
+#endif
+void tdpBoxDimFail_(int ndim, int want, const char *file, int line);
+#define TDP_BOX_STOP_(fmt, ndim, want, file, line) tdpBoxDimFail_(ndim, want, file, line)
+#endif
+static TDP_HOST_DEVICE inline long tdpBoxDim_(const targetBox *b, int want, const char *file,
+                                              int line) {
+  if (b->ndim != want)
+    TDP_BOX_STOP_("targetDP: a %d-D box given to TDP_TLP_%dD at %s:%d\n", b->ndim, want, file,
+                  line);
+  return 0;
+}
+
+#ifdef __CUDACC__
+
+/* p = row * s + r with 32-bit arithmetic when both fit (a 64-bit division
+ * costs a GPU several times more): once per thread, not per lane. */
+static __device__ inline void tdpDivmod_(long p, long s, long *q, long *r) {
+  if (((unsigned long) p | (unsigned long) s) <= 0xffffffffUL) {
+    unsigned int q32 = (unsigned int) p / (unsigned int) s;
+    *q = q32;
+    *r = (long) ((unsigned int) p - q32 * (unsigned int) s);
+  } else {
+    *q = p / s;
+    *r = p % s;
+  }
+}
+
+/* The plane: the dimension before the last, times the strides of VVL
+ * along the last; it goes across the x of the grid. The dimensions before
+ * that (the outer ones) go across the y of the grid. */
+static TDP_HOST_DEVICE inline long tdpBoxStrides_(const targetBox *b, int ndim) {
+  return (tdpBoxLen_(b, ndim - 1) + VVL - 1) / VVL;
+}
+static TDP_HOST_DEVICE inline long tdpBoxPlane_(const targetBox *b, int ndim) {
+  return tdpBoxLen_(b, ndim - 2) * tdpBoxStrides_(b, ndim);
+}
+static TDP_HOST_DEVICE inline long tdpBoxOuter_(const targetBox *b, int ndim) {
+  long n = 1;
+  for (int d = 0; d < ndim - 2; d++) n *= tdpBoxLen_(b, d);
+  return n;
+}
+#define TDP_BOX_P0_ ((long) blockIdx.x * blockDim.x + threadIdx.x)
+#define TDP_BOX_PSTEP_ ((long) gridDim.x * blockDim.x)
+
+/* One plane point: the row coordinate r, the stride start c0 and the lanes. */
+#define TDP_BOX_PLANE_(box, n, r, c0)                                                  \
+  for (long tdp_p_ = TDP_BOX_P0_; tdp_p_ < tdpBoxPlane_(&(box), n); tdp_p_ += TDP_BOX_PSTEP_) \
+    for (long r = 0, c0 = 0, tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)                          \
+      for (tdpDivmod_(tdp_p_, tdpBoxStrides_(&(box), n), &r, &c0), r += (box).lo[n - 2],    \
+           c0 = (box).lo[n - 1] + VVL * c0; tdp_o1_; tdp_o1_ = 0)
+#define TDP_BOX_LANES_(box, n, c0)                                                     \
+  for (int tdp_nlane_ = ((box).hi[n - 1] - (c0) < VVL) ? (int) ((box).hi[n - 1] - (c0)) : VVL, \
+           tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+
+#define TDP_TLP_2D(box, x, y0, base)                                                   \
+  for (long tdp_q_ = tdpBoxDim_(&(box), 2, __FILE__, __LINE__); tdp_q_ < 1; tdp_q_++)   \
+    TDP_BOX_PLANE_(box, 2, x, y0)                                                      \
+      for (long base = x * (box).extent[1] + y0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)       \
+        TDP_BOX_LANES_(box, 2, y0)
+
+#define TDP_TLP_3D(box, x, y, z0, base)                                                \
+  for (long tdp_q_ = tdpBoxDim_(&(box), 3, __FILE__, __LINE__) + blockIdx.y;           \
+       tdp_q_ < tdpBoxOuter_(&(box), 3); tdp_q_ += gridDim.y)                          \
+    for (long x = (box).lo[0] + tdp_q_, tdp_o0_ = 1; tdp_o0_; tdp_o0_ = 0)              \
+      TDP_BOX_PLANE_(box, 3, y, z0)                                                    \
+        for (long base = (x * (box).extent[1] + y) * (box).extent[2] + z0, tdp_o2_ = 1;  \
+             tdp_o2_; tdp_o2_ = 0)                                                     \
+          TDP_BOX_LANES_(box, 3, z0)
+
+#define TDP_TLP_4D(box, t, x, y, z0, base)                                             \
+  for (long tdp_q_ = tdpBoxDim_(&(box), 4, __FILE__, __LINE__) + blockIdx.y;           \
+       tdp_q_ < tdpBoxOuter_(&(box), 4); tdp_q_ += gridDim.y)                          \
+    for (long t = 0, x = 0, tdp_o0_ = 1; tdp_o0_; tdp_o0_ = 0)                          \
+      for (tdpDivmod_(tdp_q_, tdpBoxLen_(&(box), 1), &t, &x), t += (box).lo[0],          \
+           x += (box).lo[1]; tdp_o0_; tdp_o0_ = 0)                                      \
+        TDP_BOX_PLANE_(box, 4, y, z0)                                                  \
+          for (long base = ((t * (box).extent[1] + x) * (box).extent[2] + y) * (box).extent[3] \
+                           + z0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)                    \
+            TDP_BOX_LANES_(box, 4, z0)
+
+/* The grid of a box launch: the plane across x (TPB threads per block, in
+ * plane order: the last dimension across consecutive threads), the outer
+ * dimensions across y (grid-stride beyond 65535). Any grid is correct. */
+static inline dim3 tdpBoxGrid_(const targetBox *b) {
+  long nx = (tdpBoxPlane_(b, b->ndim) + TARGET_TPB - 1) / TARGET_TPB;
+  long ny = tdpBoxOuter_(b, b->ndim);
+  if (nx > 0x7fffffffL) nx = 0x7fffffffL;
+  if (ny > 65535) ny = 65535;
+  return dim3((unsigned int) (nx < 1 ? 1 : nx), (unsigned int) (ny < 1 ? 1 : ny), 1);
+}
+#define TDP_LAUNCH_BOX(kernel, box, ...)                                \
+  do {                                                                  \
+    const targetBox tdp_lbox_ = (box);                                  \
+    TDP_PROFILE_START_(#kernel);                                        \
+    kernel<<<tdpBoxGrid_(&tdp_lbox_), TARGET_TPB>>>(__VA_ARGS__);       \
+    tdpLaunchCheck(#kernel, __FILE__, __LINE__);                        \
+    TDP_PROFILE_STOP_(#kernel);                                         \
+  } while (0)
+
+#else /* C backend */
+
+/* Coordinate d of row `row` (rows counted over dimensions 0..n-2). */
+static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
+  for (int e = n - 2; e > d; e--) row /= tdpBoxLen_(b, e);
+  return b->lo[d] + row % tdpBoxLen_(b, d);
+}
+
+/* The strides of one row: with VVL > 1, the full strides and then the short
+ * one in two passes (as the 1-D TDP_TLP: the full strides see the constant
+ * lane count VVL and vectorise like plain code); with VVL 1 the sites
+ * themselves are the simd loop. */
+#if VVL == 1
+#define TDP_BOX_ROW_(box, n, c0, first)                                         \
+  TDP_OMP_SIMD_()                                                               \
+  for (long c0 = (box).lo[n - 1]; c0 < (box).hi[n - 1]; c0++)                   \
+    for (long base = (first) + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)           \
+      for (int tdp_nlane_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+#else
+#define TDP_BOX_ROW_(box, n, c0, first)                                                   \
+  for (int tdp_pass_ = 0; tdp_pass_ < 2; tdp_pass_++)                                     \
+    for (long tdp_full_ = (box).lo[n - 1] + (tdpBoxLen_(&(box), n - 1) / VVL) * VVL,       \
+              c0 = tdp_pass_ ? tdp_full_ : (box).lo[n - 1];                                \
+         c0 < (tdp_pass_ ? (box).hi[n - 1] : tdp_full_); c0 += VVL)                         \
+      for (long base = (first) + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)                    \
+        for (int tdp_nlane_ = tdp_pass_ ? (int) ((box).hi[n - 1] - c0) : VVL,               \
+                 tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+#endif
+/* `base` is declared inside TDP_BOX_ROW_ from the row's first site. */
+#define TDP_BOX_ROWS_(box, n)                                                            \
+  for (long tdp_q_ = tdpBoxDim_(&(box), n, __FILE__, __LINE__); tdp_q_ < 1; tdp_q_++)    \
+    TDP_OMP_(parallel for schedule(static))                                             \
+    for (long tdp_row_ = 0; tdp_row_ < tdpBoxRows_(&(box), n); tdp_row_++)
+
+#define TDP_TLP_2D(box, x, y0, base)                                            \
+  TDP_BOX_ROWS_(box, 2)                                                         \
+  for (long x = (box).lo[0] + tdp_row_, tdp_o0_ = 1; tdp_o0_; tdp_o0_ = 0)       \
+    TDP_BOX_ROW_(box, 2, y0, x * (box).extent[1])
+
+#define TDP_TLP_3D(box, x, y, z0, base)                                         \
+  TDP_BOX_ROWS_(box, 3)                                                         \
+  for (long x = tdpBoxCoord_(&(box), 3, tdp_row_, 0),                           \
+            y = (box).lo[1] + tdp_row_ % tdpBoxLen_(&(box), 1), tdp_o0_ = 1;     \
+       tdp_o0_; tdp_o0_ = 0)                                                    \
+    TDP_BOX_ROW_(box, 3, z0, (x * (box).extent[1] + y) * (box).extent[2])
+
+#define TDP_TLP_4D(box, t, x, y, z0, base)                                      \
+  TDP_BOX_ROWS_(box, 4)                                                         \
+  for (long t = tdpBoxCoord_(&(box), 4, tdp_row_, 0),                           \
+            x = tdpBoxCoord_(&(box), 4, tdp_row_, 1),                           \
+            y = (box).lo[2] + tdp_row_ % tdpBoxLen_(&(box), 2), tdp_o0_ = 1;     \
+       tdp_o0_; tdp_o0_ = 0)                                                    \
+    TDP_BOX_ROW_(box, 4, z0,                                                    \
+                 ((t * (box).extent[1] + x) * (box).extent[2] + y) * (box).extent[3])
+
+#define TDP_LAUNCH_BOX(kernel, box, ...) \
+  do {                                   \
+    (void) (box);                        \
+    TDP_PROFILE_START_(#kernel);         \
+    kernel(__VA_ARGS__);                 \
+    TDP_PROFILE_STOP_(#kernel);          \
+  } while (0)
+
+#endif /* __CUDACC__ */
+
+#endif /* TARGETDP_BOX_H */

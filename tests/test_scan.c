@@ -1,0 +1,178 @@
+/*
+ * test_scan.c -- targetScan{Inclusive,Exclusive}{Int,Long,Double} and
+ * targetCompactIndices against serial references on the host, for sizes 0,
+ * 1, odd, around the C backend's scan blocks (8192, in groups of 4) and large; out of
+ * place and in place, with guard elements after the end that must not
+ * change; ints and longs exact, doubles within 1e-12 of the sum of
+ * magnitudes (and exact on integer-valued data).
+ */
+
+#include "test_util.h"
+
+static const size_t ssizes[] = {0, 1, 2, 7, VVL + 1, 1003, 8191, 8193, 32767, 32768, 32769,
+                                100003, (1 << 20) + 3};
+#define NSSIZES (sizeof(ssizes) / sizeof(ssizes[0]))
+#define GUARD 4
+
+/* One test per element type, from one body: T the type, NAME the suffix
+ * of its API names (targetScanInclusive##NAME), TEST the test's name. */
+#define SCAN_TEST(T, TEST, NAME, FILL, TOL)                                                 \
+  static void test_scan_##TEST(void **state) {                                             \
+    (void) state;                                                                          \
+    for (size_t k = 0; k < NSSIZES; k++) {                                                 \
+      size_t n = ssizes[k];                                                                \
+      T *in = (T *) tuMalloc((n + GUARD) * sizeof(T));                                     \
+      T *out = (T *) tuMalloc((n + GUARD) * sizeof(T));                                    \
+      double *ref = (double *) tuMalloc((n + 1) * sizeof(double));                         \
+      double *mag = (double *) tuMalloc((n + 1) * sizeof(double));                         \
+      tuRng r;                                                                             \
+      tuSeed(&r, 700 + n);                                                                 \
+      for (size_t i = 0; i < n; i++) in[i] = FILL;                                         \
+      for (size_t i = n; i < n + GUARD; i++) in[i] = (T) 77;                               \
+      /* ref[i]: sum of in[0..i-1], exact for the integer types (< 2^53) */                \
+      ref[0] = mag[0] = 0.0;                                                               \
+      long double acc = 0.0L, amag = 0.0L;                                                 \
+      for (size_t i = 0; i < n; i++) {                                                     \
+        acc += (long double) in[i];                                                        \
+        amag += fabsl((long double) in[i]);                                                \
+        ref[i + 1] = (double) acc;                                                         \
+        mag[i + 1] = (double) amag;                                                        \
+      }                                                                                    \
+      T *t_in = NULL, *t_out = NULL;                                                       \
+      assert_int_equal(targetMalloc(&t_in, (n + GUARD) * sizeof(T)), TARGET_SUCCESS);      \
+      assert_int_equal(targetMalloc(&t_out, (n + GUARD) * sizeof(T)), TARGET_SUCCESS);     \
+      for (int mode = 0; mode < 2; mode++) {                                               \
+        for (int inplace = 0; inplace < 2; inplace++) {                                    \
+          tuSetContext("%s scan of %zu " #T ", %s", mode ? "exclusive" : "inclusive", n,   \
+                       inplace ? "in place" : "out of place");                             \
+          T *dst = inplace ? t_in : t_out;                                                 \
+          assert_int_equal(copyToTarget(t_in, in, (n + GUARD) * sizeof(T)), TARGET_SUCCESS); \
+          for (size_t i = 0; i < n + GUARD; i++) out[i] = (T) -5;                          \
+          assert_int_equal(copyToTarget(t_out, out, (n + GUARD) * sizeof(T)), TARGET_SUCCESS); \
+          int rc = mode ? targetScanExclusive##NAME(dst, t_in, n)                          \
+                        : targetScanInclusive##NAME(dst, t_in, n);                         \
+          assert_int_equal(rc, TARGET_SUCCESS);                                            \
+          assert_int_equal(targetSynchronize(), TARGET_SUCCESS);                           \
+          assert_int_equal(copyFromTarget(out, dst, (n + GUARD) * sizeof(T)), TARGET_SUCCESS); \
+          tuCheck c;                                                                       \
+          tuCheckInit(&c);                                                                 \
+          long nfar = 0, firstfar = -1;                                                    \
+          for (size_t i = 0; i < n; i++) {                                                 \
+            double want = ref[mode ? i : i + 1], got = (double) out[i];                    \
+            if (TOL == 0.0) tuCheckEq(&c, (long) i, got, want);                            \
+            else if (!(fabs(got - want) <= TOL * mag[mode ? i : i + 1]) && nfar++ == 0)    \
+              firstfar = (long) i;                                                         \
+          }                                                                                \
+          for (size_t i = n; i < n + GUARD; i++)                                           \
+            tuCheckEq(&c, (long) i, (double) out[i], inplace ? 77.0 : -5.0);               \
+          tuCheckDone(&c, "scan", n + GUARD);                                              \
+          if (nfar)                                                                        \
+            fail_msg("[%s] %ld values beyond %g x the sum of magnitudes, first at %ld: "   \
+                     "%.17g want %.17g", tu_context, nfar, (double) TOL, firstfar,         \
+                     (double) out[firstfar], ref[mode ? firstfar : firstfar + 1]);          \
+        }                                                                                  \
+      }                                                                                    \
+      assert_int_equal(targetFree(t_in), TARGET_SUCCESS);                                  \
+      assert_int_equal(targetFree(t_out), TARGET_SUCCESS);                                 \
+      free(in);                                                                            \
+      free(out);                                                                           \
+      free(ref);                                                                           \
+      free(mag);                                                                           \
+    }                                                                                      \
+  }
+
+/* ints in +-1000: prefix sums stay far inside int; longs up to 2^40: the
+ * sums pass INT_MAX at once (an int scan of them would be wrong); doubles
+ * of mixed sign, then integer-valued doubles (every sum exact). */
+SCAN_TEST(int, int, Int, (int) tuInt(&r, -1000, 1000), 0.0)
+SCAN_TEST(long, long, Long, (long) (tuNext(&r) >> 24) - (1L << 39), 0.0)
+SCAN_TEST(double, double, Double, 2.0 * tuUniform(&r) - 1.0, 1e-12)
+SCAN_TEST(double, double_integral, Double, (double) tuInt(&r, -4096, 4096), 0.0)
+
+static void test_compact(void **state) {
+  (void) state;
+  const double density[] = {0.0, 0.01, 0.5, 0.97, 1.0};
+  for (size_t k = 0; k < NSSIZES; k++) {
+    size_t n = ssizes[k];
+    char *mask = (char *) tuMalloc(n + 1);
+    long *idx = (long *) tuMalloc((n + 1) * sizeof(long));
+    char *t_mask = NULL;
+    long *t_idx = NULL;
+    assert_int_equal(targetMalloc(&t_mask, n + 1), TARGET_SUCCESS);
+    assert_int_equal(targetMalloc(&t_idx, (n + 1) * sizeof(long)), TARGET_SUCCESS);
+    for (int d = 0; d < 5; d++) {
+      tuRng r;
+      tuSeed(&r, 900 + n + d);
+      size_t want = 0;
+      for (size_t i = 0; i < n; i++) {
+        /* any non-zero char counts, negative ones too */
+        mask[i] = tuUniform(&r) < density[d] ? (char) (i % 3 == 0 ? -1 : (int) (1 + i % 100)) : 0;
+        want += mask[i] != 0;
+      }
+      tuSetContext("compaction of %zu sites, density %g", n, density[d]);
+      assert_int_equal(copyToTarget(t_mask, mask, n + 1), TARGET_SUCCESS);
+      size_t count = 12345;
+      assert_int_equal(targetCompactIndices(t_idx, &count, t_mask, n), TARGET_SUCCESS);
+      if (count != want) fail_msg("[%s] count %zu, want %zu", tu_context, count, want);
+      if (count > 0)
+        assert_int_equal(copyFromTarget(idx, t_idx, count * sizeof(long)), TARGET_SUCCESS);
+      tuCheck c;
+      tuCheckInit(&c);
+      size_t j = 0;
+      for (size_t i = 0; i < n; i++) {
+        if (mask[i]) {
+          tuCheckEq(&c, (long) j, (double) idx[j], (double) i);
+          j++;
+        }
+      }
+      tuCheckDone(&c, "indices", count);
+    }
+    assert_int_equal(targetFree(t_mask), TARGET_SUCCESS);
+    assert_int_equal(targetFree(t_idx), TARGET_SUCCESS);
+    free(mask);
+    free(idx);
+  }
+}
+
+/* Bad arguments are refused with the call's name; n = 0 is not one. */
+static void test_scan_errors(void **state) {
+  (void) state;
+  double *t_a = NULL;
+  long *t_i = NULL;
+  char *t_m = NULL;
+  size_t count = 0;
+  assert_int_equal(targetMalloc(&t_a, 100 * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t_i, 100 * sizeof(long)), TARGET_SUCCESS);
+  assert_int_equal(targetCalloc(&t_m, 100), TARGET_SUCCESS);
+  targetSetErrorAbort(0);
+  expectError(targetScanInclusiveDouble(t_a, NULL, 10), TARGET_ERROR_INVALID_VALUE,
+              "targetScanInclusiveDouble", "NULL");
+  expectError(targetScanExclusiveDouble(t_a, t_a, 101), TARGET_ERROR_INVALID_VALUE,
+              "targetScanExclusiveDouble", "only 800 remain");
+  expectError(targetScanInclusiveDouble(t_a + 1, t_a, 50), TARGET_ERROR_INVALID_VALUE,
+              "targetScanInclusiveDouble", "overlap");
+  expectError(targetScanInclusiveLong(t_i, t_i, (size_t) -3), TARGET_ERROR_INVALID_VALUE,
+              "targetScanInclusiveLong", "absurd");
+  expectError(targetCompactIndices(t_i, NULL, t_m, 10), TARGET_ERROR_INVALID_VALUE,
+              "targetCompactIndices", "NULL");
+  expectError(targetCompactIndices(t_i, &count, t_m, 101), TARGET_ERROR_INVALID_VALUE,
+              "targetCompactIndices", "the mask");
+  expectError(targetCompactIndices(t_i + 50, &count, t_m, 100), TARGET_ERROR_INVALID_VALUE,
+              "targetCompactIndices", "the index array");
+  targetSetErrorAbort(1);
+  assert_int_equal(targetFree(t_a), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_i), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_m), TARGET_SUCCESS);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_scan_int),
+      cmocka_unit_test(test_scan_long),
+      cmocka_unit_test(test_scan_double),
+      cmocka_unit_test(test_scan_double_integral),
+      cmocka_unit_test(test_compact),
+      cmocka_unit_test(test_scan_errors),
+  };
+  return cmocka_run_group_tests_name("scan " TARGETDP_CONFIG, tests, tuSetup, tuTeardown);
+}
