@@ -434,10 +434,18 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
  * compiler unrolls the two-pass loop, the lane count of the first is the
  * constant VVL and its ILP loops compile like plain vector code (measured:
  * 0.94-0.98 of a native triad with a run-time lane count in every stride,
- * 1.00 this way). A large kernel that is not unrolled still runs correctly. */
+ * 1.00 this way). The lane count is loop-invariant, so gcc hoists it and
+ * would not version the loop on it: the unroll pragma asks for the two
+ * copies. A compiler that ignores it still runs correctly. */
+#ifdef __GNUC__
+#define TDP_UNROLL_PASSES_ TDP_PRAGMA(GCC unroll 2)
+#else
+#define TDP_UNROLL_PASSES_
+#endif
 #define TDP_NLANE_ (tdp_pass_ ? (int) (tdp_n_ % (VVL)) : (VVL))
 #define TDP_TLP(baseIndex, N)                                                         \
   TDP_OMP_(parallel)                                                                  \
+  TDP_UNROLL_PASSES_                                                                  \
   for (long tdp_n_ = (N), tdp_pass_ = 0; tdp_pass_ < 2; tdp_pass_++)                  \
     TDP_OMP_(for schedule(static) nowait)                                             \
     for (long baseIndex = tdp_pass_ ? tdp_n_ / (VVL) * (VVL) : 0;                       \
