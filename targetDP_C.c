@@ -108,14 +108,14 @@ int tdpBackendSetConstant(double *t_a, double value, size_t n, tdpSite at) {
   return TARGET_SUCCESS;
 }
 
-int tdpBackendCopySites(double *dst, const double *src, int nsites, int ncomp,
-                        const int *sites, int nlist, int to_target, tdpSite at) {
+int tdpBackendCopySites(double *dst, const double *src, long nsites, long ncomp,
+                        const long *sites, long nlist, int to_target, tdpSite at) {
   (void) nsites; /* not every layout needs it */
   (void) to_target;
   (void) at;
   TDP_OMP_(parallel for schedule(static))
-  for (int k = 0; k < nlist; k++) {
-    for (int c = 0; c < ncomp; c++) {
+  for (long k = 0; k < nlist; k++) {
+    for (long c = 0; c < ncomp; c++) {
       size_t i = TDP_INDEX(nsites, ncomp, sites[k], c);
       dst[i] = src[i];
     }
@@ -167,12 +167,12 @@ int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op
   return TARGET_SUCCESS;
 }
 
-int tdpBackendConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int aos2soa,
+int tdpBackendConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
                       tdpSite at) {
   (void) at;
   TDP_OMP_(parallel for schedule(static))
-  for (int s = 0; s < nsites; s++) {
-    for (int c = 0; c < ncomp; c++) {
+  for (long s = 0; s < nsites; s++) {
+    for (long c = 0; c < ncomp; c++) {
       size_t aos = (size_t) s * ncomp + c, soa = (size_t) c * nsites + s;
       if (aos2soa) t_dst[soa] = t_src[aos];
       else t_dst[aos] = t_src[soa];

@@ -162,10 +162,11 @@ int tdpBackendSetConstant(double *t_a, double value, size_t n, tdpSite at) {
 
 /* Subset copies move only the listed sites: packed as buf[c * nlist + k]
  * so that consecutive threads touch consecutive words of the buffer. */
-static __global__ void sites_kernel(double *field, double *buf, const int *sites, int nlist,
-                                    int nsites, int ncomp, int unpack) {
-  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < nlist; k += gridDim.x * blockDim.x) {
-    for (int c = 0; c < ncomp; c++) {
+static __global__ void sites_kernel(double *field, double *buf, const long *sites, long nlist,
+                                    long nsites, long ncomp, int unpack) {
+  for (long k = (long) blockIdx.x * blockDim.x + threadIdx.x; k < nlist;
+       k += (long) gridDim.x * blockDim.x) {
+    for (long c = 0; c < ncomp; c++) {
       size_t i = TDP_INDEX(nsites, ncomp, sites[k], c);
       if (unpack) field[i] = buf[(size_t) c * nlist + k];
       else buf[(size_t) c * nlist + k] = field[i];
@@ -173,19 +174,19 @@ static __global__ void sites_kernel(double *field, double *buf, const int *sites
   }
 }
 
-int tdpBackendCopySites(double *dst, const double *src, int nsites, int ncomp,
-                        const int *sites, int nlist, int to_target, tdpSite at) {
+int tdpBackendCopySites(double *dst, const double *src, long nsites, long ncomp,
+                        const long *sites, long nlist, int to_target, tdpSite at) {
   size_t nval = (size_t) nlist * ncomp;
-  size_t sites_bytes = ((nlist * sizeof(int) + 255) / 256) * 256; /* keep buf aligned */
+  size_t sites_bytes = ((nlist * sizeof(long) + 255) / 256) * 256; /* keep buf aligned */
   int rc = grow_scratch(sites_bytes + nval * sizeof(double), nval * sizeof(double), at);
   if (rc) return rc;
-  int *d_sites = (int *) d_scratch;
+  long *d_sites = (long *) d_scratch;
   double *d_buf = (double *) ((char *) d_scratch + sites_bytes);
   double *h_buf = (double *) h_scratch;
-  CUDA_TRY(cudaMemcpy(d_sites, sites, nlist * sizeof(int), cudaMemcpyHostToDevice), at);
+  CUDA_TRY(cudaMemcpy(d_sites, sites, nlist * sizeof(long), cudaMemcpyHostToDevice), at);
   if (to_target) {
-    for (int k = 0; k < nlist; k++)
-      for (int c = 0; c < ncomp; c++)
+    for (long k = 0; k < nlist; k++)
+      for (long c = 0; c < ncomp; c++)
         h_buf[(size_t) c * nlist + k] = src[TDP_INDEX(nsites, ncomp, sites[k], c)];
     CUDA_TRY(cudaMemcpy(d_buf, h_buf, nval * sizeof(double), cudaMemcpyHostToDevice), at);
     sites_kernel<<<lib_blocks(nlist), LIB_TPB>>>(dst, d_buf, d_sites, nlist, nsites, ncomp, 1);
@@ -195,8 +196,8 @@ int tdpBackendCopySites(double *dst, const double *src, int nsites, int ncomp,
                                                  ncomp, 0);
     CUDA_TRY(cudaGetLastError(), at);
     CUDA_TRY(cudaMemcpy(h_buf, d_buf, nval * sizeof(double), cudaMemcpyDeviceToHost), at);
-    for (int k = 0; k < nlist; k++)
-      for (int c = 0; c < ncomp; c++)
+    for (long k = 0; k < nlist; k++)
+      for (long c = 0; c < ncomp; c++)
         dst[TDP_INDEX(nsites, ncomp, sites[k], c)] = h_buf[(size_t) c * nlist + k];
   }
   return TARGET_SUCCESS;
@@ -249,7 +250,7 @@ int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op
 }
 
 /* One thread per SoA element: the SoA side is read or written coalesced. */
-static __global__ void convert_kernel(double *dst, const double *src, int nsites, int ncomp,
+static __global__ void convert_kernel(double *dst, const double *src, long nsites, long ncomp,
                                       int aos2soa) {
   size_t n = (size_t) nsites * ncomp;
   for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
@@ -260,7 +261,7 @@ static __global__ void convert_kernel(double *dst, const double *src, int nsites
   }
 }
 
-int tdpBackendConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int aos2soa,
+int tdpBackendConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
                       tdpSite at) {
   convert_kernel<<<lib_blocks((size_t) nsites * ncomp), LIB_TPB>>>(t_dst, t_src, nsites, ncomp,
                                                                    aos2soa);

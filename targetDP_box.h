@@ -209,17 +209,15 @@ static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
 #define TDP_BOX_ROW_(box, n, c0, first)                                         \
   TDP_OMP_SIMD_()                                                               \
   for (long c0 = (box).lo[n - 1]; c0 < (box).hi[n - 1]; c0++)                   \
-    for (long base = (first) + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)           \
-      for (int tdp_nlane_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+    for (long base = (first) + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)
 #else
 #define TDP_BOX_ROW_(box, n, c0, first)                                                   \
   for (int tdp_pass_ = 0; tdp_pass_ < 2; tdp_pass_++)                                     \
-    for (long tdp_full_ = (box).lo[n - 1] + (tdpBoxLen_(&(box), n - 1) / VVL) * VVL,       \
+    for (long tdp_n_ = tdpBoxLen_(&(box), n - 1), /* TDP_NLANE_: tdp_n_ % VVL in pass 1 */  \
+              tdp_full_ = (box).lo[n - 1] + (tdp_n_ / (VVL)) * (VVL),                        \
               c0 = tdp_pass_ ? tdp_full_ : (box).lo[n - 1];                                \
-         c0 < (tdp_pass_ ? (box).hi[n - 1] : tdp_full_); c0 += VVL)                         \
-      for (long base = (first) + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)                    \
-        for (int tdp_nlane_ = tdp_pass_ ? (int) ((box).hi[n - 1] - c0) : VVL,               \
-                 tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+         c0 < (tdp_pass_ ? (box).hi[n - 1] : tdp_full_); c0 += (VVL))                       \
+      for (long base = (first) + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)
 #endif
 /* `base` is declared inside TDP_BOX_ROW_ from the row's first site. */
 #define TDP_BOX_ROWS_(box, n)                                                            \

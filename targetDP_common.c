@@ -296,7 +296,7 @@ int tdpSetConstant(double *t_a, double value, size_t n, const char *f, int l) {
                                   tdpBackendSetConstant(t_a, value, n, at));
 }
 
-static int check_field(const void *dst, const void *src, int nsites, int ncomp,
+static int check_field(const void *dst, const void *src, long nsites, long ncomp,
                        int to_target, tdpSite at) {
   /* to_target: 1 dst is the target field, 0 src is, 2 both are plain
    * (unpadded) target arrays of nsites * ncomp. */
@@ -304,12 +304,13 @@ static int check_field(const void *dst, const void *src, int nsites, int ncomp,
   if (rc == TARGET_SUCCESS) rc = check_ptrs(dst, src, 1, at);
   if (rc) return rc;
   if (nsites <= 0 || ncomp <= 0)
-    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nsites %d and ncomp %d must be positive",
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nsites %ld and ncomp %ld must be positive",
                    nsites, ncomp);
-  /* Two large ints would wrap the byte count below into a small number
+  /* Two large extents would wrap the byte count below into a small number
    * that passes the room check. */
-  if ((size_t) ncomp > SIZE_MAX / 4 / sizeof(double) / TDP_NSITES_ALLOC(nsites))
-    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nsites %d x ncomp %d is absurd", nsites,
+  if ((size_t) nsites > SIZE_MAX / 64 ||
+      (size_t) ncomp > SIZE_MAX / 4 / sizeof(double) / TDP_NSITES_ALLOC(nsites))
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nsites %ld x ncomp %ld is absurd", nsites,
                    ncomp);
   size_t nbytes = TDP_FIELD_SIZE(nsites, ncomp) * sizeof(double);
   if (to_target == 2) {
@@ -321,8 +322,8 @@ static int check_field(const void *dst, const void *src, int nsites, int ncomp,
   return rc ? rc : check_host(to_target ? src : dst, nbytes, "the host field", at);
 }
 
-int tdpCopySites(double *dst, const double *src, int nsites, int ncomp, const int *sites,
-                 int nlist, int to_target, const char *f, int l) {
+int tdpCopySites(double *dst, const double *src, long nsites, long ncomp, const int *sites,
+                 long nlist, int to_target, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTargetSites" : "copyFromTargetSites");
   int rc = check_field(dst, src, nsites, ncomp, to_target, at);
   if (rc) return rc;
@@ -330,17 +331,24 @@ int tdpCopySites(double *dst, const double *src, int nsites, int ncomp, const in
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "bad site list");
   rc = check_host(sites, (size_t) nlist * sizeof(int), "the site list", at); /* read on the host */
   if (rc) return rc;
-  for (int k = 0; k < nlist; k++) {
+  for (long k = 0; k < nlist; k++) {
     if (sites[k] < 0 || sites[k] >= nsites)
-      return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "site %d out of range [0, %d)",
+      return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "site %d out of range [0, %ld)",
                      sites[k], nsites);
   }
   if (nlist == 0) return TARGET_SUCCESS;
-  return TDP_PROFILED_(at.call, (double) nlist * ncomp * sizeof(double),
-                       tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist, to_target, at));
+  /* The backends take 64-bit site lists (masks and halos of more than 2^31
+   * sites make them); widen the caller's int list. */
+  long *wide = (long *) malloc(sizeof(long) * (size_t) nlist);
+  if (!wide) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %ld sites", nlist);
+  for (long k = 0; k < nlist; k++) wide[k] = sites[k];
+  rc = TDP_PROFILED_(at.call, (double) nlist * ncomp * sizeof(double),
+                     tdpBackendCopySites(dst, src, nsites, ncomp, wide, nlist, to_target, at));
+  free(wide);
+  return rc;
 }
 
-int tdpCopyMasked(double *dst, const double *src, int nsites, int ncomp, const char *mask,
+int tdpCopyMasked(double *dst, const double *src, long nsites, long ncomp, const char *mask,
                   int to_target, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTargetMasked" : "copyFromTargetMasked");
   int rc = check_field(dst, src, nsites, ncomp, to_target, at);
@@ -348,10 +356,10 @@ int tdpCopyMasked(double *dst, const double *src, int nsites, int ncomp, const c
   if (!mask) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL mask");
   rc = check_host(mask, (size_t) nsites, "the mask", at); /* read on the host */
   if (rc) return rc;
-  int *sites = (int *) malloc(sizeof(int) * nsites);
-  if (!sites) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %d sites", nsites);
-  int nlist = 0;
-  for (int i = 0; i < nsites; i++) {
+  long *sites = (long *) malloc(sizeof(long) * (size_t) nsites);
+  if (!sites) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %ld sites", nsites);
+  long nlist = 0;
+  for (long i = 0; i < nsites; i++) {
     if (mask[i]) sites[nlist++] = i;
   }
   rc = nlist ? TDP_PROFILED_(at.call, (double) nlist * ncomp * sizeof(double),
@@ -364,7 +372,7 @@ int tdpCopyMasked(double *dst, const double *src, int nsites, int ncomp, const c
 
 /* Halo: sites within nhalo of a face. Edge: interior sites within nhalo of
  * the halo, i.e. what the neighbouring ranks' halos are filled from. */
-int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo, int ncomp,
+int tdpCopy3D(double *dst, const double *src, const int extents[3], long nhalo, long ncomp,
               int to_target, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTarget3DHalo" : "copyFromTarget3DEdge");
   int rc = check_live(at);
@@ -373,27 +381,25 @@ int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo, i
   rc = check_host(extents, 3 * sizeof(int), "the extents", at); /* read on the host */
   if (rc) return rc;
   const int nx = extents[0], ny = extents[1], nz = extents[2];
-  const long long twice = 2LL * nhalo; /* 2 * nhalo could overflow an int */
-  if (nhalo < 1 || nx <= twice || ny <= twice || nz <= twice)
+  if (nhalo < 1 || nhalo > INT_MAX / 2 || nx <= 2 * nhalo || ny <= 2 * nhalo ||
+      nz <= 2 * nhalo)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
-                   "extents %d x %d x %d must exceed twice nhalo = %d", nx, ny, nz, nhalo);
-  /* Site indices are ints: a larger local lattice would wrap them. */
-  const long long nsites = (long long) nx * ny * nz;
-  if (nsites > INT_MAX)
-    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
-                   "extents %d x %d x %d have %lld sites, more than an int can index", nx, ny,
-                   nz, nsites);
-  rc = check_field(dst, src, (int) nsites, ncomp, to_target, at);
+                   "extents %d x %d x %d must exceed twice nhalo = %ld", nx, ny, nz, nhalo);
+  if ((long) nx * ny > LONG_MAX / 64 / nz) /* three ints can overflow a long */
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "extents %d x %d x %d are absurd", nx, ny,
+                   nz);
+  const long nsites = (long) nx * ny * nz;
+  rc = check_field(dst, src, nsites, ncomp, to_target, at);
   if (rc) return rc;
-  int *sites = (int *) malloc(sizeof(int) * nsites);
-  if (!sites) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %lld sites", nsites);
+  long *sites = (long *) malloc(sizeof(long) * (size_t) nsites);
+  if (!sites) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %ld sites", nsites);
   /* dist: distance of a coordinate from the nearer end (0 = outermost). */
 #define DIST(c, n) ((c) < (n) - 1 - (c) ? (c) : (n) - 1 - (c))
-  int nlist = 0;
-  for (int x = 0; x < nx; x++) {
-    for (int y = 0; y < ny; y++) {
-      for (int z = 0; z < nz; z++) {
-        int d = DIST(x, nx);
+  long nlist = 0;
+  for (long x = 0; x < nx; x++) {
+    for (long y = 0; y < ny; y++) {
+      for (long z = 0; z < nz; z++) {
+        long d = DIST(x, nx);
         if (DIST(y, ny) < d) d = DIST(y, ny);
         if (DIST(z, nz) < d) d = DIST(z, nz);
         int take = to_target ? (d < nhalo) : (d >= nhalo && d < 2 * nhalo);
@@ -403,8 +409,7 @@ int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo, i
   }
 #undef DIST
   rc = TDP_PROFILED_(at.call, (double) nlist * ncomp * sizeof(double),
-                     tdpBackendCopySites(dst, src, (int) nsites, ncomp, sites, nlist, to_target,
-                                         at));
+                     tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist, to_target, at));
   free(sites);
   return rc;
 }
@@ -500,7 +505,7 @@ void tdpReduceCheck_(const void *partial, const char *call, const char *name, co
             "threads (a race)", name);
 }
 
-int tdpConvert(double *t_dst, const double *t_src, int nsites, int ncomp, int aos2soa,
+int tdpConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
                const char *f, int l) {
   tdpSite at = SITE(aos2soa ? "targetAoS2SoA" : "targetSoA2AoS");
   int rc = check_field(t_dst, t_src, nsites, ncomp, 2, at);

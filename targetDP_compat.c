@@ -70,7 +70,7 @@ int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2s
   /* today's conversion checks for a field of TDP_FIELD_SIZE elements */
   int rc = tdpMalloc((void **) &t_tmp, TDP_FIELD_SIZE(nsites, nfields) * sizeof(double), 0, 0,
                      f, l);
-  if (rc == TARGET_SUCCESS) rc = tdpConvert(t_tmp, t_array, (int) nsites, (int) nfields, aos2soa, f, l);
+  if (rc == TARGET_SUCCESS) rc = tdpConvert(t_tmp, t_array, (long) nsites, (long) nfields, aos2soa, f, l);
   if (rc == TARGET_SUCCESS) rc = tdpCopyTargetToTarget(t_array, t_tmp, nbytes, f, l);
   if (t_tmp) tdpFree(t_tmp, f, l);
   return rc;

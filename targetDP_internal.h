@@ -38,11 +38,11 @@ int tdpBackendFree(void *t_ptr, tdpSite at);
 int tdpBackendCopy(void *dst, const void *src, size_t nbytes, int to_target, tdpSite at);
 int tdpBackendCopyConst(void *t_symbol, const void *src, size_t nbytes, tdpSite at);
 int tdpBackendSetConstant(double *t_a, double value, size_t n, tdpSite at);
-int tdpBackendCopySites(double *dst, const double *src, int nsites, int ncomp,
-                        const int *sites, int nlist, int to_target, tdpSite at);
+int tdpBackendCopySites(double *dst, const double *src, long nsites, long ncomp,
+                        const long *sites, long nlist, int to_target, tdpSite at);
 int tdpBackendReduceDouble(double *res, const double *t_a, size_t n, tdpReduceOp op, tdpSite at);
 int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op, tdpSite at);
-int tdpBackendConvert(double *t_dst, const double *t_src, int nsites, int ncomp,
+int tdpBackendConvert(double *t_dst, const double *t_src, long nsites, long ncomp,
                       int aos2soa, tdpSite at);
 int tdpBackendSynchronize(tdpSite at);
 int tdpBackendLaunchCheck(const char *kernel, tdpSite at); /* right after a launch */

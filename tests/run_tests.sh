@@ -230,7 +230,8 @@ if [ "${TDP_GPU:-0}" = 1 ]; then
   done
   run_config "gpu-checked-SOA-vvl1" -- TARGET=cuda LAYOUT=SOA VVL=1 CHECK=1
   for tool in memcheck racecheck; do
-    RUN_WRAP=(compute-sanitizer --tool "$tool" --error-exitcode 99)
+    # TDP_TEST_NO_BIG: test_extents skips its 2 GiB field under the tool.
+    RUN_WRAP=(env TDP_TEST_NO_BIG=1 compute-sanitizer --tool "$tool" --error-exitcode 99)
     # The error-path tests provoke CUDA API errors on purpose (a 2^60-byte
     # cudaMalloc); the layer checks and reports every API call itself.
     [ "$tool" = memcheck ] && RUN_WRAP+=(--leak-check full --report-api-errors no)
@@ -238,9 +239,11 @@ if [ "${TDP_GPU:-0}" = 1 ]; then
     # runs no kernel in its parent, only forked children that exit on
     # purpose, and under racecheck its parent crashed once in five runs
     # (SIGSEGV in the tool's fork handling; 2026-11-22, H100), never
-    # without it. It runs plainly and under memcheck above.
+    # without it. It runs plainly and under memcheck above. test_break
+    # forks the same way (its kernels are trivial).
     if [ "$tool" = racecheck ]; then
-      SKIP_BINS="test_abort" SKIP_WHY="no kernels to race-check; forks under racecheck are unreliable"
+      SKIP_BINS="test_abort test_break"
+      SKIP_WHY="no kernels worth race-checking; forks under racecheck are unreliable"
     fi
     run_config "gpu-$tool-SOA-vvl1" -- TARGET=cuda LAYOUT=SOA VVL=1
     SKIP_BINS=""
@@ -292,7 +295,7 @@ if command -v valgrind >/dev/null 2>&1; then
   # Any valgrind line in a binary's stderr fails it (run_binary), and a
   # definite or indirect leak or a memory error makes it exit 99. Each
   # configuration costs ~10 s to run and ~30 s to build on 2 cores.
-  RUN_WRAP=(valgrind -q --error-exitcode=99 --leak-check=full
+  RUN_WRAP=(env TDP_TEST_NO_BIG=1 valgrind -q --error-exitcode=99 --leak-check=full
             --errors-for-leak-kinds=definite,indirect --track-origins=yes)
   for cfg in "AOS 1 0" "SOA 4 0" "AOSOA 8 0" "AOSOA 4 1"; do
     read -r layout vvl check <<<"$cfg"

@@ -327,8 +327,9 @@ static void test_bad_sizes_every_call(void **state) {
               "copyFromTarget3DEdge", "nhalo = 2147483647");
   expectError(copyToTarget3DHalo(t, h, e, 1, 0), TARGET_ERROR_INVALID_VALUE,
               "copyToTarget3DHalo", "must be positive");
+  /* 2^33 sites are a valid extent (64-bit), but not for this small field */
   expectError(copyToTarget3DHalo(t, h, e_big, 1, 1), TARGET_ERROR_INVALID_VALUE,
-              "copyToTarget3DHalo", "8589934592 sites, more than an int can index");
+              "copyToTarget3DHalo", "68719476736 bytes asked of the target field");
   /* targetInit without a configuration string */
   expectError(tdpInit(NULL, __FILE__, __LINE__), TARGET_ERROR_CONFIG, "targetInit", "(null)");
 
