@@ -55,7 +55,7 @@ for cc in gcc clang; do
 done
 
 # VVL and SAL as expressions: the program and the library built together.
-LIBSRC=(targetDP_C.c targetDP_common.c)
+LIBSRC=(targetDP_C.c targetDP_common.c targetDP_compat.c targetDP_box.c targetDP_profile.c targetDP_scan_C.c)
 for cfg in "2+2 2+2" "2+2 4*2" "1+1 2+2"; do
   read -r vvl sal <<<"$cfg"
   for omp in "" -fopenmp; do
