@@ -63,7 +63,8 @@ else
   COMPILE_PROG = $(CC) $(CFLAGS) $(CPPFLAGS)
   LINK = $(CC) $(CFLAGS)
 endif
-LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o
+LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/targetDP_async.o \
+            $(BUILD)/obj/$(basename $(BACKEND_SRC)).o
 
 .PHONY: all lib clean
 all: lib
@@ -74,6 +75,9 @@ $(LIB): $(LAYER_OBJ)
 	@echo "built $@ ($(TARGET) backend, $(LAYOUT), VVL=$(VVL), SAL=$(SAL), TPB=$(TPB))"
 
 $(BUILD)/obj/targetDP_common.o: targetDP_common.c targetDP.h targetDP_internal.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
+$(BUILD)/obj/targetDP_async.o: targetDP_async.c targetDP.h targetDP_internal.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
 $(BUILD)/obj/targetDP_C.o: targetDP_C.c targetDP.h targetDP_internal.h

@@ -49,7 +49,7 @@ int tdpFail(targetError_t code, tdpSite at, const char *fmt, ...) {
  * linear list is plenty; it lets every call say "that is not a target
  * pointer" or "that copy runs past the end" instead of corrupting memory. */
 
-typedef struct { char *ptr; size_t nbytes; int unified; } tdpAlloc;
+typedef struct { char *ptr; size_t nbytes; int unified; tdpAllocKind kind; } tdpAlloc;
 static tdpAlloc *allocs = NULL;
 static int nallocs = 0, maxallocs = 0;
 
@@ -63,7 +63,13 @@ static void track_add(void *p, size_t nbytes, int unified) {
   }
   allocs[nallocs].ptr = (char *) p;
   allocs[nallocs].unified = unified;
+  allocs[nallocs].kind = unified ? TDP_ALLOC_UNIFIED : TDP_ALLOC_TARGET;
   allocs[nallocs++].nbytes = nbytes;
+}
+
+void tdpTrackAdd(void *p, size_t nbytes, tdpAllocKind kind) {
+  track_add(p, nbytes, kind == TDP_ALLOC_UNIFIED);
+  if (nallocs > 0 && allocs[nallocs - 1].ptr == (char *) p) allocs[nallocs - 1].kind = kind;
 }
 
 static int track_remove(void *p) {
@@ -83,7 +89,13 @@ static void release_all(void) {
   int abort_flag = abort_on_error;
   abort_on_error = 0;
   tdpSite at = {"exit after error", __FILE__, __LINE__};
-  while (nallocs > 0) tdpBackendFree(allocs[--nallocs].ptr, at);
+  tdpAsyncFinalize();
+  while (nallocs > 0) {
+    tdpAlloc *a = allocs + --nallocs;
+    if (a->kind == TDP_ALLOC_PINNED) tdpBackendFreeHost(a->ptr, at);
+    else if (a->kind == TDP_ALLOC_IPC) tdpBackendIpcCloseHandle(a->ptr, at);
+    else tdpBackendFree(a->ptr, at);
+  }
   if (initialised) tdpBackendFinalize();
   initialised = 0;
   abort_on_error = abort_flag;
@@ -97,12 +109,26 @@ static tdpAlloc *track_find(const void *p) {
   return NULL;
 }
 
+int tdpTrackRemove(void *p) { return track_remove(p); }
+
+int tdpTrackFind(const void *p, char **base, size_t *nbytes) {
+  tdpAlloc *a = track_find(p);
+  if (!a) return -1;
+  if (base) *base = a->ptr;
+  if (nbytes) *nbytes = a->nbytes;
+  return (int) a->kind;
+}
+
 /* A target pointer that is ours must have room for nbytes. In a checked
  * build (TARGETDP_CHECK) it must also be ours: a host array passed where a
  * target array belongs is the bug a CPU run would otherwise hide. */
 static int check_room(const void *t, size_t nbytes, const char *what, tdpSite at) {
   tdpAlloc *a = track_find(t);
   size_t room = a ? (size_t) (a->ptr + a->nbytes - (const char *) t) : 0;
+  if (a && a->kind == TDP_ALLOC_PINNED)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "%s (%p) is pinned host memory from targetMallocHost, not target memory",
+                   what, t);
   if (a && nbytes > room)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "%zu bytes asked of %s but only %zu remain in its target allocation",
@@ -120,7 +146,7 @@ static int check_room(const void *t, size_t nbytes, const char *what, tdpSite at
 static int check_host(const void *h, const char *what, tdpSite at) {
 #ifdef TARGETDP_CHECK
   tdpAlloc *a = track_find(h);
-  if (a && !a->unified)
+  if (a && !a->unified && a->kind != TDP_ALLOC_PINNED)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "%s (%p) is target memory, not host memory: arguments swapped?", what, h);
 #else
@@ -130,6 +156,11 @@ static int check_host(const void *h, const char *what, tdpSite at) {
 #endif
   return TARGET_SUCCESS;
 }
+
+int tdpCheckTarget(const void *t, size_t nbytes, const char *what, tdpSite at) {
+  return check_room(t, nbytes, what, at);
+}
+int tdpCheckHost(const void *h, const char *what, tdpSite at) { return check_host(h, what, at); }
 
 static int check_ptrs(const void *a, const void *b, size_t n, tdpSite at) {
   if (!a || !b) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
@@ -162,6 +193,7 @@ int tdpFinalize(const char *f, int l) {
   (void) f;
   (void) l;
   if (!initialised) return TARGET_SUCCESS;
+  tdpAsyncFinalize();
   tdpBackendFinalize();
   initialised = 0;
   return TARGET_SUCCESS;
@@ -198,6 +230,10 @@ int tdpFree(void *t_ptr, const char *f, int l) {
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "%p is not a live target allocation (freed twice, or never "
                    "allocated with targetMalloc?)", t_ptr);
+  if (a->kind == TDP_ALLOC_PINNED || a->kind == TDP_ALLOC_IPC)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "%p is %s: free it with %s", t_ptr,
+                   a->kind == TDP_ALLOC_PINNED ? "pinned host memory" : "a peer's IPC mapping",
+                   a->kind == TDP_ALLOC_PINNED ? "targetFreeHost" : "targetIpcCloseHandle");
 #ifdef TARGETDP_CHECK
   /* Poisoned on the way out too: a stale pointer then reads NaN. */
   if (a->nbytes >= sizeof(double))

@@ -47,6 +47,44 @@ int tdpBackendConvert(double *t_dst, const double *t_src, int nsites, int ncomp,
 int tdpBackendSynchronize(tdpSite at);
 int tdpBackendLaunchCheck(const char *kernel, tdpSite at); /* right after a launch */
 
+/* ---------------------------------------------------------------------- */
+/* The asynchronous layer (targetDP_async.c holds its checks).
+ *
+ * Registry of allocations (targetDP_common.c), shared with it: each live
+ * allocation has a kind, so that pinned host memory is host memory to the
+ * checks and a peer's IPC mapping is target memory that targetFree refuses. */
+typedef enum { TDP_ALLOC_TARGET = 0, TDP_ALLOC_UNIFIED, TDP_ALLOC_PINNED, TDP_ALLOC_IPC } tdpAllocKind;
+void tdpTrackAdd(void *p, size_t nbytes, tdpAllocKind kind);
+int tdpTrackRemove(void *p);
+/* Kind of the live allocation that contains p, its start and size; -1 if none. */
+int tdpTrackFind(const void *p, char **base, size_t *nbytes);
+/* The checks of the core calls: t is target memory with room for nbytes
+ * (must be ours in a checked build); h is not target memory (checked build). */
+int tdpCheckTarget(const void *t, size_t nbytes, const char *what, tdpSite at);
+int tdpCheckHost(const void *h, const char *what, tdpSite at);
+void tdpAsyncFinalize(void); /* called by targetFinalize and on exit after an error */
+
+/* Backend part. Streams and events are the backend's own objects
+ * (cudaStream_t, cudaEvent_t); NULL native stream = the default stream. */
+int tdpBackendStreamCreate(void **native, tdpSite at);
+int tdpBackendStreamDestroy(void *native, tdpSite at);
+int tdpBackendStreamSynchronize(void *native, tdpSite at);
+int tdpBackendEventCreate(void **native, tdpSite at);
+int tdpBackendEventDestroy(void *native, tdpSite at);
+int tdpBackendEventRecord(void *event, void *stream, tdpSite at);
+int tdpBackendStreamWaitEvent(void *stream, void *event, tdpSite at);
+int tdpBackendEventSynchronize(void *event, tdpSite at);
+int tdpBackendCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+                        void *stream, tdpSite at);
+int tdpBackendMallocHost(void **p, size_t nbytes, tdpSite at);
+int tdpBackendFreeHost(void *p, tdpSite at);
+int tdpBackendIpcAvailable(void);
+int tdpBackendIpcGetHandle(unsigned char bytes[64], void *t_base, tdpSite at);
+int tdpBackendIpcOpenHandle(void **t_base, const unsigned char bytes[64], tdpSite at);
+int tdpBackendIpcCloseHandle(void *t_base, tdpSite at);
+int tdpBackendDeviceCount(void);
+int tdpBackendDeviceId(void);
+
 #ifdef __cplusplus
 }
 #endif
