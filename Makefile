@@ -64,7 +64,8 @@ else
   LINK = $(CC) $(CFLAGS)
 endif
 LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/targetDP_async.o \
-            $(BUILD)/obj/$(basename $(BACKEND_SRC)).o
+            $(BUILD)/obj/targetDP_pack.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o
+
 
 .PHONY: all lib clean
 all: lib
@@ -80,6 +81,10 @@ $(BUILD)/obj/targetDP_common.o: targetDP_common.c targetDP.h targetDP_internal.h
 $(BUILD)/obj/targetDP_async.o: targetDP_async.c targetDP.h targetDP_internal.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
+# targetDP kernels of the layer: compiled like a program (C, or CUDA by nvcc -x cu).
+$(BUILD)/obj/targetDP_pack.o: targetDP_pack.c targetDP.h targetDP_internal.h
+	@mkdir -p $(dir $@)
+	$(COMPILE_PROG) -c $< -o $@
 $(BUILD)/obj/targetDP_C.o: targetDP_C.c targetDP.h targetDP_internal.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@

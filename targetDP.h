@@ -637,6 +637,28 @@ int tdpIpcCloseHandle(void *t_peer, const char *f, int l);
   tdpIpcOpenHandle((void **) (pt_peer), (phandle), TDP_AT)
 #define targetIpcCloseHandle(t_peer) tdpIpcCloseHandle((t_peer), TDP_AT)
 
+/* Boxes of a field, for halo exchange: the sites lo[d] <= x[d] < hi[d]
+ * of a lattice of ndim (1 to 4) extents, site index row-major (the last
+ * coordinate fastest: (x*ny + y)*nz + z in 3-D), all ncomp components in
+ * the build's layout, to or from a contiguous target buffer: component c
+ * of the k-th site of the box (row-major in the box) at buf[c*nbox + k].
+ * targetDP kernels queued on stream. */
+int tdpPackBox(double *t_dst, const double *t_src, int ndim, const long extents[],
+               const long lo[], const long hi[], int ncomp, int unpack, targetStream_t stream,
+               const char *f, int l);
+#define targetPackBox(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBox((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBox(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBox((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+/* The box of one face: along dim, side 0 (low) or 1 (high), the halo
+ * (the outer nhalo layers) or the edge (the nhalo layers inside them:
+ * what the neighbour's halo is filled from); every other axis whole, halo
+ * included (exchanging the axes one after the other then fills edges and
+ * corners too). Returns the number of sites. */
+typedef enum { TARGET_FACE_EDGE = 0, TARGET_FACE_HALO = 1 } targetFaceRegion_t;
+long targetFaceBox(int ndim, const long extents[], int nhalo, int dim, int side,
+                   targetFaceRegion_t region, long lo[], long hi[]);
+
 /* GPUs visible to this process and the one it uses (C backend: 0 and -1). */
 int targetDeviceCount(void);
 int targetDeviceId(void);

@@ -54,6 +54,7 @@ static void handle_remove(tdpHandle *h) { *h = handles[--nhandles]; }
 /* Streams and events outlive neither targetFinalize nor an error exit. */
 void tdpAsyncFinalize(void) {
   tdpSite at = {"targetFinalize", __FILE__, __LINE__};
+  tdpPackFinalize();
   while (nhandles > 0) {
     tdpHandle *h = handles + --nhandles;
     if (h->is_event) tdpBackendEventDestroy(h->native, at);
@@ -133,6 +134,11 @@ int tdpStreamSynchronize(targetStream_t stream, const char *f, int l) {
   void *native = NULL;
   int rc = check_stream(stream, &native, at);
   return rc ? rc : tdpBackendStreamSynchronize(native, at);
+}
+
+int tdpCheckStream(targetStream_t stream, tdpSite at) {
+  void *native = NULL;
+  return check_stream(stream, &native, at);
 }
 
 int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l) {

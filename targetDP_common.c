@@ -27,7 +27,11 @@ const char *targetLastErrorString(void) { return last_message; }
 
 static void release_all(void);
 
+static unsigned long fail_count = 0;
+unsigned long tdpFailCount(void) { return fail_count; }
+
 int tdpFail(targetError_t code, tdpSite at, const char *fmt, ...) {
+  fail_count++;
   int n = snprintf(last_message, sizeof(last_message), "targetDP: %s failed at %s:%d: ",
                    at.call, at.file ? at.file : "?", at.line);
   va_list ap;
@@ -328,7 +332,8 @@ int tdpCopyMasked(double *dst, const double *src, int nsites, int ncomp, const c
 }
 
 /* Halo: sites within nhalo of a face. Edge: interior sites within nhalo of
- * the halo, i.e. what the neighbouring ranks' halos are filled from. */
+ * the halo, i.e. what the neighbouring ranks' halos are filled from. Moved
+ * as a few boxes through one buffer (targetDP_pack.c). */
 int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo, int ncomp,
               int to_target, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTarget3DHalo" : "copyFromTarget3DEdge");
@@ -348,26 +353,8 @@ int tdpCopy3D(double *dst, const double *src, const int extents[3], int nhalo, i
                    nz, nsites);
   rc = check_field(dst, src, (int) nsites, ncomp, to_target, at);
   if (rc) return rc;
-  int *sites = (int *) malloc(sizeof(int) * nsites);
-  if (!sites) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %lld sites", nsites);
-  /* dist: distance of a coordinate from the nearer end (0 = outermost). */
-#define DIST(c, n) ((c) < (n) - 1 - (c) ? (c) : (n) - 1 - (c))
-  int nlist = 0;
-  for (int x = 0; x < nx; x++) {
-    for (int y = 0; y < ny; y++) {
-      for (int z = 0; z < nz; z++) {
-        int d = DIST(x, nx);
-        if (DIST(y, ny) < d) d = DIST(y, ny);
-        if (DIST(z, nz) < d) d = DIST(z, nz);
-        int take = to_target ? (d < nhalo) : (d >= nhalo && d < 2 * nhalo);
-        if (take) sites[nlist++] = (x * ny + y) * nz + z;
-      }
-    }
-  }
-#undef DIST
-  rc = tdpBackendCopySites(dst, src, (int) nsites, ncomp, sites, nlist, to_target, at);
-  free(sites);
-  return rc;
+  const long ext[3] = {nx, ny, nz};
+  return tdpCopy3DBoxes(dst, src, ext, nhalo, ncomp, to_target, at);
 }
 
 int tdpReduceDouble(double *res, const double *t_a, size_t n, int op, const char *f, int l) {

@@ -28,6 +28,10 @@ int tdpFail(targetError_t code, tdpSite at, const char *fmt, ...)
 #endif
     ;
 
+/* How many errors tdpFail has recorded: a call that runs a macro which
+ * may fail (TDP_LAUNCH) compares it before and after. */
+unsigned long tdpFailCount(void);
+
 /* Implemented by each backend; arguments are already checked. */
 int tdpBackendInit(tdpSite at);
 void tdpBackendFinalize(void);
@@ -63,6 +67,12 @@ int tdpTrackFind(const void *p, char **base, size_t *nbytes);
 int tdpCheckTarget(const void *t, size_t nbytes, const char *what, tdpSite at);
 int tdpCheckHost(const void *h, const char *what, tdpSite at);
 void tdpAsyncFinalize(void); /* called by targetFinalize and on exit after an error */
+int tdpCheckStream(targetStream_t stream, tdpSite at);
+/* targetDP_pack.c: the halo or edge of a 3-D field (checked by tdpCopy3D)
+ * moved as a few boxes through one contiguous buffer each way. */
+int tdpCopy3DBoxes(double *dst, const double *src, const long extents[3], int nhalo, int ncomp,
+                   int to_target, tdpSite at);
+void tdpPackFinalize(void);
 
 /* Backend part. Streams and events are the backend's own objects
  * (cudaStream_t, cudaEvent_t); NULL native stream = the default stream. */
