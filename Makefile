@@ -66,6 +66,18 @@ endif
 LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/targetDP_async.o \
             $(BUILD)/obj/targetDP_pack.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o
 
+# The halo-exchange module (targetDP_halo.c) needs MPI: it joins the library
+# when mpicc is found (a program that does not call it does not link it, so
+# does not need MPI). MPI through the wrapper's flags, spelled nvcc's way
+# under TARGET=cuda.
+HALO_MPI_COMPILE := $(shell mpicc --showme:compile 2>/dev/null)
+ifneq ($(HALO_MPI_COMPILE),)
+  ifeq ($(TARGET),cuda)
+    halo_comma := ,
+    HALO_MPI_COMPILE := $(patsubst -Wl$(halo_comma)%,-Xlinker %,$(patsubst -pthread,-Xcompiler -pthread,$(HALO_MPI_COMPILE)))
+  endif
+  LAYER_OBJ += $(BUILD)/obj/targetDP_halo.o
+endif
 
 .PHONY: all lib clean
 all: lib
@@ -85,6 +97,9 @@ $(BUILD)/obj/targetDP_async.o: targetDP_async.c targetDP.h targetDP_internal.h
 $(BUILD)/obj/targetDP_pack.o: targetDP_pack.c targetDP.h targetDP_internal.h
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) -c $< -o $@
+$(BUILD)/obj/targetDP_halo.o: targetDP_halo.c targetDP_halo.h targetDP.h
+	@mkdir -p $(dir $@)
+	$(COMPILE_PROG) $(HALO_MPI_COMPILE) -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX -c $< -o $@
 $(BUILD)/obj/targetDP_C.o: targetDP_C.c targetDP.h targetDP_internal.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
