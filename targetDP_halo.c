@@ -140,13 +140,20 @@ int targetHaloChooseDims(int nranks, int ndim, const long global[], const int re
     snprintf(g + lg, sizeof(g) - lg, "%s%ld", d ? " x " : "", global[d]);
     snprintf(r + lr, sizeof(r) - lr, "%s%d", d ? " x " : "", request[d]);
   }
+  int all_fixed = 1;
+  for (int d = 0; d < ndim; d++) all_fixed = all_fixed && request[d];
   if (!c.fits_ranks)
     snprintf(err, errlen, "decomposition %s (0 = any) cannot be made from %d MPI ranks", r,
              nranks);
+  else if (all_fixed)
+    snprintf(err, errlen,
+             "grid %s does not divide evenly over %s ranks (each extent must be a multiple of "
+             "the ranks along it)",
+             g, r);
   else
     snprintf(err, errlen,
-             "grid %s does not divide evenly over %d MPI ranks with decomposition %s (0 = any): "
-             "each extent must be a multiple of the ranks along it",
+             "grid %s cannot be split evenly over %d MPI ranks (decomposition %s, 0 = any): no "
+             "factorisation divides every extent",
              g, nranks, r);
   return -1;
 }

@@ -1,7 +1,7 @@
 /*
  * halo_check.c -- targetDP_halo against a reference exchange, bit for bit.
  *
- *   mpirun -np N halo_check NDIM GLOBAL DIMS NHALO NCOMP PERIODIC
+ *   mpirun -np N halo_check NDIM GLOBAL DIMS NHALO NCOMP PERIODIC [REPS]
  *   e.g.  mpirun -np 8 halo_check 3 12x8x10 2x2x2 1 19 111
  *
  * GLOBAL and DIMS are extents joined by 'x' (DIMS 0 = let the module
@@ -14,6 +14,8 @@
  * split (targetHaloStart, a kernel on another stream, targetHaloWait) as
  * an app overlaps it. Prints one line on rank 0 and exits 0 only if every
  * rank agrees. Bad input: every rank prints the module's message, exit 1.
+ * REPS > 0: then time REPS more exchanges (after 3 untimed) and print the
+ * time per exchange and the bytes each rank sent (tests/run_device.sh).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -55,7 +57,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   long global[4] = {0, 0, 0, 0}, dl[4] = {0, 0, 0, 0};
   int ndim = argc > 1 ? atoi(argv[1]) : 0;
-  if (argc != 7 || ndim < 1 || ndim > 4 || parse_list(argv[2], global, ndim) ||
+  if ((argc != 7 && argc != 8) || ndim < 1 || ndim > 4 || parse_list(argv[2], global, ndim) ||
       parse_list(argv[3], dl, ndim) || (int) strlen(argv[6]) != ndim) {
     if (rank == 0)
       fprintf(stderr, "usage: halo_check NDIM GLOBAL DIMS NHALO NCOMP PERIODIC, e.g. "
@@ -152,6 +154,28 @@ int main(int argc, char **argv) {
   copyFromTarget(work, t_work, nwork * sizeof(double));
   for (int i = 0; i < nwork; i++)
     if (work[i] != 1.0 && nbad++ < 3) fprintf(stderr, "halo_check: interior work wrong\n");
+
+  int reps = argc == 8 ? atoi(argv[7]) : 0;
+  double per = 0.0;
+  for (int r = 0; r < reps + 3 && reps > 0; r++) {
+    if (r == 3) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      per = MPI_Wtime();
+    }
+    if (targetHaloExchange(h, t_f, halo_stream)) {
+      fprintf(stderr, "halo_check: rank %d: exchange failed: %s\n", rank, targetHaloError(h));
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+  }
+  if (reps > 0) {
+    double t = (MPI_Wtime() - per) / reps, tmax = 0.0;
+    MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+      printf("halo_check: timing: %.3f ms per exchange (slowest rank), %.2f MB sent per rank, "
+             "%.1f GB/s, transport %s\n",
+             1e3 * tmax, in->bytes_per_exchange / 1e6, in->bytes_per_exchange / tmax / 1e9,
+             targetHaloTransportName(in->transport));
+  }
 
   long tot[2] = {nbad, nchecked}, sum[2];
   MPI_Reduce(tot, sum, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
