@@ -257,8 +257,8 @@ static void free_buffers(targetHalo *h) {
   h->t_send = h->t_recv = h->h_send = h->h_recv = NULL;
 }
 
-/* IPC: everyone's receive buffer handle; map the neighbours'. A neighbour
- * that is this rank (a periodic axis of one rank) gets our own buffer. */
+/* IPC: everyone's receive buffer handle; map the neighbours' (not our
+ * own: a periodic axis of one rank copies on the target, see is_self). */
 static int open_peers(targetHalo *h) {
   targetHaloInfo *in = &h->info;
   targetIpcHandle_t mine;
@@ -277,9 +277,8 @@ static int open_peers(targetHalo *h) {
     for (int s = 0; s < 2 && !rc; s++) {
       int nb = in->nbr[d][s];
       h->peer[d][s] = NULL;
-      if (nb == MPI_PROC_NULL) continue;
+      if (nb == MPI_PROC_NULL || nb == in->rank) continue; /* self: no mapping */
       double *base = NULL;
-      if (nb == in->rank) base = h->t_recv;
       for (int i = 0; i < h->nopened && !base; i++)
         if (ranks[i] == nb) base = bases[i];
       if (!base) {
@@ -402,7 +401,7 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
     for (int s = 0; s < 2; s++) {
       h->off[d][s] = h->nbuf;
       h->nbuf += (size_t) h->nface[d] * in->ncomp;
-      if (in->nbr[d][s] != MPI_PROC_NULL)
+      if (in->nbr[d][s] != MPI_PROC_NULL && in->nbr[d][s] != in->rank)
         in->bytes_per_exchange += (size_t) h->nface[d] * in->ncomp * sizeof(double);
     }
   }
@@ -454,6 +453,10 @@ static double *slot(double *buf, const targetHalo *h, int d, int s) { return buf
 
 static int count(const targetHalo *h, int d) { return (int) (h->nface[d] * h->info.ncomp); }
 
+/* A periodic axis held by this rank alone: its faces go from the send to
+ * the receive buffer on the target, no MPI, whatever the transport. */
+static int is_self(const targetHalo *h, int d, int s) { return h->info.nbr[d][s] == h->info.rank; }
+
 /* Pack the two edge faces of axis d and send them. */
 static int send_axis(targetHalo *h, int d) {
   targetHaloInfo *in = &h->info;
@@ -465,6 +468,14 @@ static int send_axis(targetHalo *h, int d) {
                                       lo, hi, in->ncomp, h->stream),
                      "packing a face"))
       return -1;
+    if (is_self(h, d, s)) {
+      if (layer_failed(h, copyTargetToTargetAsync(slot(h->t_recv, h, d, !s),
+                                                  slot(h->t_send, h, d, s),
+                                                  count(h, d) * sizeof(double), h->stream),
+                       "copying a face to this rank's own halo"))
+        return -1;
+      continue;
+    }
     if (in->transport == TARGET_HALO_STAGED &&
         layer_failed(h, copyFromTargetAsync(slot(h->h_send, h, d, s), slot(h->t_send, h, d, s),
                                             count(h, d) * sizeof(double), h->stream),
@@ -475,7 +486,7 @@ static int send_axis(targetHalo *h, int d) {
   if (in->transport == TARGET_HALO_IPC) {
     MPI_Waitall(2, h->ready_r[d], MPI_STATUSES_IGNORE); /* their slots are free */
     for (int s = 0; s < 2; s++) {
-      if (in->nbr[d][s] == MPI_PROC_NULL) continue;
+      if (in->nbr[d][s] == MPI_PROC_NULL || is_self(h, d, s)) continue;
       if (layer_failed(h, copyTargetToTargetAsync(h->peer[d][s], slot(h->t_send, h, d, s),
                                                   count(h, d) * sizeof(double), h->stream),
                        "copying a face to the peer"))
@@ -485,7 +496,7 @@ static int send_axis(targetHalo *h, int d) {
   }
   for (int s = 0; s < 2; s++) {
     int nb = in->nbr[d][s];
-    if (nb == MPI_PROC_NULL) {
+    if (nb == MPI_PROC_NULL || is_self(h, d, s)) {
       h->sreq[d][s] = MPI_REQUEST_NULL;
     } else if (in->transport == TARGET_HALO_IPC) {
       MPI_Isend(NULL, 0, MPI_BYTE, nb, TAG(TAG_DONE, d, !s), in->comm, &h->sreq[d][s]);
@@ -506,7 +517,7 @@ static int recv_axis(targetHalo *h, int d) {
   long lo[MAXD], hi[MAXD];
   for (int s = 0; s < 2; s++) {
     if (in->nbr[d][s] == MPI_PROC_NULL) continue;
-    if (in->transport == TARGET_HALO_STAGED &&
+    if (in->transport == TARGET_HALO_STAGED && !is_self(h, d, s) &&
         layer_failed(h, copyToTargetAsync(slot(h->t_recv, h, d, s), slot(h->h_recv, h, d, s),
                                           count(h, d) * sizeof(double), h->stream),
                      "staging a face"))
@@ -538,7 +549,7 @@ int targetHaloStart(targetHalo *h, double *t_field, targetStream_t stream) {
     for (int s = 0; s < 2; s++) {
       int nb = in->nbr[d][s];
       h->rreq[d][s] = h->sreq[d][s] = h->ready_r[d][s] = h->ready_s[d][s] = MPI_REQUEST_NULL;
-      if (nb == MPI_PROC_NULL) continue;
+      if (nb == MPI_PROC_NULL || is_self(h, d, s)) continue;
       if (in->transport == TARGET_HALO_IPC) {
         /* done: the neighbour has written our slot s; ready: our slot s is
          * free (the last exchange ended synchronised), and theirs */
