@@ -97,11 +97,36 @@ endif
 LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o \
             $(BUILD)/obj/targetDP_compat.o $(BUILD)/obj/targetDP_box.o \
             $(BUILD)/obj/targetDP_profile.o \
-            $(BUILD)/obj/targetDP_scan_$(if $(filter cuda,$(TARGET)),CUDA,C).o
+            $(BUILD)/obj/targetDP_scan_$(if $(filter cuda,$(TARGET)),CUDA,C).o \
+            $(BUILD)/obj/targetDP_async.o $(BUILD)/obj/targetDP_pack.o
 
 # Header dependencies come from the compilers (-MMD -MP: a .d file beside
 # each object, a phony target per header so a deleted header is no error).
 DEPFLAGS = -MMD -MP
+
+# MPI for programs that use it, through the wrapper's own flags so any MPI
+# install works with either compiler. Under TARGET=cuda nvcc compiles and
+# links, and wants host-compiler and linker options spelled its way. The
+# C++ bindings are skipped: the sources are C, compiled as C++ only by nvcc.
+#   $(BUILD)/obj/apps/x/%.o: PROG_CPPFLAGS += $(MPI_CPPFLAGS)
+#   $(BUILD)/x: ...; $(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MPI_LDLIBS)
+MPI_CC ?= mpicc
+MPI_CPPFLAGS := $(shell $(MPI_CC) --showme:compile 2>/dev/null)
+MPI_LDLIBS := $(shell $(MPI_CC) --showme:link 2>/dev/null)
+ifeq ($(TARGET),cuda)
+  mpi_comma := ,
+  mpi_for_nvcc = $(patsubst -Wl$(mpi_comma)%,-Xlinker %,$(patsubst -pthread,-Xcompiler -pthread,$(1)))
+  MPI_CPPFLAGS := $(call mpi_for_nvcc,$(MPI_CPPFLAGS))
+  MPI_LDLIBS := $(call mpi_for_nvcc,$(MPI_LDLIBS))
+endif
+MPI_CPPFLAGS += -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
+
+# The halo-exchange module (targetDP_halo.c) needs MPI: it joins the library
+# when mpicc is found (a program that does not call it does not link it, so
+# does not need MPI).
+ifneq ($(MPI_LDLIBS),)
+  LAYER_OBJ += $(BUILD)/obj/targetDP_halo.o
+endif
 
 .PHONY: all lib clean
 all: lib
@@ -116,6 +141,13 @@ $(LIB): $(LAYER_OBJ)
 $(BUILD)/obj/targetDP_%.o: targetDP_%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+# targetDP kernels of the layer: compiled like a program (C, or CUDA by nvcc -x cu).
+$(BUILD)/obj/targetDP_pack.o: targetDP_pack.c
+	@mkdir -p $(dir $@)
+	$(COMPILE_PROG) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/obj/targetDP_halo.o: targetDP_halo.c
+	@mkdir -p $(dir $@)
+	$(COMPILE_PROG) $(MPI_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/obj/targetDP_%.o: targetDP_%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
@@ -136,23 +168,6 @@ $(BUILD)/obj/%.o: %.c
 	$(COMPILE_PROG) $(PROG_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
-
-# MPI for programs that use it, through the wrapper's own flags so any MPI
-# install works with either compiler. Under TARGET=cuda nvcc compiles and
-# links, and wants host-compiler and linker options spelled its way. The
-# C++ bindings are skipped: the sources are C, compiled as C++ only by nvcc.
-#   $(BUILD)/obj/apps/x/%.o: PROG_CPPFLAGS += $(MPI_CPPFLAGS)
-#   $(BUILD)/x: ...; $(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MPI_LDLIBS)
-MPI_CC ?= mpicc
-MPI_CPPFLAGS := $(shell $(MPI_CC) --showme:compile 2>/dev/null)
-MPI_LDLIBS := $(shell $(MPI_CC) --showme:link 2>/dev/null)
-ifeq ($(TARGET),cuda)
-  mpi_comma := ,
-  mpi_for_nvcc = $(patsubst -Wl$(mpi_comma)%,-Xlinker %,$(patsubst -pthread,-Xcompiler -pthread,$(1)))
-  MPI_CPPFLAGS := $(call mpi_for_nvcc,$(MPI_CPPFLAGS))
-  MPI_LDLIBS := $(call mpi_for_nvcc,$(MPI_LDLIBS))
-endif
-MPI_CPPFLAGS += -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
 
 # A program from its sources with the layer's rules, for fragments:
 #   $(eval $(call tdp_program,NAME,SOURCES[,mpi]))

@@ -796,7 +796,8 @@ typedef enum {
   TARGET_ERROR_MEMORY,        /* allocation failed */
   TARGET_ERROR_CONFIG,        /* library and caller built differently */
   TARGET_ERROR_DEVICE,        /* the CUDA runtime reported an error */
-  TARGET_ERROR_NOT_INITIALISED /* called before targetInit or after targetFinalize */
+  TARGET_ERROR_NOT_INITIALISED, /* called before targetInit or after targetFinalize */
+  TARGET_ERROR_NOT_AVAILABLE  /* not provided by this backend (e.g. CUDA IPC on the C backend) */
 } targetError_t;
 
 #define TDP_AT __FILE__, __LINE__
@@ -964,6 +965,139 @@ void targetProfileBytes(const char *name, double bytes);
 void targetProfilePrint(FILE *file); /* the table so far */
 void tdpProfileStart(const char *name, double bytes);
 int tdpProfileStop(const char *name, int rc);
+
+/* Asynchronous work: streams, events, asynchronous copies, pinned host
+ * memory, CUDA IPC handles and packing of boxes of a field (faces, for
+ * halo exchange). On CUDA a stream is a cudaStream_t; on the C backend it
+ * is a real handle whose operations run in order, each finished when its
+ * call returns. The stream argument may be TARGET_STREAM_DEFAULT (NULL):
+ * the default stream (on CUDA the legacy stream 0, which waits for and is
+ * waited for by all other work of the device). */
+
+typedef struct tdpStream_ *targetStream_t;
+typedef struct tdpEvent_ *targetEvent_t;
+#define TARGET_STREAM_DEFAULT ((targetStream_t) 0)
+
+int tdpStreamCreate(targetStream_t *stream, const char *f, int l);
+int tdpStreamDestroy(targetStream_t stream, const char *f, int l);
+int tdpStreamSynchronize(targetStream_t stream, const char *f, int l);
+#define targetStreamCreate(pstream) tdpStreamCreate((pstream), TDP_AT)
+#define targetStreamDestroy(stream) tdpStreamDestroy((stream), TDP_AT)
+#define targetStreamSynchronize(stream) tdpStreamSynchronize((stream), TDP_AT)
+
+int tdpEventCreate(targetEvent_t *event, const char *f, int l);
+int tdpEventDestroy(targetEvent_t event, const char *f, int l);
+int tdpEventRecord(targetEvent_t event, targetStream_t stream, const char *f, int l);
+int tdpStreamWaitEvent(targetStream_t stream, targetEvent_t event, const char *f, int l);
+int tdpEventSynchronize(targetEvent_t event, const char *f, int l);
+#define targetEventCreate(pevent) tdpEventCreate((pevent), TDP_AT)
+#define targetEventDestroy(event) tdpEventDestroy((event), TDP_AT)
+/* Work on stream queued after this call completes the event ... */
+#define targetEventRecord(event, stream) tdpEventRecord((event), (stream), TDP_AT)
+/* ... and work queued on stream after this call waits for it. */
+#define targetStreamWaitEvent(stream, event) tdpStreamWaitEvent((stream), (event), TDP_AT)
+#define targetEventSynchronize(event) tdpEventSynchronize((event), TDP_AT)
+
+/* The backend's own stream behind a handle, after checking it is live
+ * (used by TDP_LAUNCH_STREAM; *native is a cudaStream_t on CUDA). */
+int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l);
+
+/* TDP_LAUNCH_STREAM(kernel, N, stream, args...): TDP_LAUNCH on a stream.
+ * The launch returns at once on CUDA; on the C backend the kernel has run.
+ * A stream that is not live is an error and the kernel is not launched. */
+#ifdef __CUDACC__
+#define TDP_LAUNCH_STREAM(kernel, N, stream, ...)                                   \
+  do {                                                                              \
+    void *tdp_native_ = 0;                                                          \
+    if (tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+      TDP_PROFILE_START_(#kernel);                                                  \
+      kernel<<<tdpNumBlocks((N), VVL * TARGET_TPB, 0), TARGET_TPB, 0,               \
+               (cudaStream_t) tdp_native_>>>(__VA_ARGS__);                          \
+      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                  \
+      TDP_PROFILE_STOP_(#kernel);                                                   \
+    }                                                                               \
+  } while (0)
+#else
+#define TDP_LAUNCH_STREAM(kernel, N, stream, ...)                                   \
+  do {                                                                              \
+    void *tdp_native_ = 0;                                                          \
+    (void) (N);                                                                     \
+    if (tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS && \
+        tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS) {              \
+      TDP_PROFILE_START_(#kernel);                                                  \
+      kernel(__VA_ARGS__);                                                          \
+      TDP_PROFILE_STOP_(#kernel);                                                   \
+    }                                                                               \
+  } while (0)
+#endif
+
+/* Copies queued on a stream. From or to pageable host memory they are
+ * correct but may not overlap anything; use pinned memory (below). */
+typedef enum {
+  TARGET_COPY_TO_TARGET = 0,     /* host -> target */
+  TARGET_COPY_FROM_TARGET = 1,   /* target -> host */
+  TARGET_COPY_TARGET_TO_TARGET = 2 /* target -> target, also to a peer's IPC mapping */
+} targetCopyKind_t;
+int tdpCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+                 targetStream_t stream, int wait, const char *f, int l);
+#define copyToTargetAsync(t_dst, src, nbytes, stream) \
+  tdpCopyAsync((t_dst), (src), (nbytes), TARGET_COPY_TO_TARGET, (stream), 0, TDP_AT)
+#define copyFromTargetAsync(dst, t_src, nbytes, stream) \
+  tdpCopyAsync((dst), (t_src), (nbytes), TARGET_COPY_FROM_TARGET, (stream), 0, TDP_AT)
+#define copyTargetToTargetAsync(t_dst, t_src, nbytes, stream) \
+  tdpCopyAsync((t_dst), (t_src), (nbytes), TARGET_COPY_TARGET_TO_TARGET, (stream), 0, TDP_AT)
+
+/* Pinned (page-locked) host memory: cudaMallocHost on CUDA, 64-byte
+ * aligned memory on the C backend. Host memory in every other respect;
+ * freed only with targetFreeHost. */
+int tdpMallocHost(void **p, size_t nbytes, const char *f, int l);
+int tdpFreeHost(void *p, const char *f, int l);
+#define targetMallocHost(pp, nbytes) tdpMallocHost((void **) (pp), (nbytes), TDP_AT)
+#define targetFreeHost(p) tdpFreeHost((p), TDP_AT)
+
+/* CUDA IPC: another process on the node maps a target allocation of ours
+ * and copies to or from it directly (copyTargetToTargetAsync). The handle
+ * is plain bytes, to be sent with MPI_BYTE. On the C backend every call
+ * fails with TARGET_ERROR_NOT_AVAILABLE; targetIpcAvailable() says 0. */
+typedef struct {
+  unsigned char bytes[64]; /* cudaIpcMemHandle_t */
+  size_t nbytes;           /* the allocation's size from offset on */
+  size_t offset;           /* of the pointer inside its allocation */
+} targetIpcHandle_t;
+int targetIpcAvailable(void);
+int tdpIpcGetHandle(targetIpcHandle_t *handle, void *t_ptr, const char *f, int l);
+int tdpIpcOpenHandle(void **t_peer, const targetIpcHandle_t *handle, const char *f, int l);
+int tdpIpcCloseHandle(void *t_peer, const char *f, int l);
+#define targetIpcGetHandle(phandle, t_ptr) tdpIpcGetHandle((phandle), (t_ptr), TDP_AT)
+#define targetIpcOpenHandle(pt_peer, phandle) \
+  tdpIpcOpenHandle((void **) (pt_peer), (phandle), TDP_AT)
+#define targetIpcCloseHandle(t_peer) tdpIpcCloseHandle((t_peer), TDP_AT)
+
+/* Boxes of a field, for halo exchange: the sites lo[d] <= x[d] < hi[d]
+ * of a lattice of ndim (1 to 4) extents, site index row-major (the last
+ * coordinate fastest: (x*ny + y)*nz + z in 3-D), all ncomp components in
+ * the build's layout, to or from a contiguous target buffer: component c
+ * of the k-th site of the box (row-major in the box) at buf[c*nbox + k].
+ * targetDP kernels queued on stream. */
+int tdpPackBox(double *t_dst, const double *t_src, int ndim, const long extents[],
+               const long lo[], const long hi[], int ncomp, int unpack, targetStream_t stream,
+               const char *f, int l);
+#define targetPackBox(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBox((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBox(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBox((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+/* The box of one face: along dim, side 0 (low) or 1 (high), the halo
+ * (the outer nhalo layers) or the edge (the nhalo layers inside them:
+ * what the neighbour's halo is filled from); every other axis whole, halo
+ * included (exchanging the axes one after the other then fills edges and
+ * corners too). Returns the number of sites. */
+typedef enum { TARGET_FACE_EDGE = 0, TARGET_FACE_HALO = 1 } targetFaceRegion_t;
+long targetFaceBox(int ndim, const long extents[], int nhalo, int dim, int side,
+                   targetFaceRegion_t region, long lo[], long hi[]);
+
+/* GPUs visible to this process and the one it uses (C backend: 0 and -1). */
+int targetDeviceCount(void);
+int targetDeviceId(void);
 
 #ifdef __cplusplus
 }

@@ -237,3 +237,85 @@ void tdpBackendProfileStart(int depth, const char *name) {
 double tdpBackendProfileStop(int depth) {
   return depth >= 0 && depth < PROFILE_DEPTH ? now() - prof_t0[depth] : 0.0;
 }
+
+/* Asynchronous layer. Every operation finishes before its call returns,
+ * so a stream runs in order and an event is complete once recorded. The
+ * native handles only need to be distinct non-NULL pointers. */
+
+static char stream_token, event_token;
+
+int tdpBackendStreamCreate(void **native, tdpSite at) {
+  (void) at;
+  *native = &stream_token;
+  return TARGET_SUCCESS;
+}
+int tdpBackendStreamDestroy(void *native, tdpSite at) {
+  (void) native;
+  (void) at;
+  return TARGET_SUCCESS;
+}
+int tdpBackendStreamSynchronize(void *native, tdpSite at) {
+  (void) native;
+  (void) at;
+  return TARGET_SUCCESS;
+}
+int tdpBackendEventCreate(void **native, tdpSite at) {
+  (void) at;
+  *native = &event_token;
+  return TARGET_SUCCESS;
+}
+int tdpBackendEventDestroy(void *native, tdpSite at) {
+  (void) native;
+  (void) at;
+  return TARGET_SUCCESS;
+}
+int tdpBackendEventRecord(void *event, void *stream, tdpSite at) {
+  (void) event;
+  (void) stream;
+  (void) at;
+  return TARGET_SUCCESS;
+}
+int tdpBackendStreamWaitEvent(void *stream, void *event, tdpSite at) {
+  (void) stream;
+  (void) event;
+  (void) at;
+  return TARGET_SUCCESS;
+}
+int tdpBackendEventSynchronize(void *event, tdpSite at) {
+  (void) event;
+  (void) at;
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+                        void *stream, tdpSite at) {
+  (void) kind;
+  (void) stream;
+  (void) at;
+  memcpy(dst, src, nbytes);
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendMallocHost(void **p, size_t nbytes, tdpSite at) {
+  return tdpBackendMalloc(p, nbytes, 0, 0, at); /* aligned host memory */
+}
+int tdpBackendFreeHost(void *p, tdpSite at) { return tdpBackendFree(p, at); }
+
+int tdpBackendIpcAvailable(void) { return 0; }
+/* Not reached: the common half refuses IPC calls when unavailable. */
+int tdpBackendIpcGetHandle(unsigned char bytes[64], void *t_base, tdpSite at) {
+  (void) bytes;
+  (void) t_base;
+  return tdpFail(TARGET_ERROR_NOT_AVAILABLE, at, "no CUDA IPC on the C backend");
+}
+int tdpBackendIpcOpenHandle(void **t_base, const unsigned char bytes[64], tdpSite at) {
+  (void) t_base;
+  (void) bytes;
+  return tdpFail(TARGET_ERROR_NOT_AVAILABLE, at, "no CUDA IPC on the C backend");
+}
+int tdpBackendIpcCloseHandle(void *t_base, tdpSite at) {
+  (void) t_base;
+  return tdpFail(TARGET_ERROR_NOT_AVAILABLE, at, "no CUDA IPC on the C backend");
+}
+int tdpBackendDeviceCount(void) { return 0; }
+int tdpBackendDeviceId(void) { return -1; }

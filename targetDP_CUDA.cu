@@ -361,3 +361,109 @@ static void profile_finalize(void) {
     prof_have[d] = 0;
   }
 }
+
+/* Asynchronous layer. Streams are blocking streams (cudaStreamCreate):
+ * they run concurrently with each other but still order against the
+ * legacy default stream, which the synchronous calls of the layer use, so
+ * mixing the two keeps program order. */
+
+int tdpBackendStreamCreate(void **native, tdpSite at) {
+  cudaStream_t s;
+  CUDA_TRY(cudaStreamCreate(&s), at);
+  *native = (void *) s;
+  return TARGET_SUCCESS;
+}
+int tdpBackendStreamDestroy(void *native, tdpSite at) {
+  CUDA_TRY(cudaStreamDestroy((cudaStream_t) native), at);
+  return TARGET_SUCCESS;
+}
+/* A fault in a kernel of the stream shows here: report it for this call. */
+int tdpBackendStreamSynchronize(void *native, tdpSite at) {
+  CUDA_TRY(cudaStreamSynchronize((cudaStream_t) native), at);
+  return TARGET_SUCCESS;
+}
+int tdpBackendEventCreate(void **native, tdpSite at) {
+  cudaEvent_t e;
+  CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), at);
+  *native = (void *) e;
+  return TARGET_SUCCESS;
+}
+int tdpBackendEventDestroy(void *native, tdpSite at) {
+  CUDA_TRY(cudaEventDestroy((cudaEvent_t) native), at);
+  return TARGET_SUCCESS;
+}
+int tdpBackendEventRecord(void *event, void *stream, tdpSite at) {
+  CUDA_TRY(cudaEventRecord((cudaEvent_t) event, (cudaStream_t) stream), at);
+  return TARGET_SUCCESS;
+}
+int tdpBackendStreamWaitEvent(void *stream, void *event, tdpSite at) {
+  CUDA_TRY(cudaStreamWaitEvent((cudaStream_t) stream, (cudaEvent_t) event, 0), at);
+  return TARGET_SUCCESS;
+}
+int tdpBackendEventSynchronize(void *event, tdpSite at) {
+  CUDA_TRY(cudaEventSynchronize((cudaEvent_t) event), at);
+  return TARGET_SUCCESS;
+}
+
+/* Target to target is cudaMemcpyDefault: with unified addressing the
+ * runtime then also copies to a peer GPU's IPC mapping (over NVLink where
+ * there is one). */
+int tdpBackendCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+                        void *stream, tdpSite at) {
+  cudaMemcpyKind k = kind == TARGET_COPY_TO_TARGET     ? cudaMemcpyHostToDevice
+                     : kind == TARGET_COPY_FROM_TARGET ? cudaMemcpyDeviceToHost
+                                                       : cudaMemcpyDefault;
+  CUDA_TRY(cudaMemcpyAsync(dst, src, nbytes, k, (cudaStream_t) stream), at);
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendMallocHost(void **p, size_t nbytes, tdpSite at) {
+  cudaError_t err = cudaMallocHost(p, nbytes);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    *p = NULL;
+    return tdpFail(err == cudaErrorMemoryAllocation ? TARGET_ERROR_MEMORY : TARGET_ERROR_DEVICE,
+                   at, "cudaMallocHost of %zu bytes (%.3g GiB): %s", nbytes,
+                   nbytes / 1073741824.0, cudaGetErrorString(err));
+  }
+  return TARGET_SUCCESS;
+}
+int tdpBackendFreeHost(void *p, tdpSite at) {
+  CUDA_TRY(cudaFreeHost(p), at);
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendIpcAvailable(void) { return 1; }
+int tdpBackendIpcGetHandle(unsigned char bytes[64], void *t_base, tdpSite at) {
+  static_assert(sizeof(cudaIpcMemHandle_t) <= 64, "targetIpcHandle_t too small");
+  cudaIpcMemHandle_t h;
+  CUDA_TRY(cudaIpcGetMemHandle(&h, t_base), at);
+  memcpy(bytes, &h, sizeof(h));
+  return TARGET_SUCCESS;
+}
+int tdpBackendIpcOpenHandle(void **t_base, const unsigned char bytes[64], tdpSite at) {
+  cudaIpcMemHandle_t h;
+  memcpy(&h, bytes, sizeof(h));
+  CUDA_TRY(cudaIpcOpenMemHandle(t_base, h, cudaIpcMemLazyEnablePeerAccess), at);
+  return TARGET_SUCCESS;
+}
+int tdpBackendIpcCloseHandle(void *t_base, tdpSite at) {
+  CUDA_TRY(cudaIpcCloseMemHandle(t_base), at);
+  return TARGET_SUCCESS;
+}
+int tdpBackendDeviceCount(void) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+int tdpBackendDeviceId(void) {
+  int d = -1;
+  if (cudaGetDevice(&d) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return d;
+}

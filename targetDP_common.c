@@ -35,7 +35,11 @@ const char *targetLastErrorString(void) { return last_message; }
 
 static void release_all(void);
 
+static unsigned long fail_count = 0;
+unsigned long tdpFailCount(void) { return fail_count; }
+
 int tdpFail(targetError_t code, tdpSite at, const char *fmt, ...) {
+  fail_count++;
   int n = snprintf(last_message, sizeof(last_message), "targetDP: %s failed at %s:%d: ",
                    at.call, at.file ? at.file : "?", at.line);
   va_list ap;
@@ -61,7 +65,8 @@ typedef struct {
   char *ptr;
   size_t nbytes;
   int unified;
-  tdpSite from; /* the targetMalloc that made it, for targetFinalize's report */
+  tdpAllocKind kind;
+  tdpSite from; /* the call that made it, for targetFinalize's report */
 } tdpAlloc;
 static tdpAlloc *allocs = NULL;
 static int nallocs = 0, maxallocs = 0;
@@ -77,7 +82,13 @@ static void track_add(void *p, size_t nbytes, int unified, tdpSite from) {
   allocs[nallocs].ptr = (char *) p;
   allocs[nallocs].unified = unified;
   allocs[nallocs].from = from;
+  allocs[nallocs].kind = unified ? TDP_ALLOC_UNIFIED : TDP_ALLOC_TARGET;
   allocs[nallocs++].nbytes = nbytes;
+}
+
+void tdpTrackAdd(void *p, size_t nbytes, tdpAllocKind kind, tdpSite from) {
+  track_add(p, nbytes, kind == TDP_ALLOC_UNIFIED, from);
+  if (nallocs > 0 && allocs[nallocs - 1].ptr == (char *) p) allocs[nallocs - 1].kind = kind;
 }
 
 static int track_remove(void *p) {
@@ -90,6 +101,17 @@ static int track_remove(void *p) {
   return 0;
 }
 
+/* Give back every allocation still in the registry, each the way it was
+ * made (target, pinned host memory, a peer's IPC mapping). */
+static void free_all_allocs(tdpSite at) {
+  while (nallocs > 0) {
+    tdpAlloc *a = allocs + --nallocs;
+    if (a->kind == TDP_ALLOC_PINNED) tdpBackendFreeHost(a->ptr, at);
+    else if (a->kind == TDP_ALLOC_IPC) tdpBackendIpcCloseHandle(a->ptr, at);
+    else tdpBackendFree(a->ptr, at);
+  }
+}
+
 /* On the way out after an error, give back the target memory the program
  * still holds, so that leak checkers (valgrind, compute-sanitizer) report
  * only real leaks. Errors on the way are ignored. */
@@ -97,7 +119,8 @@ static void release_all(void) {
   int abort_flag = abort_on_error;
   abort_on_error = 0;
   tdpSite at = {"exit after error", __FILE__, __LINE__};
-  while (nallocs > 0) tdpBackendFree(allocs[--nallocs].ptr, at);
+  tdpAsyncFinalize();
+  free_all_allocs(at);
   if (state == TDP_LIVE) {
     tdpBackendScanFinalize();
     tdpBackendFinalize();
@@ -114,12 +137,26 @@ static tdpAlloc *track_find(const void *p) {
   return NULL;
 }
 
+int tdpTrackRemove(void *p) { return track_remove(p); }
+
+int tdpTrackFind(const void *p, char **base, size_t *nbytes) {
+  tdpAlloc *a = track_find(p);
+  if (!a) return -1;
+  if (base) *base = a->ptr;
+  if (nbytes) *nbytes = a->nbytes;
+  return (int) a->kind;
+}
+
 /* A target pointer that is ours must have room for nbytes. In a checked
  * build (TARGETDP_CHECK) it must also be ours: a host array passed where a
  * target array belongs is the bug a CPU run would otherwise hide. */
 static int check_room(const void *t, size_t nbytes, const char *what, tdpSite at) {
   tdpAlloc *a = track_find(t);
   size_t room = a ? (size_t) (a->ptr + a->nbytes - (const char *) t) : 0;
+  if (a && a->kind == TDP_ALLOC_PINNED)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "%s (%p) is pinned host memory from targetMallocHost, not target memory",
+                   what, t);
   if (a && nbytes > room)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "%zu bytes asked of %s but only %zu remain in its target allocation",
@@ -140,7 +177,7 @@ static int check_host(const void *h, size_t nbytes, const char *what, tdpSite at
   tdpAlloc *a = track_find(h);
   if (!a) return TARGET_SUCCESS;
 #ifdef TARGETDP_CHECK
-  if (!a->unified)
+  if (!a->unified && a->kind != TDP_ALLOC_PINNED)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "%s (%p) is target memory, not host memory: arguments swapped?", what, h);
 #endif
@@ -157,6 +194,13 @@ static int check_live(tdpSite at) {
   return tdpFail(TARGET_ERROR_NOT_INITIALISED, at, "%s",
                  state == TDP_FINALIZED ? "called after targetFinalize()"
                                         : "called before targetInit()");
+}
+int tdpCheckLive(tdpSite at) { return check_live(at); }
+int tdpCheckTarget(const void *t, size_t nbytes, const char *what, tdpSite at) {
+  return check_room(t, nbytes, what, at);
+}
+int tdpCheckHost(const void *h, size_t nbytes, const char *what, tdpSite at) {
+  return check_host(h, nbytes, what, at);
 }
 
 static int check_ptrs(const void *a, const void *b, size_t n, tdpSite at) {
@@ -208,7 +252,8 @@ int tdpFinalize(const char *f, int l) {
             f ? f : "?", l, nallocs, nallocs == 1 ? "" : "s", total, allocs[0].from.call,
             allocs[0].from.file ? allocs[0].from.file : "?", allocs[0].from.line);
   }
-  while (nallocs > 0) tdpBackendFree(allocs[--nallocs].ptr, at);
+  tdpAsyncFinalize();
+  free_all_allocs(at);
   tdpProfileFinalize_();
   tdpBackendScanFinalize();
   tdpBackendFinalize();
@@ -251,6 +296,10 @@ int tdpFree(void *t_ptr, const char *f, int l) {
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "%p is not a live target allocation (freed twice, or never "
                    "allocated with targetMalloc?)", t_ptr);
+  if (a->kind == TDP_ALLOC_PINNED || a->kind == TDP_ALLOC_IPC)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "%p is %s: free it with %s", t_ptr,
+                   a->kind == TDP_ALLOC_PINNED ? "pinned host memory" : "a peer's IPC mapping",
+                   a->kind == TDP_ALLOC_PINNED ? "targetFreeHost" : "targetIpcCloseHandle");
 #ifdef TARGETDP_CHECK
   /* Poisoned on the way out too: a stale pointer then reads NaN. */
   if (a->nbytes >= sizeof(double))
@@ -371,7 +420,8 @@ int tdpCopyMasked(double *dst, const double *src, long nsites, long ncomp, const
 }
 
 /* Halo: sites within nhalo of a face. Edge: interior sites within nhalo of
- * the halo, i.e. what the neighbouring ranks' halos are filled from. */
+  * the halo, i.e. what the neighbouring ranks' halos are filled from. Moved
+ * as a few boxes through one buffer (targetDP_pack.c). */
 int tdpCopy3D(double *dst, const double *src, const int extents[3], long nhalo, long ncomp,
               int to_target, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTarget3DHalo" : "copyFromTarget3DEdge");
@@ -391,27 +441,9 @@ int tdpCopy3D(double *dst, const double *src, const int extents[3], long nhalo, 
   const long nsites = (long) nx * ny * nz;
   rc = check_field(dst, src, nsites, ncomp, to_target, at);
   if (rc) return rc;
-  long *sites = (long *) malloc(sizeof(long) * (size_t) nsites);
-  if (!sites) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %ld sites", nsites);
-  /* dist: distance of a coordinate from the nearer end (0 = outermost). */
-#define DIST(c, n) ((c) < (n) - 1 - (c) ? (c) : (n) - 1 - (c))
-  long nlist = 0;
-  for (long x = 0; x < nx; x++) {
-    for (long y = 0; y < ny; y++) {
-      for (long z = 0; z < nz; z++) {
-        long d = DIST(x, nx);
-        if (DIST(y, ny) < d) d = DIST(y, ny);
-        if (DIST(z, nz) < d) d = DIST(z, nz);
-        int take = to_target ? (d < nhalo) : (d >= nhalo && d < 2 * nhalo);
-        if (take) sites[nlist++] = (x * ny + y) * nz + z;
-      }
-    }
-  }
-#undef DIST
-  rc = TDP_PROFILED_(at.call, (double) nlist * ncomp * sizeof(double),
-                     tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist, to_target, at));
-  free(sites);
-  return rc;
+  const long ext[3] = {nx, ny, nz};
+  return TDP_PROFILED_(at.call, 0.0,
+                       tdpCopy3DBoxes(dst, src, ext, (int) nhalo, (int) ncomp, to_target, at));
 }
 
 int tdpReduceDouble(double *res, const double *t_a, size_t n, tdpReduceOp op, const char *f, int l) {

@@ -28,6 +28,10 @@ int tdpFail(targetError_t code, tdpSite at, const char *fmt, ...)
 #endif
     ;
 
+/* How many errors tdpFail has recorded: a call that runs a macro which
+ * may fail (TDP_LAUNCH) compares it before and after. */
+unsigned long tdpFailCount(void);
+
 /* Implemented by each backend; arguments are already checked. */
 int tdpBackendInit(tdpSite at);
 void tdpBackendFinalize(void);
@@ -78,6 +82,51 @@ void tdpProfileFinalize_(void); /* targetFinalize: print the table, reset */
  * MPI_LOCALRANKID, PMI_LOCAL_RANK, PALS_LOCAL_RANKID, SLURM_LOCALID that
  * is set), 0 if none; *from names the variable (or "none"). */
 int tdpLocalRank(const char **from);
+
+/* ---------------------------------------------------------------------- */
+/* The asynchronous layer (targetDP_async.c holds its checks).
+ *
+ * Registry of allocations (targetDP_common.c), shared with it: each live
+ * allocation has a kind, so that pinned host memory is host memory to the
+ * checks and a peer's IPC mapping is target memory that targetFree refuses. */
+typedef enum { TDP_ALLOC_TARGET = 0, TDP_ALLOC_UNIFIED, TDP_ALLOC_PINNED, TDP_ALLOC_IPC } tdpAllocKind;
+void tdpTrackAdd(void *p, size_t nbytes, tdpAllocKind kind, tdpSite from);
+int tdpTrackRemove(void *p);
+/* Kind of the live allocation that contains p, its start and size; -1 if none. */
+int tdpTrackFind(const void *p, char **base, size_t *nbytes);
+/* The checks of the core calls: t is target memory with room for nbytes
+ * (must be ours in a checked build); h is not target memory (checked build). */
+int tdpCheckTarget(const void *t, size_t nbytes, const char *what, tdpSite at);
+int tdpCheckHost(const void *h, size_t nbytes, const char *what, tdpSite at);
+int tdpCheckLive(tdpSite at); /* targetInit called, targetFinalize not yet */
+void tdpAsyncFinalize(void); /* called by targetFinalize and on exit after an error */
+int tdpCheckStream(targetStream_t stream, tdpSite at);
+/* targetDP_pack.c: the halo or edge of a 3-D field (checked by tdpCopy3D)
+ * moved as a few boxes through one contiguous buffer each way. */
+int tdpCopy3DBoxes(double *dst, const double *src, const long extents[3], int nhalo, int ncomp,
+                   int to_target, tdpSite at);
+void tdpPackFinalize(void);
+
+/* Backend part. Streams and events are the backend's own objects
+ * (cudaStream_t, cudaEvent_t); NULL native stream = the default stream. */
+int tdpBackendStreamCreate(void **native, tdpSite at);
+int tdpBackendStreamDestroy(void *native, tdpSite at);
+int tdpBackendStreamSynchronize(void *native, tdpSite at);
+int tdpBackendEventCreate(void **native, tdpSite at);
+int tdpBackendEventDestroy(void *native, tdpSite at);
+int tdpBackendEventRecord(void *event, void *stream, tdpSite at);
+int tdpBackendStreamWaitEvent(void *stream, void *event, tdpSite at);
+int tdpBackendEventSynchronize(void *event, tdpSite at);
+int tdpBackendCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+                        void *stream, tdpSite at);
+int tdpBackendMallocHost(void **p, size_t nbytes, tdpSite at);
+int tdpBackendFreeHost(void *p, tdpSite at);
+int tdpBackendIpcAvailable(void);
+int tdpBackendIpcGetHandle(unsigned char bytes[64], void *t_base, tdpSite at);
+int tdpBackendIpcOpenHandle(void **t_base, const unsigned char bytes[64], tdpSite at);
+int tdpBackendIpcCloseHandle(void *t_base, tdpSite at);
+int tdpBackendDeviceCount(void);
+int tdpBackendDeviceId(void);
 
 #ifdef __cplusplus
 }

@@ -16,3 +16,24 @@ mkdir -p "$OUTDIR"
   echo "== examples on the GPU (scale; heat_targetDP against heat_serial to round-off)"
   TDP_GPU=1 bash tests/suites/examples.sh
 } 2>&1 | tee "$OUTDIR/tests_gpu.log"
+
+# targetDP_halo on the GPUs (tests/mpi/halo_check.c): bit-for-bit exchange
+# with each transport, the errors for an unavailable forced transport and
+# for more ranks than GPUs, and the time of a 256^3 x 19 exchange (2 ranks).
+{
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+  ngpu=$(nvidia-smi -L | wc -l)
+  echo "== halo on $ngpu GPU(s)"
+  make -s -j"$(nproc)" TARGET=cuda LAYOUT=SOA VVL=1 tests-mpi >/dev/null || echo "not ok - build halo_check (TARGET=cuda)"
+  hc=$(make -s TARGET=cuda LAYOUT=SOA VVL=1 tests-print-build)/tests/mpi/halo_check
+  np=$((ngpu >= 2 ? 2 : 1))
+  for t in auto ipc staged direct; do
+    echo "-- TARGETDP_HALO=$t, $np ranks"
+    TARGETDP_HALO=$t timeout 120 mpirun --oversubscribe -np $np "$hc" 3 64x32x48 0x0x0 1 19 111
+    TARGETDP_HALO=$t timeout 120 mpirun --oversubscribe -np $np "$hc" 4 8x8x8x16 0x0x0x0 2 24 1111
+    TARGETDP_HALO=$t timeout 300 mpirun --oversubscribe -np $np "$hc" 3 $((256 * np))x256x256 ${np}x1x1 1 19 111 50
+  done
+  echo "-- more ranks than GPUs: must be refused on every rank, then allowed"
+  timeout 120 mpirun --oversubscribe -np $((ngpu + 1)) "$hc" 3 12x12x12 0x0x0 1 3 111
+  TARGETDP_OVERSUBSCRIBE=1 timeout 120 mpirun --oversubscribe -np $((ngpu + 1)) "$hc" 3 12x12x12 0x0x0 1 3 111
+} 2>&1 | tee "$OUTDIR/halo_gpu.log"

@@ -55,7 +55,9 @@ for cc in gcc clang; do
 done
 
 # VVL and SAL as expressions: the program and the library built together.
-LIBSRC=(targetDP_C.c targetDP_common.c targetDP_compat.c targetDP_box.c targetDP_profile.c targetDP_scan_C.c)
+# every C source of the library but the MPI halo module
+LIBSRC=()
+for f in targetDP_*.c; do [ "$f" = targetDP_halo.c ] || LIBSRC+=("$f"); done
 for cfg in "2+2 2+2" "2+2 4*2" "1+1 2+2"; do
   read -r vvl sal <<<"$cfg"
   for omp in "" -fopenmp; do

@@ -1,0 +1,341 @@
+/*
+ * targetDP_async.c -- the backend-independent half of the asynchronous
+ * layer: streams and events as checked handles, asynchronous copies,
+ * pinned host memory and CUDA IPC handles. The handles live here and are
+ * validated on every call (a destroyed or made-up handle is an error, not
+ * a crash); the backends only see their own objects. Compiled with the
+ * host C compiler into both backends' libraries, like targetDP_common.c.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Built by the host C compiler in every backend's library: the backend
+ * object carries the configuration mark (targetDP.h), not this one. */
+#ifndef TDP_NO_CONFIG_MARK
+#define TDP_NO_CONFIG_MARK
+#endif
+#include "targetDP_internal.h"
+
+#define SITE(name) ((tdpSite){name, f, l})
+
+/* A handle is a serial number, never reused and never dereferenced: a
+ * destroyed, made-up or stale handle is then reported as such, even when a
+ * new stream lives where the old one did. The table of live handles maps
+ * it to the backend's object; a program has a handful. */
+typedef struct {
+  uintptr_t id;
+  void *native;
+  int is_event;
+} tdpHandle;
+static tdpHandle *handles = NULL;
+static int nhandles = 0, maxhandles = 0;
+static uintptr_t last_id = 0;
+
+static int handle_add(void *native, int is_event, uintptr_t *id) {
+  if (nhandles == maxhandles) {
+    int nmax = maxhandles ? 2 * maxhandles : 16;
+    tdpHandle *grown = (tdpHandle *) realloc(handles, nmax * sizeof(tdpHandle));
+    if (!grown) return -1;
+    handles = grown;
+    maxhandles = nmax;
+  }
+  handles[nhandles].id = *id = ++last_id;
+  handles[nhandles].native = native;
+  handles[nhandles++].is_event = is_event;
+  return 0;
+}
+
+static tdpHandle *handle_find(const void *h, int is_event) {
+  for (int i = 0; i < nhandles; i++) {
+    if (handles[i].id == (uintptr_t) h && handles[i].is_event == is_event) return handles + i;
+  }
+  return NULL;
+}
+
+static void handle_remove(tdpHandle *h) { *h = handles[--nhandles]; }
+
+/* Streams and events outlive neither targetFinalize nor an error exit. */
+void tdpAsyncFinalize(void) {
+  tdpSite at = {"targetFinalize", __FILE__, __LINE__};
+  tdpPackFinalize();
+  while (nhandles > 0) {
+    tdpHandle *h = handles + --nhandles;
+    if (h->is_event) tdpBackendEventDestroy(h->native, at);
+    else tdpBackendStreamDestroy(h->native, at);
+  }
+  free(handles);
+  handles = NULL;
+  maxhandles = 0;
+}
+
+/* NULL is the default stream; anything else must be a live stream. */
+static int check_stream(targetStream_t s, void **native, tdpSite at) {
+  *native = NULL;
+  if (!s) return TARGET_SUCCESS;
+  tdpHandle *h = handle_find(s, 0);
+  if (!h)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "stream %p is not a live stream from targetStreamCreate (destroyed?)",
+                   (void *) s);
+  *native = h->native;
+  return TARGET_SUCCESS;
+}
+
+static int check_event(targetEvent_t e, void **native, tdpSite at) {
+  *native = NULL;
+  if (!e) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL event");
+  tdpHandle *h = handle_find(e, 1);
+  if (!h)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "event %p is not a live event from targetEventCreate (destroyed?)",
+                   (void *) e);
+  *native = h->native;
+  return TARGET_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------- */
+
+/* Create the backend's object first, then its handle. */
+static int handle_create(void **out, int is_event, tdpSite at) {
+  void *native = NULL;
+  int rc = is_event ? tdpBackendEventCreate(&native, at) : tdpBackendStreamCreate(&native, at);
+  if (rc) return rc;
+  uintptr_t id = 0;
+  if (handle_add(native, is_event, &id)) {
+    if (is_event) tdpBackendEventDestroy(native, at);
+    else tdpBackendStreamDestroy(native, at);
+    return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for a handle");
+  }
+  *out = (void *) id;
+  return TARGET_SUCCESS;
+}
+
+int tdpStreamCreate(targetStream_t *stream, const char *f, int l) {
+  tdpSite at = SITE("targetStreamCreate");
+  if (tdpCheckLive(at)) return targetLastError();
+  if (!stream) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL address for the stream");
+  *stream = NULL;
+  void *h = NULL;
+  int rc = handle_create(&h, 0, at);
+  if (rc == TARGET_SUCCESS) *stream = (targetStream_t) h;
+  return rc;
+}
+
+int tdpStreamDestroy(targetStream_t stream, const char *f, int l) {
+  tdpSite at = SITE("targetStreamDestroy");
+  if (tdpCheckLive(at)) return targetLastError();
+  if (!stream)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "NULL stream (the default stream cannot be destroyed)");
+  void *native = NULL;
+  int rc = check_stream(stream, &native, at);
+  if (rc) return rc;
+  handle_remove(handle_find(stream, 0));
+  return tdpBackendStreamDestroy(native, at);
+}
+
+int tdpStreamSynchronize(targetStream_t stream, const char *f, int l) {
+  tdpSite at = SITE("targetStreamSynchronize");
+  if (tdpCheckLive(at)) return targetLastError();
+  void *native = NULL;
+  int rc = check_stream(stream, &native, at);
+  return rc ? rc : tdpBackendStreamSynchronize(native, at);
+}
+
+int tdpCheckStream(targetStream_t stream, tdpSite at) {
+  void *native = NULL;
+  return check_stream(stream, &native, at);
+}
+
+int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l) {
+  tdpSite at = SITE("TDP_LAUNCH_STREAM");
+  if (tdpCheckLive(at)) return targetLastError();
+  void *n = NULL;
+  int rc = check_stream(stream, &n, at);
+  if (native) *native = n;
+  return rc;
+}
+
+int tdpEventCreate(targetEvent_t *event, const char *f, int l) {
+  tdpSite at = SITE("targetEventCreate");
+  if (tdpCheckLive(at)) return targetLastError();
+  if (!event) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL address for the event");
+  *event = NULL;
+  void *h = NULL;
+  int rc = handle_create(&h, 1, at);
+  if (rc == TARGET_SUCCESS) *event = (targetEvent_t) h;
+  return rc;
+}
+
+int tdpEventDestroy(targetEvent_t event, const char *f, int l) {
+  tdpSite at = SITE("targetEventDestroy");
+  if (tdpCheckLive(at)) return targetLastError();
+  void *native = NULL;
+  int rc = check_event(event, &native, at);
+  if (rc) return rc;
+  handle_remove(handle_find(event, 1));
+  return tdpBackendEventDestroy(native, at);
+}
+
+int tdpEventRecord(targetEvent_t event, targetStream_t stream, const char *f, int l) {
+  tdpSite at = SITE("targetEventRecord");
+  if (tdpCheckLive(at)) return targetLastError();
+  void *ev = NULL, *native = NULL;
+  int rc = check_event(event, &ev, at);
+  if (rc == TARGET_SUCCESS) rc = check_stream(stream, &native, at);
+  return rc ? rc : tdpBackendEventRecord(ev, native, at);
+}
+
+int tdpStreamWaitEvent(targetStream_t stream, targetEvent_t event, const char *f, int l) {
+  tdpSite at = SITE("targetStreamWaitEvent");
+  if (tdpCheckLive(at)) return targetLastError();
+  void *ev = NULL, *native = NULL;
+  int rc = check_event(event, &ev, at);
+  if (rc == TARGET_SUCCESS) rc = check_stream(stream, &native, at);
+  return rc ? rc : tdpBackendStreamWaitEvent(native, ev, at);
+}
+
+int tdpEventSynchronize(targetEvent_t event, const char *f, int l) {
+  tdpSite at = SITE("targetEventSynchronize");
+  if (tdpCheckLive(at)) return targetLastError();
+  void *ev = NULL;
+  int rc = check_event(event, &ev, at);
+  return rc ? rc : tdpBackendEventSynchronize(ev, at);
+}
+
+/* ---------------------------------------------------------------------- */
+
+int tdpCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+                 targetStream_t stream, int wait, const char *f, int l) {
+  static const char *names[] = {"copyToTargetAsync", "copyFromTargetAsync",
+                                "copyTargetToTargetAsync"};
+  if ((int) kind < 0 || (int) kind > 2)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, SITE("tdpCopyAsync"),
+                   "copy kind %d is not a targetCopyKind_t", (int) kind);
+  tdpSite at = SITE(wait ? "copyTargetToTarget" : names[kind]);
+  if (tdpCheckLive(at)) return targetLastError();
+  if (!dst || !src) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
+  if (nbytes == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size is zero");
+  if (nbytes > SIZE_MAX / 64)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size %zu is absurd (a negative value?)",
+                   nbytes);
+  void *native = NULL;
+  int rc = check_stream(stream, &native, at);
+  if (rc) return rc;
+  if (kind == TARGET_COPY_TO_TARGET) {
+    rc = tdpCheckTarget(dst, nbytes, "the target array", at);
+    if (rc == TARGET_SUCCESS) rc = tdpCheckHost(src, nbytes, "the host array", at);
+  } else if (kind == TARGET_COPY_FROM_TARGET) {
+    rc = tdpCheckTarget(src, nbytes, "the target array", at);
+    if (rc == TARGET_SUCCESS) rc = tdpCheckHost(dst, nbytes, "the host array", at);
+  } else {
+    rc = tdpCheckTarget(dst, nbytes, "the destination array", at);
+    if (rc == TARGET_SUCCESS) rc = tdpCheckTarget(src, nbytes, "the source array", at);
+    /* memcpy semantics: the ranges must not overlap */
+    const char *d = (const char *) dst, *s = (const char *) src;
+    if (rc == TARGET_SUCCESS && d < s + nbytes && s < d + nbytes)
+      rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "source and destination overlap");
+  }
+  if (rc) return rc;
+  rc = tdpBackendCopyAsync(dst, src, nbytes, kind, native, at);
+  if (rc == TARGET_SUCCESS && wait) rc = tdpBackendStreamSynchronize(native, at);
+  return rc;
+}
+
+/* ---------------------------------------------------------------------- */
+
+int tdpMallocHost(void **p, size_t nbytes, const char *f, int l) {
+  tdpSite at = SITE("targetMallocHost");
+  if (tdpCheckLive(at)) return targetLastError();
+  if (!p) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL address for the pointer");
+  *p = NULL;
+  if (nbytes == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size is zero");
+  int rc = tdpBackendMallocHost(p, nbytes, at);
+  if (rc == TARGET_SUCCESS) tdpTrackAdd(*p, nbytes, TDP_ALLOC_PINNED, at);
+  return rc;
+}
+
+int tdpFreeHost(void *p, const char *f, int l) {
+  tdpSite at = SITE("targetFreeHost");
+  if (tdpCheckLive(at)) return targetLastError();
+  if (!p) return TARGET_SUCCESS; /* like free(NULL) */
+  char *base = NULL;
+  int kind = tdpTrackFind(p, &base, NULL);
+  if (kind < 0 || base != (char *) p)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "%p is not a live pinned allocation (freed twice, or never allocated "
+                   "with targetMallocHost?)", p);
+  if (kind != TDP_ALLOC_PINNED)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "%p is %s: free it with %s", p,
+                   kind == TDP_ALLOC_IPC ? "a peer's IPC mapping" : "target memory",
+                   kind == TDP_ALLOC_IPC ? "targetIpcCloseHandle" : "targetFree");
+  tdpTrackRemove(p);
+  return tdpBackendFreeHost(p, at);
+}
+
+/* ---------------------------------------------------------------------- */
+
+int targetIpcAvailable(void) { return tdpBackendIpcAvailable(); }
+int targetDeviceCount(void) { return tdpBackendDeviceCount(); }
+int targetDeviceId(void) { return tdpBackendDeviceId(); }
+
+static int ipc_unavailable(tdpSite at) {
+  return tdpFail(TARGET_ERROR_NOT_AVAILABLE, at,
+                 "CUDA IPC is not available on the %s backend (check targetIpcAvailable())",
+                 TARGETDP_BACKEND);
+}
+
+int tdpIpcGetHandle(targetIpcHandle_t *handle, void *t_ptr, const char *f, int l) {
+  tdpSite at = SITE("targetIpcGetHandle");
+  if (tdpCheckLive(at)) return targetLastError();
+  if (!handle || !t_ptr) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
+  memset(handle, 0, sizeof(*handle));
+  if (!tdpBackendIpcAvailable()) return ipc_unavailable(at);
+  char *base = NULL;
+  size_t nbytes = 0;
+  int kind = tdpTrackFind(t_ptr, &base, &nbytes);
+  if (kind != TDP_ALLOC_TARGET)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "%p is not inside a live allocation of targetMalloc (only those can be "
+                   "shared)", t_ptr);
+  int rc = tdpBackendIpcGetHandle(handle->bytes, base, at);
+  if (rc) return rc;
+  handle->offset = (size_t) ((char *) t_ptr - base);
+  handle->nbytes = nbytes - handle->offset;
+  return TARGET_SUCCESS;
+}
+
+int tdpIpcOpenHandle(void **t_peer, const targetIpcHandle_t *handle, const char *f, int l) {
+  tdpSite at = SITE("targetIpcOpenHandle");
+  if (tdpCheckLive(at)) return targetLastError();
+  if (!t_peer || !handle) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
+  *t_peer = NULL;
+  if (!tdpBackendIpcAvailable()) return ipc_unavailable(at);
+  if (handle->nbytes == 0)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "the handle is empty (not filled by targetIpcGetHandle?)");
+  void *base = NULL;
+  int rc = tdpBackendIpcOpenHandle(&base, handle->bytes, at);
+  if (rc) return rc;
+  /* The whole mapping is tracked, so copies into it are checked against
+   * the peer's allocation size. */
+  *t_peer = (char *) base + handle->offset;
+  tdpTrackAdd(base, handle->offset + handle->nbytes, TDP_ALLOC_IPC, at);
+  return TARGET_SUCCESS;
+}
+
+int tdpIpcCloseHandle(void *t_peer, const char *f, int l) {
+  tdpSite at = SITE("targetIpcCloseHandle");
+  if (tdpCheckLive(at)) return targetLastError();
+  if (!t_peer) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
+  if (!tdpBackendIpcAvailable()) return ipc_unavailable(at);
+  char *base = NULL;
+  int kind = tdpTrackFind(t_peer, &base, NULL);
+  if (kind != TDP_ALLOC_IPC)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "%p is not a peer pointer from targetIpcOpenHandle (closed twice?)", t_peer);
+  tdpTrackRemove(base);
+  return tdpBackendIpcCloseHandle(base, at);
+}

@@ -1,0 +1,588 @@
+/*
+ * targetDP_halo.c -- halo exchange over MPI (targetDP_halo.h, docs/halo.md).
+ * Uses only the public targetDP API: pack/unpack are the layer's box
+ * kernels, the transports call its copies, streams and IPC handles. No
+ * backend #ifdef: what differs (is target memory host memory, is there
+ * IPC) is asked of the layer at run time.
+ *
+ * The axes are exchanged one after the other and each face spans the
+ * whole lattice, halo included, along the other axes: the second axis
+ * then carries what the first brought in, so edges and corners are filled
+ * without diagonal messages.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h> /* MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support */
+#endif
+
+#include "targetDP_halo.h"
+
+#define MAXD TARGET_HALO_MAXDIM
+/* Tags by (kind, axis, the receiver's side). */
+enum { TAG_DATA = 0, TAG_READY = 1, TAG_DONE = 2 };
+#define TAG(kind, d, side) (7700 + 16 * (kind) + 2 * (d) + (side))
+
+struct targetHalo_ {
+  targetHaloInfo info;
+  long nface[MAXD];              /* sites of a face along each axis */
+  size_t off[MAXD][2];           /* of each face in the buffers (doubles) */
+  size_t nbuf;                   /* doubles in each buffer */
+  double *t_send, *t_recv;       /* target buffers: every face */
+  double *h_send, *h_recv;       /* pinned host buffers (staged) */
+  double *peer[MAXD][2];         /* IPC: the neighbour's receive slot for what we send */
+  void *opened[2 * MAXD];        /* IPC mappings to close */
+  int nopened;
+  MPI_Request rreq[MAXD][2], sreq[MAXD][2], ready_r[MAXD][2], ready_s[MAXD][2];
+  double *field;
+  targetStream_t stream;
+  int started;
+  char err[320];
+};
+
+const char *targetHaloTransportName(targetHaloTransport_t t) {
+  switch (t) {
+  case TARGET_HALO_AUTO: return "auto";
+  case TARGET_HALO_STAGED: return "staged";
+  case TARGET_HALO_DIRECT: return "direct";
+  case TARGET_HALO_IPC: return "ipc";
+  }
+  return "unknown";
+}
+
+const char *targetHaloError(const targetHalo *h) { return h ? h->err : "no halo"; }
+const targetHaloInfo *targetHaloGetInfo(const targetHalo *h) { return &h->info; }
+
+/* ---------------------------------------------------------------------- */
+/* Choosing the decomposition. */
+
+static double surface(int ndim, const long global[], const int dims[]) {
+  double s = 0.0;
+  for (int d = 0; d < ndim; d++) {
+    if (dims[d] == 1) continue; /* an axis not split sends nothing */
+    double face = 2.0;
+    for (int e = 0; e < ndim; e++)
+      if (e != d) face *= (double) global[e] / dims[e];
+    s += face;
+  }
+  return s;
+}
+
+typedef struct {
+  int ndim, fits_ranks, found;
+  const long *global;
+  const int *request;
+  int best[MAXD];
+  double best_cost;
+} chooser;
+
+static void try_dims(chooser *c, int d, int left, int t[]) {
+  if (d == c->ndim - 1) {
+    if (c->request[d] && c->request[d] != left) return;
+    t[d] = left;
+    c->fits_ranks = 1;
+    for (int e = 0; e < c->ndim; e++)
+      if (c->global[e] % t[e]) return;
+    double cost = surface(c->ndim, c->global, t);
+    if (!c->found || cost < c->best_cost) { /* the first found wins ties */
+      memcpy(c->best, t, sizeof(int) * c->ndim);
+      c->best_cost = cost;
+      c->found = 1;
+    }
+    return;
+  }
+  for (int a = 1; a <= left; a++) {
+    if (left % a || (c->request[d] && c->request[d] != a)) continue;
+    t[d] = a;
+    try_dims(c, d + 1, left / a, t);
+  }
+}
+
+int targetHaloChooseDims(int nranks, int ndim, const long global[], const int request[],
+                         int dims[], char *err, size_t errlen) {
+  static const char axis[] = "xyzt";
+  if (ndim < 1 || ndim > MAXD) {
+    snprintf(err, errlen, "ndim %d must be 1 to %d", ndim, MAXD);
+    return -1;
+  }
+  if (nranks < 1) {
+    snprintf(err, errlen, "%d MPI ranks", nranks);
+    return -1;
+  }
+  for (int d = 0; d < ndim; d++) {
+    if (global[d] < 1) {
+      snprintf(err, errlen, "grid extent %ld along %c must be positive", global[d], axis[d]);
+      return -1;
+    }
+    if (request[d] < 0) {
+      snprintf(err, errlen, "ranks along %c must be >= 0 (0 = choose), not %d", axis[d],
+               request[d]);
+      return -1;
+    }
+  }
+  chooser c;
+  memset(&c, 0, sizeof(c));
+  c.ndim = ndim;
+  c.global = global;
+  c.request = request;
+  int t[MAXD] = {0, 0, 0, 0};
+  try_dims(&c, 0, nranks, t);
+  if (c.found) {
+    memcpy(dims, c.best, sizeof(int) * ndim);
+    return 0;
+  }
+  char g[96] = "", r[96] = "";
+  for (int d = 0; d < ndim; d++) {
+    size_t lg = strlen(g), lr = strlen(r);
+    snprintf(g + lg, sizeof(g) - lg, "%s%ld", d ? " x " : "", global[d]);
+    snprintf(r + lr, sizeof(r) - lr, "%s%d", d ? " x " : "", request[d]);
+  }
+  int all_fixed = 1;
+  for (int d = 0; d < ndim; d++) all_fixed = all_fixed && request[d];
+  if (!c.fits_ranks)
+    snprintf(err, errlen, "decomposition %s (0 = any) cannot be made from %d MPI ranks", r,
+             nranks);
+  else if (all_fixed)
+    snprintf(err, errlen,
+             "grid %s does not divide evenly over %s ranks (each extent must be a multiple of "
+             "the ranks along it)",
+             g, r);
+  else
+    snprintf(err, errlen,
+             "grid %s cannot be split evenly over %d MPI ranks (decomposition %s, 0 = any): no "
+             "factorisation divides every extent",
+             g, nranks, r);
+  return -1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* What the machine offers. */
+
+static int mpi_cuda_aware(void) {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support();
+#else
+  return 0;
+#endif
+}
+
+static int parse_transport(const char *s, targetHaloTransport_t *t) {
+  const targetHaloTransport_t all[] = {TARGET_HALO_AUTO, TARGET_HALO_STAGED, TARGET_HALO_DIRECT,
+                                       TARGET_HALO_IPC};
+  for (int i = 0; i < 4; i++) {
+    if (strcmp(s, targetHaloTransportName(all[i])) == 0) {
+      *t = all[i];
+      return 0;
+    }
+  }
+  return -1;
+}
+
+/* Every rank learns whether any rank failed; the ones that did not say
+ * so in err. Returns nonzero when some rank failed. */
+static int any_failed(MPI_Comm comm, int failed, char *err, size_t errlen) {
+  int any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, comm);
+  if (any && !failed)
+    snprintf(err, errlen, "another rank refused the halo set-up (see its message)");
+  return any;
+}
+
+static int layer_failed(targetHalo *h, int rc, const char *what) {
+  if (rc == TARGET_SUCCESS) return 0;
+  snprintf(h->err, sizeof(h->err), "%s: %s", what, targetLastErrorString());
+  return 1;
+}
+
+/* ---------------------------------------------------------------------- */
+
+static int check_config(const targetHaloConfig *cfg, int nranks, targetHaloInfo *in,
+                        targetHaloTransport_t *want, int *oversub, char *err, size_t errlen) {
+  static const char axis[] = "xyzt";
+  if (cfg->ndim < 1 || cfg->ndim > MAXD) {
+    snprintf(err, errlen, "ndim %d must be 1 to %d", cfg->ndim, MAXD);
+    return -1;
+  }
+  if (cfg->nhalo < 1) {
+    snprintf(err, errlen, "halo depth nhalo %d must be at least 1", cfg->nhalo);
+    return -1;
+  }
+  if (cfg->ncomp < 1) {
+    snprintf(err, errlen, "ncomp %d must be at least 1", cfg->ncomp);
+    return -1;
+  }
+  *want = cfg->transport;
+  if (parse_transport(targetHaloTransportName(*want), want)) {
+    snprintf(err, errlen, "transport %d is not a targetHaloTransport_t", (int) cfg->transport);
+    return -1;
+  }
+  const char *env = getenv("TARGETDP_HALO");
+  if (env && *env && parse_transport(env, want)) {
+    snprintf(err, errlen, "TARGETDP_HALO=%s: must be auto, staged, direct or ipc", env);
+    return -1;
+  }
+  *oversub = cfg->allow_oversubscribe || (getenv("TARGETDP_OVERSUBSCRIBE") &&
+                                          strcmp(getenv("TARGETDP_OVERSUBSCRIBE"), "0"));
+  in->ndim = cfg->ndim;
+  in->nhalo = cfg->nhalo;
+  in->ncomp = cfg->ncomp;
+  if (targetHaloChooseDims(nranks, cfg->ndim, cfg->global, cfg->dims, in->dims, err, errlen))
+    return -1;
+  in->nsites = 1;
+  for (int d = 0; d < cfg->ndim; d++) {
+    in->local[d] = cfg->global[d] / in->dims[d];
+    if (cfg->nhalo > in->local[d]) {
+      snprintf(err, errlen,
+               "halo depth %d is deeper than the sub-domain: %ld sites along %c (%ld over %d "
+               "ranks); use fewer ranks along %c or a shallower halo",
+               cfg->nhalo, in->local[d], axis[d], cfg->global[d], in->dims[d], axis[d]);
+      return -1;
+    }
+    in->extents[d] = in->local[d] + 2L * cfg->nhalo;
+    in->nsites *= in->extents[d];
+  }
+  return 0;
+}
+
+static void free_buffers(targetHalo *h) {
+  for (int i = 0; i < h->nopened; i++) targetIpcCloseHandle(h->opened[i]);
+  h->nopened = 0;
+  targetFree(h->t_send);
+  targetFree(h->t_recv);
+  targetFreeHost(h->h_send);
+  targetFreeHost(h->h_recv);
+  h->t_send = h->t_recv = h->h_send = h->h_recv = NULL;
+}
+
+/* IPC: everyone's receive buffer handle; map the neighbours' (not our
+ * own: a periodic axis of one rank copies on the target, see is_self). */
+static int open_peers(targetHalo *h) {
+  targetHaloInfo *in = &h->info;
+  targetIpcHandle_t mine;
+  if (layer_failed(h, targetIpcGetHandle(&mine, h->t_recv), "targetIpcGetHandle")) return -1;
+  targetIpcHandle_t *all = (targetIpcHandle_t *) malloc(sizeof(mine) * in->nranks);
+  if (!all) {
+    snprintf(h->err, sizeof(h->err), "no host memory for %d IPC handles", in->nranks);
+    return -1;
+  }
+  MPI_Allgather(&mine, (int) sizeof(mine), MPI_BYTE, all, (int) sizeof(mine), MPI_BYTE,
+                in->comm);
+  int ranks[2 * MAXD];
+  double *bases[2 * MAXD];
+  int rc = 0;
+  for (int d = 0; d < in->ndim && !rc; d++) {
+    for (int s = 0; s < 2 && !rc; s++) {
+      int nb = in->nbr[d][s];
+      h->peer[d][s] = NULL;
+      if (nb == MPI_PROC_NULL || nb == in->rank) continue; /* self: no mapping */
+      double *base = NULL;
+      for (int i = 0; i < h->nopened && !base; i++)
+        if (ranks[i] == nb) base = bases[i];
+      if (!base) {
+        void *p = NULL;
+        if (layer_failed(h, targetIpcOpenHandle(&p, &all[nb]), "targetIpcOpenHandle")) {
+          rc = -1;
+          break;
+        }
+        ranks[h->nopened] = nb;
+        bases[h->nopened] = (double *) p;
+        h->opened[h->nopened++] = p;
+        base = (double *) p;
+      }
+      /* what we send toward side s lands in the neighbour's slot for side !s */
+      h->peer[d][s] = base + h->off[d][!s];
+    }
+  }
+  free(all);
+  return rc;
+}
+
+int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp, char *err,
+                     size_t errlen) {
+  static const char axis[] = "xyzt";
+  if (hp) *hp = NULL;
+  int nranks = 1, failed = 0;
+  MPI_Comm_size(comm, &nranks);
+  targetHalo *h = (targetHalo *) calloc(1, sizeof(targetHalo));
+  targetHaloTransport_t want = TARGET_HALO_AUTO;
+  int oversub = 0;
+  if (!cfg || !hp || !h) {
+    snprintf(err, errlen, "%s", h ? "NULL configuration or result pointer" : "no host memory");
+    failed = 1;
+  } else {
+    failed = check_config(cfg, nranks, &h->info, &want, &oversub, err, errlen) != 0;
+  }
+  if (any_failed(comm, failed, err, errlen)) {
+    free(h);
+    return -1;
+  }
+  targetHaloInfo *in = &h->info;
+  int periodic[MAXD];
+  for (int d = 0; d < in->ndim; d++) periodic[d] = cfg->periodic[d] ? 1 : 0;
+  MPI_Cart_create(comm, in->ndim, in->dims, periodic, 0, &in->comm);
+  MPI_Comm_rank(in->comm, &in->rank);
+  MPI_Comm_size(in->comm, &in->nranks);
+  MPI_Cart_coords(in->comm, in->rank, in->ndim, in->coords);
+  for (int d = 0; d < in->ndim; d++) {
+    in->offset[d] = in->coords[d] * in->local[d];
+    MPI_Cart_shift(in->comm, d, 1, &in->nbr[d][0], &in->nbr[d][1]);
+  }
+
+  /* The node: how many ranks share it, and are all our neighbours on it? */
+  MPI_Comm node;
+  MPI_Comm_split_type(in->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_size = 1;
+  MPI_Comm_size(node, &node_size);
+  MPI_Group gcart, gnode;
+  MPI_Comm_group(in->comm, &gcart);
+  MPI_Comm_group(node, &gnode);
+  int on_node = 1;
+  for (int d = 0; d < in->ndim; d++) {
+    for (int s = 0; s < 2; s++) {
+      if (in->nbr[d][s] == MPI_PROC_NULL) continue;
+      int r = MPI_UNDEFINED;
+      MPI_Group_translate_ranks(gcart, 1, &in->nbr[d][s], gnode, &r);
+      if (r == MPI_UNDEFINED) on_node = 0;
+    }
+  }
+  MPI_Group_free(&gcart);
+  MPI_Group_free(&gnode);
+  MPI_Comm_free(&node);
+
+  int ndev = targetDeviceCount();
+  if (ndev > 0 && node_size > ndev && !oversub) {
+    snprintf(err, errlen,
+             "%d MPI ranks on this node but %d GPU%s: ranks would share a GPU; run at most %d "
+             "ranks per node, or allow it (targetHaloConfig.allow_oversubscribe or "
+             "TARGETDP_OVERSUBSCRIBE=1)",
+             node_size, ndev, ndev == 1 ? "" : "s", ndev);
+    failed = 1;
+  }
+  /* Availability must be agreed: every rank takes the same transport. */
+  int host_target = targetDeviceId() < 0; /* C backend: target memory is host memory */
+  int avail[2] = {host_target || mpi_cuda_aware(), targetIpcAvailable() && on_node};
+  int agreed[2];
+  MPI_Allreduce(avail, agreed, 2, MPI_INT, MPI_MIN, in->comm);
+  targetHaloTransport_t t = want;
+  if (t == TARGET_HALO_AUTO)
+    t = agreed[0] ? TARGET_HALO_DIRECT : agreed[1] ? TARGET_HALO_IPC : TARGET_HALO_STAGED;
+  if (!failed && t == TARGET_HALO_DIRECT && !agreed[0]) {
+    snprintf(err, errlen,
+             "halo transport 'direct' (TARGETDP_HALO=direct or targetHaloConfig.transport) "
+             "needs CUDA-aware MPI, and MPIX_Query_cuda_support() says no on %s rank; use "
+             "TARGETDP_HALO=auto",
+             avail[0] ? "another" : "this");
+    failed = 1;
+  }
+  if (!failed && t == TARGET_HALO_IPC && !agreed[1]) {
+    snprintf(err, errlen,
+             "halo transport 'ipc' (TARGETDP_HALO=ipc or targetHaloConfig.transport) is not "
+             "available: %s; use TARGETDP_HALO=auto",
+             !targetIpcAvailable() ? "CUDA IPC needs the CUDA backend"
+                                   : "some neighbour ranks are on another node");
+    failed = 1;
+  }
+  if (any_failed(in->comm, failed, err, errlen)) {
+    MPI_Comm_free(&in->comm);
+    free(h);
+    return -1;
+  }
+  in->transport = t;
+
+  /* Buffers: every face of every axis, at the same offsets on every rank. */
+  h->nbuf = 0;
+  for (int d = 0; d < in->ndim; d++) {
+    h->nface[d] = in->nhalo;
+    for (int e = 0; e < in->ndim; e++)
+      if (e != d) h->nface[d] *= in->extents[e];
+    for (int s = 0; s < 2; s++) {
+      h->off[d][s] = h->nbuf;
+      h->nbuf += (size_t) h->nface[d] * in->ncomp;
+      if (in->nbr[d][s] != MPI_PROC_NULL && in->nbr[d][s] != in->rank)
+        in->bytes_per_exchange += (size_t) h->nface[d] * in->ncomp * sizeof(double);
+    }
+  }
+  int rc = targetMalloc(&h->t_send, h->nbuf * sizeof(double));
+  if (rc == TARGET_SUCCESS) rc = targetMalloc(&h->t_recv, h->nbuf * sizeof(double));
+  if (rc == TARGET_SUCCESS && t == TARGET_HALO_STAGED) {
+    rc = targetMallocHost(&h->h_send, h->nbuf * sizeof(double));
+    if (rc == TARGET_SUCCESS) rc = targetMallocHost(&h->h_recv, h->nbuf * sizeof(double));
+  }
+  failed = layer_failed(h, rc, "allocating halo buffers");
+  if (!failed && t == TARGET_HALO_IPC) failed = open_peers(h) != 0;
+  if (failed) snprintf(err, errlen, "%s", h->err);
+  if (any_failed(in->comm, failed, err, errlen)) {
+    free_buffers(h);
+    MPI_Comm_free(&in->comm);
+    free(h);
+    return -1;
+  }
+  if (in->rank == 0 && (cfg->verbose || !getenv("TARGETDP_QUIET"))) {
+    char dims[64] = "", loc[96] = "";
+    for (int d = 0; d < in->ndim; d++) {
+      size_t a = strlen(dims), b = strlen(loc);
+      snprintf(dims + a, sizeof(dims) - a, "%s%d", d ? "x" : "", in->dims[d]);
+      snprintf(loc + b, sizeof(loc) - b, "%s%ld", d ? "x" : "", in->local[d]);
+    }
+    fprintf(stderr,
+            "targetDP_halo: %d ranks as %s (%c..%c), sub-domain %s, halo %d, %d components, "
+            "transport %s (%s; CUDA-aware MPI: %s, IPC between all neighbours: %s)\n",
+            in->nranks, dims, axis[0], axis[in->ndim - 1], loc, in->nhalo, in->ncomp,
+            targetHaloTransportName(t), want == TARGET_HALO_AUTO ? "auto" : "forced",
+            agreed[0] && !host_target ? "yes" : (host_target ? "n/a, host memory" : "no"),
+            agreed[1] ? "yes" : "no");
+  }
+  *hp = h;
+  return 0;
+}
+
+void targetHaloFree(targetHalo *h) {
+  if (!h) return;
+  free_buffers(h);
+  if (h->info.comm != MPI_COMM_NULL) MPI_Comm_free(&h->info.comm);
+  free(h);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The exchange. */
+
+static double *slot(double *buf, const targetHalo *h, int d, int s) { return buf + h->off[d][s]; }
+
+static int count(const targetHalo *h, int d) { return (int) (h->nface[d] * h->info.ncomp); }
+
+/* A periodic axis held by this rank alone: its faces go from the send to
+ * the receive buffer on the target, no MPI, whatever the transport. */
+static int is_self(const targetHalo *h, int d, int s) { return h->info.nbr[d][s] == h->info.rank; }
+
+/* Pack the two edge faces of axis d and send them. */
+static int send_axis(targetHalo *h, int d) {
+  targetHaloInfo *in = &h->info;
+  long lo[MAXD], hi[MAXD];
+  for (int s = 0; s < 2; s++) {
+    if (in->nbr[d][s] == MPI_PROC_NULL) continue;
+    targetFaceBox(in->ndim, in->extents, in->nhalo, d, s, TARGET_FACE_EDGE, lo, hi);
+    if (layer_failed(h, targetPackBox(slot(h->t_send, h, d, s), h->field, in->ndim, in->extents,
+                                      lo, hi, in->ncomp, h->stream),
+                     "packing a face"))
+      return -1;
+    if (is_self(h, d, s)) {
+      if (layer_failed(h, copyTargetToTargetAsync(slot(h->t_recv, h, d, !s),
+                                                  slot(h->t_send, h, d, s),
+                                                  count(h, d) * sizeof(double), h->stream),
+                       "copying a face to this rank's own halo"))
+        return -1;
+      continue;
+    }
+    if (in->transport == TARGET_HALO_STAGED &&
+        layer_failed(h, copyFromTargetAsync(slot(h->h_send, h, d, s), slot(h->t_send, h, d, s),
+                                            count(h, d) * sizeof(double), h->stream),
+                     "staging a face"))
+      return -1;
+  }
+  if (layer_failed(h, targetStreamSynchronize(h->stream), "packing the faces")) return -1;
+  if (in->transport == TARGET_HALO_IPC) {
+    MPI_Waitall(2, h->ready_r[d], MPI_STATUSES_IGNORE); /* their slots are free */
+    for (int s = 0; s < 2; s++) {
+      if (in->nbr[d][s] == MPI_PROC_NULL || is_self(h, d, s)) continue;
+      if (layer_failed(h, copyTargetToTargetAsync(h->peer[d][s], slot(h->t_send, h, d, s),
+                                                  count(h, d) * sizeof(double), h->stream),
+                       "copying a face to the peer"))
+        return -1;
+    }
+    if (layer_failed(h, targetStreamSynchronize(h->stream), "copying the faces")) return -1;
+  }
+  for (int s = 0; s < 2; s++) {
+    int nb = in->nbr[d][s];
+    if (nb == MPI_PROC_NULL || is_self(h, d, s)) {
+      h->sreq[d][s] = MPI_REQUEST_NULL;
+    } else if (in->transport == TARGET_HALO_IPC) {
+      MPI_Isend(NULL, 0, MPI_BYTE, nb, TAG(TAG_DONE, d, !s), in->comm, &h->sreq[d][s]);
+    } else {
+      double *buf = in->transport == TARGET_HALO_STAGED ? h->h_send : h->t_send;
+      MPI_Isend(slot(buf, h, d, s), count(h, d), MPI_DOUBLE, nb, TAG(TAG_DATA, d, !s), in->comm,
+                &h->sreq[d][s]);
+    }
+  }
+  return 0;
+}
+
+/* Wait for the two halo faces of axis d and unpack them. */
+static int recv_axis(targetHalo *h, int d) {
+  targetHaloInfo *in = &h->info;
+  MPI_Waitall(2, h->rreq[d], MPI_STATUSES_IGNORE);
+  MPI_Waitall(2, h->sreq[d], MPI_STATUSES_IGNORE);
+  long lo[MAXD], hi[MAXD];
+  for (int s = 0; s < 2; s++) {
+    if (in->nbr[d][s] == MPI_PROC_NULL) continue;
+    if (in->transport == TARGET_HALO_STAGED && !is_self(h, d, s) &&
+        layer_failed(h, copyToTargetAsync(slot(h->t_recv, h, d, s), slot(h->h_recv, h, d, s),
+                                          count(h, d) * sizeof(double), h->stream),
+                     "staging a face"))
+      return -1;
+    targetFaceBox(in->ndim, in->extents, in->nhalo, d, s, TARGET_FACE_HALO, lo, hi);
+    if (layer_failed(h, targetUnpackBox(h->field, slot(h->t_recv, h, d, s), in->ndim,
+                                        in->extents, lo, hi, in->ncomp, h->stream),
+                     "unpacking a face"))
+      return -1;
+  }
+  return 0;
+}
+
+int targetHaloStart(targetHalo *h, double *t_field, targetStream_t stream) {
+  if (!h) return -1;
+  if (!t_field) {
+    snprintf(h->err, sizeof(h->err), "targetHaloStart: NULL field");
+    return -1;
+  }
+  if (h->started) {
+    snprintf(h->err, sizeof(h->err), "targetHaloStart: the previous exchange was not waited for");
+    return -1;
+  }
+  targetHaloInfo *in = &h->info;
+  h->field = t_field;
+  h->stream = stream;
+  h->started = 1;
+  for (int d = 0; d < in->ndim; d++) {
+    for (int s = 0; s < 2; s++) {
+      int nb = in->nbr[d][s];
+      h->rreq[d][s] = h->sreq[d][s] = h->ready_r[d][s] = h->ready_s[d][s] = MPI_REQUEST_NULL;
+      if (nb == MPI_PROC_NULL || is_self(h, d, s)) continue;
+      if (in->transport == TARGET_HALO_IPC) {
+        /* done: the neighbour has written our slot s; ready: our slot s is
+         * free (the last exchange ended synchronised), and theirs */
+        MPI_Irecv(NULL, 0, MPI_BYTE, nb, TAG(TAG_DONE, d, s), in->comm, &h->rreq[d][s]);
+        MPI_Irecv(NULL, 0, MPI_BYTE, nb, TAG(TAG_READY, d, !s), in->comm, &h->ready_r[d][s]);
+        MPI_Isend(NULL, 0, MPI_BYTE, nb, TAG(TAG_READY, d, s), in->comm, &h->ready_s[d][s]);
+      } else {
+        double *buf = in->transport == TARGET_HALO_STAGED ? h->h_recv : h->t_recv;
+        MPI_Irecv(slot(buf, h, d, s), count(h, d), MPI_DOUBLE, nb, TAG(TAG_DATA, d, s),
+                  in->comm, &h->rreq[d][s]);
+      }
+    }
+  }
+  return send_axis(h, 0);
+}
+
+int targetHaloWait(targetHalo *h) {
+  if (!h) return -1;
+  if (!h->started) {
+    snprintf(h->err, sizeof(h->err), "targetHaloWait: no exchange was started");
+    return -1;
+  }
+  h->started = 0;
+  targetHaloInfo *in = &h->info;
+  for (int d = 0; d < in->ndim; d++) {
+    if (recv_axis(h, d)) return -1;
+    if (d + 1 < in->ndim && send_axis(h, d + 1)) return -1;
+  }
+  for (int d = 0; d < in->ndim; d++) MPI_Waitall(2, h->ready_s[d], MPI_STATUSES_IGNORE);
+  return layer_failed(h, targetStreamSynchronize(h->stream), "unpacking the faces") ? -1 : 0;
+}
+
+int targetHaloExchange(targetHalo *h, double *t_field, targetStream_t stream) {
+  int rc = targetHaloStart(h, t_field, stream);
+  return rc ? rc : targetHaloWait(h);
+}

@@ -1,0 +1,96 @@
+/*
+ * targetDP_halo.h -- halo exchange of fields on a Cartesian MPI
+ * decomposition of a 3-D or 4-D lattice, any halo depth, any number of
+ * components, written on the public targetDP API (pack/unpack kernels,
+ * streams, asynchronous copies, IPC handles) as an app would be. Built
+ * into $(BUILD)/libtargetDP_halo.a when MPI is found. docs/halo.md.
+ *
+ * A step that hides the exchange behind the interior update:
+ *
+ *   targetHaloStart(h, t_f, halo_stream);        receives posted, x faces sent
+ *   TDP_LAUNCH_STREAM(kInterior, ..., interior_stream, ...);
+ *   targetHaloWait(h);                           other axes, unpack: halo filled
+ *   TDP_LAUNCH_STREAM(kBoundary, ..., halo_stream, ...);
+ */
+#ifndef TARGETDP_HALO_H
+#define TARGETDP_HALO_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "targetDP.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TARGET_HALO_MAXDIM 4
+
+/* How faces travel between ranks. */
+typedef enum {
+  TARGET_HALO_AUTO = 0, /* the best available, chosen at targetHaloCreate */
+  TARGET_HALO_STAGED,   /* through pinned host buffers, copies queued on the stream */
+  TARGET_HALO_DIRECT,   /* target buffers straight to MPI: CUDA-aware MPI, or the C backend */
+  TARGET_HALO_IPC       /* CUDA IPC: peer copies between GPUs of one node, MPI for signals */
+} targetHaloTransport_t;
+
+typedef struct {
+  int ndim;                             /* 3 or 4 (1 and 2 work too) */
+  long global[TARGET_HALO_MAXDIM];      /* global lattice, without halo */
+  int dims[TARGET_HALO_MAXDIM];         /* ranks along each axis; 0: choose */
+  int periodic[TARGET_HALO_MAXDIM];     /* 1: periodic axis; 0: the ends keep their halo */
+  int nhalo;                            /* halo depth >= 1 */
+  int ncomp;                            /* components per site */
+  targetHaloTransport_t transport;      /* AUTO, or forced; TARGETDP_HALO=auto|staged|direct|ipc overrides */
+  int allow_oversubscribe;              /* more ranks than GPUs on a node (or TARGETDP_OVERSUBSCRIBE=1) */
+  int verbose;                          /* rank 0 logs the decomposition and the transport (stderr) */
+} targetHaloConfig;
+
+typedef struct targetHalo_ targetHalo;
+
+/* Collective over comm. Checks everything first and fails on every rank
+ * together (never a hang): returns 0, or -1 with a one-line reason in err.
+ * A field for it has TDP_FIELD_SIZE(targetHaloSites(h), ncomp) doubles. */
+int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **h, char *err,
+                     size_t errlen);
+void targetHaloFree(targetHalo *h);
+
+/* Exchange the halo of t_field (the local lattice with its halo, site
+ * index row-major), kernels and copies on stream. Start posts the
+ * receives and sends the first axis; Wait completes the other axes (one
+ * after the other, so edges and corners are filled too) and returns with
+ * the halo in t_field. Between them the caller may update the interior on
+ * another stream. Returns 0, or -1 with targetHaloError(h) set (MPI
+ * errors abort, as MPI's default handler does). */
+int targetHaloStart(targetHalo *h, double *t_field, targetStream_t stream);
+int targetHaloWait(targetHalo *h);
+int targetHaloExchange(targetHalo *h, double *t_field, targetStream_t stream); /* both */
+
+/* Pure function (no MPI): choose dims for nranks over global[0..ndim-1].
+ * request[d] > 0 fixes an axis; among the splits that divide every extent
+ * the one with the least halo surface wins (the first on ties). */
+int targetHaloChooseDims(int nranks, int ndim, const long global[], const int request[],
+                         int dims[], char *err, size_t errlen);
+
+/* Facts about a halo, for the caller's kernels and logs. */
+typedef struct {
+  MPI_Comm comm;                             /* Cartesian communicator */
+  int rank, nranks;
+  int ndim, nhalo, ncomp;
+  int dims[TARGET_HALO_MAXDIM], coords[TARGET_HALO_MAXDIM];
+  long local[TARGET_HALO_MAXDIM];            /* sub-domain without halo */
+  long extents[TARGET_HALO_MAXDIM];          /* with halo: local + 2 nhalo */
+  long offset[TARGET_HALO_MAXDIM];           /* global coordinate of the first interior site */
+  int nbr[TARGET_HALO_MAXDIM][2];            /* neighbour ranks (MPI_PROC_NULL at an end) */
+  long nsites;                               /* sites with halo */
+  targetHaloTransport_t transport;           /* the one chosen */
+  size_t bytes_per_exchange;                 /* sent by this rank */
+} targetHaloInfo;
+const targetHaloInfo *targetHaloGetInfo(const targetHalo *h);
+const char *targetHaloTransportName(targetHaloTransport_t t);
+const char *targetHaloError(const targetHalo *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,257 @@
+/*
+ * targetDP_pack.c -- packing boxes of a field (faces, for halo exchange)
+ * into contiguous buffers, written as targetDP kernels: compiled like a
+ * program, as C with OpenMP on the C backend and as CUDA (nvcc -x cu) on
+ * the CUDA backend, into the layer's library. Also the fast path of
+ * copyToTarget3DHalo / copyFromTarget3DEdge: a few boxes through one
+ * buffer each way instead of a scan of the whole volume.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "targetDP_internal.h"
+
+#define SITE(name) ((tdpSite){name, f, l})
+
+/* A box of a lattice, as 4-D (a lattice of fewer dimensions has leading
+ * extents of 1): field extents n, box origin lo and extents b. */
+typedef struct {
+  long n[4], lo[4], b[4];
+  long nsites, nbox;
+  int ncomp;
+} tdpBox;
+
+/* The field index of the k-th site of the box. A box has fewer than 2^31
+ * sites (checked), so 32-bit divisions do: several times cheaper than
+ * 64-bit ones on a CPU. */
+static TDP_HOST_DEVICE inline long box_site(const tdpBox *g, long kk) {
+  unsigned int k = (unsigned int) kk;
+  unsigned int x3 = k % (unsigned int) g->b[3];
+  k /= (unsigned int) g->b[3];
+  unsigned int x2 = k % (unsigned int) g->b[2];
+  k /= (unsigned int) g->b[2];
+  unsigned int x1 = k % (unsigned int) g->b[1];
+  unsigned int x0 = k / (unsigned int) g->b[1];
+  return (((g->lo[0] + x0) * g->n[1] + g->lo[1] + x1) * g->n[2] + g->lo[2] + x2) * g->n[3] +
+         g->lo[3] + x3;
+}
+
+/* One site per lane; the buffer side is written (read) contiguously by
+ * consecutive sites, component by component. */
+TDP_KERNEL void tdpPackKernel(double *dst, const double *src, tdpBox g, int unpack) {
+  TDP_TLP(baseIndex, (int) g.nbox) {
+    TDP_ILP(vecIndex) {
+      long k = baseIndex + vecIndex;
+      long site = box_site(&g, k);
+      for (int c = 0; c < g.ncomp; c++) {
+        size_t fi = TDP_INDEX(g.nsites, g.ncomp, site, c);
+        size_t bi = (size_t) c * g.nbox + k;
+        if (unpack) dst[fi] = src[bi];
+        else dst[bi] = src[fi];
+      }
+    }
+  }
+}
+
+/* The same on the host, for the host side of the 3-D halo copies, a row
+ * (the last axis) at a time. mode 0: field -> buffer, 1: buffer -> field,
+ * 2: field -> field at the same sites (target memory is host memory). */
+static void host_box(double *dst, const double *src, const tdpBox *g, int mode) {
+  const long nrows = g->b[0] * g->b[1] * g->b[2], b3 = g->b[3];
+  TDP_OMP_(parallel for schedule(static) if (g->nbox * g->ncomp > 65536))
+  for (long r = 0; r < nrows; r++) {
+    long x2 = r % g->b[2], x1 = (r / g->b[2]) % g->b[1], x0 = r / (g->b[2] * g->b[1]);
+    long site0 =
+        (((g->lo[0] + x0) * g->n[1] + g->lo[1] + x1) * g->n[2] + g->lo[2] + x2) * g->n[3] + g->lo[3];
+    /* all components of a site together: the field is the side with the
+     * long strides (in AoS and AoSoA a site's components share lines) */
+    for (long x3 = 0; x3 < b3; x3++) {
+      size_t k = (size_t) r * b3 + x3;
+      for (int c = 0; c < g->ncomp; c++) {
+        size_t fi = TDP_INDEX(g->nsites, g->ncomp, site0 + x3, c);
+        size_t bi = (size_t) c * g->nbox + k;
+        if (mode == 0) dst[bi] = src[fi];
+        else if (mode == 1) dst[fi] = src[bi];
+        else dst[fi] = src[fi];
+      }
+    }
+  }
+}
+
+static void make_box(tdpBox *g, int ndim, const long extents[], const long lo[],
+                     const long hi[], int ncomp) {
+  g->nsites = 1;
+  g->nbox = 1;
+  g->ncomp = ncomp;
+  for (int d = 0; d < 4; d++) {
+    int e = d - (4 - ndim); /* the caller's axis, or < 0: a leading axis of extent 1 */
+    g->n[d] = e < 0 ? 1 : extents[e];
+    g->lo[d] = e < 0 ? 0 : lo[e];
+    g->b[d] = e < 0 ? 1 : hi[e] - lo[e];
+    g->nsites *= g->n[d];
+    g->nbox *= g->b[d];
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+
+int tdpPackBox(double *t_dst, const double *t_src, int ndim, const long extents[],
+               const long lo[], const long hi[], int ncomp, int unpack, targetStream_t stream,
+               const char *f, int l) {
+  tdpSite at = SITE(unpack ? "targetUnpackBox" : "targetPackBox");
+  if (tdpCheckLive(at)) return targetLastError();
+  if (!t_dst || !t_src || !extents || !lo || !hi)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
+  if (ndim < 1 || ndim > 4)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "ndim %d must be 1 to 4", ndim);
+  if (ncomp < 1) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "ncomp %d must be positive", ncomp);
+  int rc = tdpCheckHost(extents, (size_t) ndim * sizeof(long), "the extents", at);
+  if (rc == TARGET_SUCCESS) rc = tdpCheckHost(lo, (size_t) ndim * sizeof(long), "lo", at);
+  if (rc == TARGET_SUCCESS) rc = tdpCheckHost(hi, (size_t) ndim * sizeof(long), "hi", at);
+  if (rc) return rc;
+  long nsites = 1, nbox = 1;
+  for (int d = 0; d < ndim; d++) {
+    if (extents[d] < 1 || lo[d] < 0 || hi[d] <= lo[d] || hi[d] > extents[d])
+      return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                     "axis %d: need 0 <= lo < hi <= extent, got lo %ld hi %ld extent %ld", d,
+                     lo[d], hi[d], extents[d]);
+    if (nsites > LONG_MAX / extents[d])
+      return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "the extents overflow a long");
+    nsites *= extents[d];
+    nbox *= hi[d] - lo[d];
+  }
+  /* The kernel's site loop is an int (TDP_TLP); a box beyond it is no face. */
+  if (nbox > INT_MAX)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "the box has %ld sites, more than %d", nbox,
+                   INT_MAX);
+  if ((size_t) ncomp > SIZE_MAX / 4 / sizeof(double) / TDP_NSITES_ALLOC(nsites))
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nsites %ld x ncomp %d is absurd", nsites,
+                   ncomp);
+  size_t field_bytes = TDP_FIELD_SIZE(nsites, ncomp) * sizeof(double);
+  size_t buf_bytes = (size_t) nbox * ncomp * sizeof(double);
+  rc = tdpCheckTarget(unpack ? t_dst : t_src, field_bytes, "the field", at);
+  if (rc == TARGET_SUCCESS) rc = tdpCheckTarget(unpack ? t_src : t_dst, buf_bytes, "the buffer", at);
+  if (rc == TARGET_SUCCESS) rc = tdpCheckStream(stream, at);
+  if (rc) return rc;
+  tdpBox g;
+  make_box(&g, ndim, extents, lo, hi, ncomp);
+  unsigned long nfail = tdpFailCount();
+  TDP_LAUNCH_STREAM(tdpPackKernel, (int) g.nbox, stream, t_dst, t_src, g, unpack);
+  return tdpFailCount() == nfail ? TARGET_SUCCESS : (int) targetLastError();
+}
+
+long targetFaceBox(int ndim, const long extents[], int nhalo, int dim, int side,
+                   targetFaceRegion_t region, long lo[], long hi[]) {
+  long n = 1;
+  for (int d = 0; d < ndim; d++) {
+    lo[d] = 0;
+    hi[d] = extents[d];
+    if (d == dim) {
+      long first = region == TARGET_FACE_HALO ? 0 : nhalo; /* from the near end */
+      lo[d] = side ? extents[d] - first - nhalo : first;
+      hi[d] = lo[d] + nhalo;
+    }
+    n *= hi[d] - lo[d];
+  }
+  return n;
+}
+
+/* ---------------------------------------------------------------------- */
+/* copyToTarget3DHalo / copyFromTarget3DEdge. The region is a shell of
+ * thickness nhalo: of the whole lattice (halo) or of the lattice less its
+ * halo (edge). It is cut into at most six disjoint boxes; each is packed
+ * into one buffer (host side on the host, target side by the kernel), and
+ * the buffer crosses in one copy. The buffers are kept for the next call. */
+
+static double *t_scratch = NULL, *h_scratch = NULL;
+static size_t scratch_bytes = 0;
+
+void tdpPackFinalize(void) {
+  tdpSite at = {"targetFinalize", __FILE__, __LINE__};
+  if (t_scratch) tdpBackendFree(t_scratch, at);
+  if (h_scratch) tdpBackendFreeHost(h_scratch, at);
+  t_scratch = h_scratch = NULL;
+  scratch_bytes = 0;
+}
+
+static int grow(size_t nbytes, tdpSite at) {
+  if (nbytes <= scratch_bytes) return TARGET_SUCCESS;
+  tdpPackFinalize();
+  void *t = NULL, *h = NULL;
+  int rc = tdpBackendMalloc(&t, nbytes, 0, 0, at);
+  if (rc) return rc;
+  rc = tdpBackendMallocHost(&h, nbytes, at);
+  if (rc) {
+    tdpBackendFree(t, at);
+    return rc;
+  }
+  t_scratch = (double *) t;
+  h_scratch = (double *) h;
+  scratch_bytes = nbytes;
+  return TARGET_SUCCESS;
+}
+
+/* Cut the shell of thickness t of the box [a, b) into boxes. */
+static int shell_boxes(const long a[3], const long b[3], long t, long lo[6][3], long hi[6][3]) {
+  long cl[3] = {a[0], a[1], a[2]}, ch[3] = {b[0], b[1], b[2]};
+  int nb = 0;
+  for (int d = 0; d < 3; d++) {
+    if (ch[d] - cl[d] <= 2 * t) { /* no core left: the rest is shell */
+      memcpy(lo[nb], cl, sizeof(cl));
+      memcpy(hi[nb], ch, sizeof(ch));
+      return nb + 1;
+    }
+    for (int side = 0; side < 2; side++) {
+      memcpy(lo[nb], cl, sizeof(cl));
+      memcpy(hi[nb], ch, sizeof(ch));
+      if (side) lo[nb][d] = ch[d] - t;
+      else hi[nb][d] = cl[d] + t;
+      nb++;
+    }
+    cl[d] += t;
+    ch[d] -= t;
+  }
+  return nb;
+}
+
+int tdpCopy3DBoxes(double *dst, const double *src, const long extents[3], int nhalo, int ncomp,
+                   int to_target, tdpSite at) {
+  long a[3], b[3], lo[6][3], hi[6][3];
+  for (int d = 0; d < 3; d++) {
+    a[d] = to_target ? 0 : nhalo;
+    b[d] = to_target ? extents[d] : extents[d] - nhalo;
+  }
+  int nb = shell_boxes(a, b, nhalo, lo, hi);
+  tdpBox g[6];
+  size_t off[7] = {0};
+  for (int i = 0; i < nb; i++) {
+    make_box(&g[i], 3, extents, lo[i], hi[i], ncomp);
+    off[i + 1] = off[i] + (size_t) g[i].nbox * ncomp;
+  }
+  if (tdpBackendDeviceId() < 0) { /* the target is the host: one pass, no buffer */
+    for (int i = 0; i < nb; i++) host_box(dst, src, &g[i], 2);
+    return TARGET_SUCCESS;
+  }
+  int rc = grow(off[nb] * sizeof(double), at);
+  if (rc) return rc;
+  unsigned long nfail = tdpFailCount();
+  if (to_target) {
+    for (int i = 0; i < nb; i++) host_box(h_scratch + off[i], src, &g[i], 0);
+    rc = tdpBackendCopy(t_scratch, h_scratch, off[nb] * sizeof(double), 1, at);
+    for (int i = 0; i < nb && rc == TARGET_SUCCESS; i++) {
+      TDP_LAUNCH(tdpPackKernel, (int) g[i].nbox, dst, t_scratch + off[i], g[i], 1);
+      if (tdpFailCount() != nfail) rc = (int) targetLastError();
+    }
+  } else {
+    for (int i = 0; i < nb && rc == TARGET_SUCCESS; i++) {
+      TDP_LAUNCH(tdpPackKernel, (int) g[i].nbox, t_scratch + off[i], src, g[i], 0);
+      if (tdpFailCount() != nfail) rc = (int) targetLastError();
+    }
+    if (rc == TARGET_SUCCESS) rc = tdpBackendCopy(h_scratch, t_scratch, off[nb] * sizeof(double), 0, at);
+    for (int i = 0; i < nb && rc == TARGET_SUCCESS; i++) host_box(dst, h_scratch + off[i], &g[i], 1);
+  }
+  return rc;
+}

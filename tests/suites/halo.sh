@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Suite: halo (docs/halo.md) -- targetDP_halo against a reference exchange,
+# bit for bit (tests/mpi/halo_check.c): 1 to 8 ranks on the host, every
+# ordered decomposition of 8 into 3 factors, 4-D lattices, halo depths 1-3,
+# 1 to 24 components, periodic and closed axes, both host transports
+# (direct: target buffers to MPI; staged: through pinned buffers), in the
+# default build and in a checked SoA build. Bad input (a decomposition
+# that does not divide the lattice, a halo deeper than a sub-domain, an
+# unavailable or unknown forced transport): one clear message from every
+# rank, non-zero status, no hang.
+# Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+. tests/suites/lib/common.bash # $tmp, ok, notok
+
+if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
+  echo "ok - halo suite # SKIP no MPI (scripts/install_deps.sh installs openmpi-bin libopenmpi-dev)"
+  exit 0
+fi
+
+configs=("" "LAYOUT=SOA VVL=1 CHECK=1")
+bins=()
+for c in "${configs[@]}"; do
+  b=$(make -s $c tests-print-build)/tests/mpi/halo_check
+  if make -j2 $c tests-mpi >"$tmp/build.log" 2>&1 && ! grep -q "warning:" "$tmp/build.log"; then
+    ok "halo_check builds warning-free (${c:-default configuration})"
+    bins+=("$b")
+  else
+    notok "halo_check builds warning-free (${c:-default configuration})" "$tmp/build.log"
+  fi
+done
+
+# run NAME NP ARGS...: must print PASS and exit 0 within 60 s.
+run() {
+  local name=$1 np=$2 log=$tmp/run.log
+  shift 2
+  timeout -k 5 60 mpirun --oversubscribe -np "$np" "$bin" "$@" >"$log" 2>&1
+  local rc=$?
+  if [ "$rc" -eq 0 ] && grep -q "halo_check: PASS" "$log"; then
+    ok "$name: $(grep -m1 'halo_check: PASS' "$log" | sed 's/halo_check: PASS: //')"
+  else
+    notok "$name (status $rc)" "$log"
+  fi
+}
+
+# bad NAME NP PATTERN ARGS...: every rank prints PATTERN, the job ends non-zero, no hang.
+bad() {
+  local name=$1 np=$2 pattern=$3 log=$tmp/bad.log
+  shift 3
+  timeout -k 5 60 mpirun --oversubscribe -np "$np" "$bin" "$@" >"$log" 2>&1
+  local rc=$? n
+  n=$(grep -c -- "$pattern" "$log")
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    notok "$name: the job hung" "$log"
+  elif [ "$rc" -eq 0 ]; then
+    notok "$name: exited 0" "$log"
+  elif [ "$n" -ne "$np" ]; then
+    notok "$name: '$pattern' from $n of $np ranks" "$log"
+  else
+    ok "$name: every rank says: $(grep -m1 -- "$pattern" "$log" | sed 's/.*targetHaloCreate: //' | head -c 120)"
+  fi
+}
+
+for bin in "${bins[@]}"; do
+  cfg=$(basename "$(dirname "$(dirname "$(dirname "$bin")")")")
+  for transport in direct staged; do
+    export TARGETDP_HALO=$transport
+    # 1 to 7 ranks, the module choosing the split; lattices it can divide
+    run "$cfg $transport: 1 rank, periodic, halo 2" 1 3 6x7x5 0x0x0 2 3 111
+    run "$cfg $transport: 2 ranks, closed x" 2 3 8x6x4 0x0x0 1 19 011
+    run "$cfg $transport: 3 ranks, halo 3" 3 3 9x9x9 0x0x0 3 2 111
+    run "$cfg $transport: 4 ranks" 4 3 8x8x6 0x0x0 1 5 101
+    run "$cfg $transport: 5 ranks" 5 3 10x4x6 0x0x0 2 1 111
+    run "$cfg $transport: 6 ranks" 6 3 6x6x6 0x0x0 1 7 111
+    run "$cfg $transport: 7 ranks" 7 3 7x7x4 0x0x0 1 3 110
+    # every ordered factorisation of 8 into 3
+    for d in 1x1x8 1x8x1 8x1x1 1x2x4 1x4x2 2x1x4 2x4x1 4x1x2 4x2x1 2x2x2; do
+      IFS=x read -r a b c <<<"$d"
+      run "$cfg $transport: 8 ranks as $d" 8 3 "$((a * 3))x$((b * 4))x$((c * 2))" "$d" 1 19 111
+    done
+    run "$cfg $transport: 8 ranks 2x2x2, halo 2, closed z" 8 3 8x8x8 2x2x2 2 4 110
+    # 4-D
+    run "$cfg $transport: 4-D, 2 ranks" 2 4 4x6x4x6 0x0x0x0 1 24 1111
+    run "$cfg $transport: 4-D, 8 ranks 2x1x2x2, halo 2" 8 4 4x6x8x6 2x1x2x2 2 24 1011
+    run "$cfg $transport: 4-D, 8 ranks 1x2x2x2" 8 4 3x4x4x4 1x2x2x2 1 6 1111
+  done
+  unset TARGETDP_HALO
+  bad "$cfg: grid not divisible" 3 "does not divide evenly" 3 10x10x10 3x1x1 1 19 111
+  bad "$cfg: decomposition does not match the rank count" 4 "cannot be made from 4 MPI ranks" 3 8x8x8 3x1x1 1 1 111
+  bad "$cfg: halo deeper than a sub-domain" 4 "deeper than the sub-domain" 3 8x8x8 4x1x1 3 1 111
+  TARGETDP_HALO=ipc bad "$cfg: forced IPC on the host" 3 "TARGETDP_HALO=ipc" 3 12x8x10 0x0x0 1 19 111
+  TARGETDP_HALO=foo bad "$cfg: unknown transport" 2 "TARGETDP_HALO=foo" 3 8x8x8 0x0x0 1 1 111
+done
+echo "ok - halo: more ranks than GPUs on a node # SKIP no GPU here (tests/run_device.sh runs it)"
+exit 0
