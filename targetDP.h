@@ -427,14 +427,17 @@ static __device__ inline int tdpNoBreak_(int st, const char *file, int line) {
   TDP_LAUNCH_WITH_(TDP_CHEVRONS_REDUCE_, kernel, N, __VA_ARGS__)
 /* TDP_LAUNCH_TPB(kernel, N, tpb, args...): tpb threads per block (a
  * TDP_KERNEL_TPB(tpb) kernel), blocks enough for N sites in strides of VVL.
- * tpb is evaluated once; more threads than the kernel's launch bounds (or
- * than a block can hold) is reported like any failed launch. */
+ * tpb is evaluated once. A tpb that is not a multiple of 32 in [32, 1024]
+ * is refused before the launch, on both backends (the warp shuffles of the
+ * block reductions need whole warps); more threads than the kernel's launch
+ * bounds is reported like any failed launch. */
 #define TDP_LAUNCH_TPB(kernel, N, tpb, ...)                                       \
   do {                                                                          \
     const long tdp_tpb_ = (tpb);                                                \
-    kernel<<<tdpNumBlocks((N), VVL * tdp_tpb_, 0),                              \
-             (unsigned int) (tdp_tpb_ < 1 ? 0 : tdp_tpb_)>>>(__VA_ARGS__);      \
-    tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                \
+    if (tdpLaunchTpbCheck(#kernel, tdp_tpb_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+      kernel<<<tdpNumBlocks((N), VVL * tdp_tpb_, 0), (unsigned int) tdp_tpb_>>>(__VA_ARGS__); \
+      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                              \
+    }                                                                           \
   } while (0)
 
 extern "C" long tdpGridBlocksMax_; /* two fills of the GPU, set by targetInit */
@@ -657,12 +660,12 @@ static inline int tdpLanes_(int nlane) {
   } while (0)
 #define TDP_LAUNCH_NOSTRIDE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
 #define TDP_LAUNCH_REDUCE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
-#define TDP_LAUNCH_TPB(kernel, N, tpb, ...)                              \
-  do {                                                                   \
-    (void) (N);                                                          \
-    (void) (tpb);                                                        \
-    if (tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS)   \
-      kernel(__VA_ARGS__);                                               \
+#define TDP_LAUNCH_TPB(kernel, N, tpb, ...)                                    \
+  do {                                                                         \
+    (void) (N);                                                                \
+    if (tdpLaunchTpbCheck(#kernel, (tpb), __FILE__, __LINE__) == TARGET_SUCCESS && \
+        tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS)         \
+      kernel(__VA_ARGS__);                                                     \
   } while (0)
 #define TDP_CHEVRONS_(N)
 #define TDP_CHEVRONS_NOSTRIDE_(N)
@@ -893,6 +896,8 @@ int tdpConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int 
 /* Called by TDP_LAUNCH on CUDA right after kernel<<<...>>>: a launch that
  * failed is reported with the kernel's name and the launch's file:line. */
 int tdpLaunchCheck(const char *kernel, const char *f, int l);
+/* Called by TDP_LAUNCH_TPB before the launch: tpb a multiple of 32 in [32, 1024]. */
+int tdpLaunchTpbCheck(const char *kernel, long tpb, const char *f, int l);
 
 /* Wait for the target; on CUDA also reports a failed kernel launch. */
 int tdpSynchronize(const char *what, const char *f, int l);

@@ -298,7 +298,10 @@ int tdpBackendCopyConstFrom(void *dst, const void *t_symbol, size_t nbytes, tdpS
 }
 
 int tdpBackendCopyConstFromArray(void *t_symbol, const void *t_src, size_t nbytes, tdpSite at) {
-  CUDA_TRY(cudaMemcpyToSymbol(t_symbol, t_src, nbytes, 0, cudaMemcpyDeviceToDevice), at);
+  /* (const void *): a plain void * would pick the runtime's C++ template
+   * overload, which takes the pointer variable itself as the symbol */
+  CUDA_TRY(cudaMemcpyToSymbol((const void *) t_symbol, t_src, nbytes, 0,
+                              cudaMemcpyDeviceToDevice), at);
   return TARGET_SUCCESS;
 }
 

@@ -556,6 +556,14 @@ int tdpLaunchCheck(const char *kernel, const char *f, int l) {
   return tdpBackendLaunchCheck(kernel, at);
 }
 
+int tdpLaunchTpbCheck(const char *kernel, long tpb, const char *f, int l) {
+  if (tpb >= 32 && tpb <= 1024 && tpb % 32 == 0) return TARGET_SUCCESS;
+  return tdpFail(TARGET_ERROR_INVALID_VALUE, SITE("TDP_LAUNCH"),
+                 "kernel %s failed to launch: %ld threads per block (TDP_LAUNCH_TPB needs a "
+                 "multiple of 32 from 32 to 1024: block reductions work on whole warps)",
+                 kernel, tpb);
+}
+
 int tdpSynchronize(const char *what, const char *f, int l) {
   int rc = check_live(SITE(what));
   return rc ? rc : tdpBackendSynchronize(SITE(what));

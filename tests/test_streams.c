@@ -173,9 +173,10 @@ static void test_two_streams_event(void **state) {
   assert_true(a != b);
   assert_int_equal(targetEventCreate(&written), TARGET_SUCCESS);
   assert_int_equal(targetEventCreate(&done_a), TARGET_SUCCESS);
-  double *t_x = NULL, *t_y = NULL, *back = NULL;
+  double *t_x = NULL, *t_y = NULL, *t_z = NULL, *back = NULL;
   assert_int_equal(targetMalloc(&t_x, nbytes), TARGET_SUCCESS);
   assert_int_equal(targetMalloc(&t_y, nbytes), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t_z, nbytes), TARGET_SUCCESS);
   assert_int_equal(targetMallocHost(&back, nbytes), TARGET_SUCCESS);
   /* Slow only where streams run concurrently: on the C backend every call
    * has finished when it returns, and 2000 passes would cost seconds. */
@@ -188,8 +189,10 @@ static void test_two_streams_event(void **state) {
     assert_int_equal(targetStreamWaitEvent(b, written), TARGET_SUCCESS);
     TDP_LAUNCH_STREAM(kCopyPlus, n, b, t_y, t_x, n, 0.25);
     assert_int_equal(copyFromTargetAsync(back, t_y, nbytes, b), TARGET_SUCCESS);
-    /* more work on a after the event does not delay b's wait */
-    TDP_LAUNCH_STREAM(kMulAdd, n, a, t_x, n, 1.0, 100.0);
+    /* more (slow) work on a after the event does not delay b's wait; it
+     * writes another array: writing t_x while b reads it would be the
+     * program's race, which no event ordered (a first version did) */
+    TDP_LAUNCH_STREAM(kSlowFill, n, a, t_z, n, value + 100.0, reps);
     assert_int_equal(targetEventRecord(done_a, a), TARGET_SUCCESS);
     assert_int_equal(targetStreamSynchronize(b), TARGET_SUCCESS);
     tuCheck c;
@@ -197,13 +200,14 @@ static void test_two_streams_event(void **state) {
     for (int i = 0; i < n; i++) tuCheckEq(&c, i, back[i], value + 0.25);
     tuCheckDone(&c, "stream b after waiting for stream a's event", n);
     assert_int_equal(targetEventSynchronize(done_a), TARGET_SUCCESS);
-    assert_int_equal(copyFromTarget(back, t_x, nbytes), TARGET_SUCCESS);
+    assert_int_equal(copyFromTarget(back, t_z, nbytes), TARGET_SUCCESS);
     tuCheckInit(&c);
     for (int i = 0; i < n; i++) tuCheckEq(&c, i, back[i], value + 100.0);
     tuCheckDone(&c, "stream a after its event", n);
   }
   assert_int_equal(targetFree(t_x), TARGET_SUCCESS);
   assert_int_equal(targetFree(t_y), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_z), TARGET_SUCCESS);
   assert_int_equal(targetFreeHost(back), TARGET_SUCCESS);
   assert_int_equal(targetEventDestroy(written), TARGET_SUCCESS);
   assert_int_equal(targetEventDestroy(done_a), TARGET_SUCCESS);
