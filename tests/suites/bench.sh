@@ -63,6 +63,15 @@ run_tiny() {
     echo "not ok - bench_blocks fails on a wrong element and prints no bandwidth, $label (exit $rc)"
     tail -n 5 <<<"$out"
   fi
+  out=$("$b/bench_stream" --size 1003 --reps 2 --inject-native-error 2>&1)
+  rc=$?
+  if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: Triad native candidate .*element 501" <<<"$out" &&
+     ! grep -q "GB/s" <<<"$out"; then
+    echo "ok - bench_stream validates every native candidate, $label"
+  else
+    echo "not ok - bench_stream validates every native candidate, $label (exit $rc)"
+    tail -n 5 <<<"$out"
+  fi
   out=$("$b/bench_layout" --size 1003 --triad-size 1001 --reps 2 --inject-error 2>&1)
   rc=$?
   if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: LBCollide site 1002 component 18" <<<"$out"; then
