@@ -11,8 +11,9 @@ BENCH_OBJS := $(BUILD)/obj/benchmarks/bench.o $(BUILD)/obj/common/timer.o $(BUIL
 
 bench-build: $(BENCH_BINS)
 
-# The preset's name goes into the results.
-$(BUILD)/obj/benchmarks/%.o: PROG_CPPFLAGS += -DBENCH_CONFIG='"$(CONFIG)"'
+# The preset's name goes into the results; the benchmarks use the TDP_
+# names only (and include <immintrin.h> after targetDP.h).
+$(BUILD)/obj/benchmarks/%.o: PROG_CPPFLAGS += -DBENCH_CONFIG='"$(CONFIG)"' -DTDP_NO_LEGACY_NAMES
 
 $(BENCH_BINS): $(BUILD)/bench_%: $(BUILD)/obj/benchmarks/%.o $(BENCH_OBJS) $(LIB)
 	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS)

@@ -45,6 +45,7 @@ static const char *const usage =
     "  --reps R   timed repetitions after one untimed warm-up (default 20)\n"
     "  --float    single precision (default double)\n"
     "  --csv FILE append one row per kernel and implementation\n"
+    "  --native V keep native candidate V (0 = the plain loop) instead of the fastest\n"
     "  --inject-native-error  corrupt the last native Triad candidate's result (a test)\n";
 
 typedef struct {
@@ -156,7 +157,7 @@ static void report(const benchOptions *o, const int *klist, int nk, double *time
  * what the interleaved measurement below runs as "native". */
 static void choose_native(const benchOptions *o, const streamOps *ops, streamSet *x,
                           streamState *st, int n, double s, double rtol, double rtol_sum,
-                          void *host, const char **chosen, int inject) {
+                          void *host, const char **chosen, int inject, int force) {
   const size_t esize = o->is_float ? sizeof(float) : sizeof(double);
   const int ncal = o->reps < 5 ? o->reps : 5;
   double *t = (double *) malloc((ncal + 1) * sizeof(double));
@@ -164,7 +165,7 @@ static void choose_native(const benchOptions *o, const streamOps *ops, streamSet
   size_t len = 0;
   len += snprintf(candidates + len, sizeof(candidates) - len,
                   "# native candidates: median of %d calls each after 1 validated call; "
-                  "* = the native below\n", ncal);
+                  "* = the native below%s\n", ncal, force >= 0 ? " (chosen by --native)" : "");
   for (int k = STREAM_COPY; k <= STREAM_NSTREAM; k++) {
     int nv = ops->native_count(k), best = 0;
     double best_t = 0.0, gbs[64];
@@ -200,6 +201,7 @@ static void choose_native(const benchOptions *o, const streamOps *ops, streamSet
       gbs[v] = (double) streamNArrays[k] * n * esize / tm * 1e-9;
       if (v == 0 || tm < best_t) best = v, best_t = tm;
     }
+    if (force >= 0) best = force < nv ? force : nv - 1;
     streamNativeChoice[k] = best;
     chosen[k] = ops->native_name(k, best);
     for (int v = 0; v < nv && v < 64; v++)
@@ -211,7 +213,7 @@ static void choose_native(const benchOptions *o, const streamOps *ops, streamSet
 }
 
 int main(int argc, char **argv) {
-  static const char *const known[] = {"--float", "--inject-native-error", NULL};
+  static const char *const known[] = {"--float", "--inject-native-error", "--native=", NULL};
   benchOptions o = benchParse(argc, argv, "stream", known, DEFAULT_SIZE, usage);
   targetInit();
 
@@ -267,7 +269,8 @@ int main(int argc, char **argv) {
   streamSet cal = set[0];
   cal.sum = sum[BENCH_NATIVE];
   choose_native(&o, &ops, &cal, &st[0], n, s, rtol, rtol_sum, host, chosen,
-                cliFlag(argc, argv, "--inject-native-error"));
+                cliFlag(argc, argv, "--inject-native-error"),
+                (int) cliLong(argc, argv, "--native", -1, -1, 63));
 
   char what[128];
   for (int it = 0; it < nt; it++) {
