@@ -138,24 +138,31 @@ static inline REAL R(nat_op1)(int op, REAL s, REAL x, REAL y, REAL d) {
   }
 }
 
-/* Candidate 0: McCalpin's loops, static schedule, vectorised. */
-#define NAT_PFS_LOOP_(expr)                          \
-  _Pragma("omp parallel for simd schedule(static)") \
-  for (int i = 0; i < n; i++) d[i] = (expr)
-static void R(nat_pfs)(int op, REAL *restrict d, const REAL *restrict x, const REAL *restrict y,
-                       REAL s, int n) {
-  switch (op) {
-  case NOP_COPY: NAT_PFS_LOOP_(x[i]); break;
-  case NOP_MUL: NAT_PFS_LOOP_(s * x[i]); break;
-  case NOP_ADD: NAT_PFS_LOOP_(x[i] + y[i]); break;
-  case NOP_TRIAD: NAT_PFS_LOOP_(x[i] + s * y[i]); break;
-  default: NAT_PFS_LOOP_(d[i] + (x[i] + s * y[i])); break;
+/* Candidates 0 and 1: McCalpin's loops with a static schedule, as
+ * "omp parallel for simd" (the compiler's widest vectors: 512-bit with
+ * AVX-512) and as the original plain "omp parallel for" (the compiler's
+ * own choice, 256-bit by default on most x86). */
+#define NAT_LOOPS_(name, pragma)                                                      \
+  static void R(name)(int op, REAL *restrict d, const REAL *restrict x,               \
+                      const REAL *restrict y, REAL s, int n) {                        \
+    switch (op) {                                                                     \
+    case NOP_COPY: _Pragma(pragma) for (int i = 0; i < n; i++) d[i] = x[i]; break;    \
+    case NOP_MUL: _Pragma(pragma) for (int i = 0; i < n; i++) d[i] = s * x[i]; break; \
+    case NOP_ADD: _Pragma(pragma) for (int i = 0; i < n; i++) d[i] = x[i] + y[i]; break; \
+    case NOP_TRIAD:                                                                   \
+      _Pragma(pragma) for (int i = 0; i < n; i++) d[i] = x[i] + s * y[i];             \
+      break;                                                                          \
+    default:                                                                          \
+      _Pragma(pragma) for (int i = 0; i < n; i++) d[i] = d[i] + (x[i] + s * y[i]);    \
+      break;                                                                          \
+    }                                                                                 \
   }
-}
-#undef NAT_PFS_LOOP_
+NAT_LOOPS_(nat_pfs, "omp parallel for simd schedule(static)")
+NAT_LOOPS_(nat_pf, "omp parallel for schedule(static)")
+#undef NAT_LOOPS_
 
 #if NAT_HAVE_NT
-/* Candidate 1: whole 64-byte lines of d computed in registers and
+/* Candidate 2: whole 64-byte lines of d computed in registers and
  * streamed (no write-allocate read); scalar head up to d's first line
  * boundary and scalar tail. Each thread fences its own stores. */
 #define NAT_LINE_ (64 / (int) sizeof(REAL))
@@ -202,10 +209,11 @@ static void R(nat_dot)(double *sum, const REAL *restrict a, const REAL *restrict
   *sum += s;
 }
 
-static inline int R(streamNativeCount)(int k) { return k == STREAM_DOT ? 1 : 1 + NAT_HAVE_NT; }
+static inline int R(streamNativeCount)(int k) { return k == STREAM_DOT ? 1 : 2 + NAT_HAVE_NT; }
 static inline const char *R(streamNativeName)(int k, int v) {
   return k == STREAM_DOT ? "omp parallel for simd reduction"
          : v == 0        ? "omp parallel for simd"
+         : v == 1        ? "omp parallel for"
                          : "omp parallel for + streaming stores";
 }
 
@@ -213,10 +221,9 @@ static void R(nat_run)(int k, int v, const streamSet *x, int n, REAL s) {
   REAL *a = (REAL *) x->a, *b = (REAL *) x->b, *c = (REAL *) x->c;
   void (*f)(int, REAL *restrict, const REAL *restrict, const REAL *restrict, REAL, int) =
       R(nat_pfs);
+  if (v == 1) f = R(nat_pf);
 #if NAT_HAVE_NT
-  if (v == 1) f = R(nat_nt);
-#else
-  (void) v;
+  if (v == 2) f = R(nat_nt);
 #endif
   switch (k) {
   case STREAM_COPY: f(NOP_COPY, c, a, a, s, n); break;
