@@ -31,6 +31,9 @@ LAYOUTS = ["AOS", "SOA", "AOSOA"]
 def read_rows(paths):
     rows = []
     for path in paths or []:
+        if not os.path.exists(path):  # e.g. a device run whose sweeps were skipped
+            print("plot.py: no %s, skipped" % path, file=sys.stderr)
+            continue
         with open(path, newline="") as f:
             rows.extend(csv.DictReader(f))
     for r in rows:
