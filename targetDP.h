@@ -751,6 +751,8 @@ void tdpReduceCheck_(const void *partial, const char *call, const char *name, co
 /* Backend hints for kernels, so that application code needs no backend
  * #ifdef of its own (docs/api.md, "Kernel hints").
  *   TDP_GPU            1 when kernels run on a GPU (CUDA), else 0
+ *   TDP_RESTRICT       restrict for kernel pointer arguments, in C, C++ and
+ *                      CUDA alike (__restrict__; empty where unknown)
  *   TDP_UNROLL(n)      unroll the next loop n times (n >= its trip count:
  *                      fully); nvcc and clang "unroll n", gcc "GCC unroll n"
  *   TDP_CONST_VALUE(t_expr, literal_expr)
@@ -771,6 +773,13 @@ void tdpReduceCheck_(const void *partial, const char *call, const char *name, co
 #else
 #define TDP_GPU 0
 #define TDP_CONST_VALUE(t_expr, literal_expr) (literal_expr)
+#endif
+#if defined(__GNUC__) || defined(__CUDACC__)
+#define TDP_RESTRICT __restrict__
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L
+#define TDP_RESTRICT restrict
+#else
+#define TDP_RESTRICT
 #endif
 #if defined(__CUDACC__) || defined(__clang__)
 #define TDP_UNROLL(n) TDP_PRAGMA(unroll n)

@@ -143,8 +143,8 @@ static inline REAL R(nat_op1)(int op, REAL s, REAL x, REAL y, REAL d) {
  * AVX-512) and as the original plain "omp parallel for" (the compiler's
  * own choice, 256-bit by default on most x86). */
 #define NAT_LOOPS_(name, pragma)                                                      \
-  static void R(name)(int op, REAL *restrict d, const REAL *restrict x,               \
-                      const REAL *restrict y, REAL s, int n) {                        \
+  static void R(name)(int op, REAL *TDP_RESTRICT d, const REAL *TDP_RESTRICT x,               \
+                      const REAL *TDP_RESTRICT y, REAL s, int n) {                        \
     switch (op) {                                                                     \
     case NOP_COPY: _Pragma(pragma) for (int i = 0; i < n; i++) d[i] = x[i]; break;    \
     case NOP_MUL: _Pragma(pragma) for (int i = 0; i < n; i++) d[i] = s * x[i]; break; \
@@ -173,7 +173,7 @@ NAT_LOOPS_(nat_pf, "omp parallel for schedule(static)")
       r[j] = (expr);                                           \
     }                                                          \
   } while (0)
-static void R(nat_nt)(int op, REAL *restrict d, const REAL *restrict x, const REAL *restrict y,
+static void R(nat_nt)(int op, REAL *TDP_RESTRICT d, const REAL *TDP_RESTRICT x, const REAL *TDP_RESTRICT y,
                       REAL s, int n) {
   int head = (int) (((64 - (uintptr_t) d % 64) % 64) / sizeof(REAL));
   if (head > n) head = n;
@@ -202,7 +202,7 @@ static void R(nat_nt)(int op, REAL *restrict d, const REAL *restrict x, const RE
 #undef NAT_LINE_
 #endif
 
-static void R(nat_dot)(double *sum, const REAL *restrict a, const REAL *restrict b, int n) {
+static void R(nat_dot)(double *sum, const REAL *TDP_RESTRICT a, const REAL *TDP_RESTRICT b, int n) {
   double s = 0.0;
 #pragma omp parallel for simd schedule(static) reduction(+:s)
   for (int i = 0; i < n; i++) s += (double) a[i] * b[i];
@@ -219,7 +219,7 @@ static inline const char *R(streamNativeName)(int k, int v) {
 
 static void R(nat_run)(int k, int v, const streamSet *x, int n, REAL s) {
   REAL *a = (REAL *) x->a, *b = (REAL *) x->b, *c = (REAL *) x->c;
-  void (*f)(int, REAL *restrict, const REAL *restrict, const REAL *restrict, REAL, int) =
+  void (*f)(int, REAL *TDP_RESTRICT, const REAL *TDP_RESTRICT, const REAL *TDP_RESTRICT, REAL, int) =
       R(nat_pfs);
   if (v == 1) f = R(nat_pf);
 #if NAT_HAVE_NT

@@ -221,7 +221,7 @@ static void natLaunchDot(int variant, double *sum, const T *a, const T *b, int n
  * aligned dst without reading it first. */
 static inline void natStreamLine(void *dst, const void *src) {
 #ifdef __AVX512F__
-  _mm512_stream_si512((void *) dst, _mm512_loadu_si512(src));
+  _mm512_stream_si512((__m512i *) dst, _mm512_loadu_si512(src));
 #else
   _mm256_stream_si256((__m256i *) dst, _mm256_loadu_si256((const __m256i *) src));
   _mm256_stream_si256((__m256i *) dst + 1, _mm256_loadu_si256((const __m256i *) src + 1));
