@@ -133,6 +133,23 @@ for r in $(seq 1 "$rounds"); do
       "${host_stream[@]}" --csv "$stream_csv"
   done
 done
+# The D2Q9 port (bench_d2q9) against its serial original on 1 and 2 host
+# threads: the default build, SoA VVL 8 and SoA VVL 1 (docs/performance.md,
+# "the default CPU idiom").
+d2q9_args=(--size 2048 --reps 10)
+[ "${BENCH_QUICK:-0}" = 1 ] && d2q9_args=(--size 67 --reps 2)
+for cfg in "gcc-openmp" "gcc-openmp LAYOUT=SOA VVL=8" "gcc-openmp LAYOUT=SOA VVL=1"; do
+  read -r preset vars <<<"$cfg"
+  # shellcheck disable=SC2086
+  if step "build C $cfg" build CONFIG=$preset $vars; then
+    # shellcheck disable=SC2086
+    b=$(where CONFIG=$preset $vars)
+    for t in 1 2; do
+      step "D2Q9 C $cfg, $t thread(s)" env OMP_NUM_THREADS=$t OMP_PROC_BIND=close \
+        OMP_PLACES=cores "$b/bench_d2q9" "${d2q9_args[@]}" --csv "$out/d2q9.csv"
+    done
+  fi
+done
 [ "$gpu" = 1 ] && step "layout sweep CUDA" benchmarks/sweep_layout.sh --target cuda --jobs 8 \
   --layouts "AOS SOA AOSOA" --vvls "1 2 4 8 16" --tpbs 256 \
   --also "SOA:1:64 SOA:1:128 SOA:1:512" --csv "$layout_csv" "${sweep[@]}"
