@@ -204,7 +204,8 @@ def md_stream(stream_rows):
                 ratio = "%.3f" % median(ratios)
                 if len(ratios) > 1:
                     ratio += " (%.3f–%.3f)" % (min(ratios), max(ratios))
-            pct = "%.1f" % (100.0 * max(r["best_GBs"] for r in t) / triad) if t else "–"
+            pct = ("%.1f" % (100.0 * max(r["best_GBs"] for r in t) / triad)
+                   if t and triad > 0 else "–")  # tiny test sizes round to 0 GB/s
             used = sorted({r.get("native_variant") or "" for r in n} - {""})
             out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 k, best(n), med(n), best(t), med(t), ratio, pct, "; ".join(used) or "–"))
