@@ -103,15 +103,7 @@ host_env=(env OMP_NUM_THREADS="${OMP_NUM_THREADS:-$(nproc)}" OMP_PROC_BIND=sprea
 echo "host runs: ${host_env[*]:1}"
 
 gpu_b="" host_b=()
-if # scans (goal: >= 80% of Copy at 2^27), compaction, 3-D box vs 1-D launches
-if [ -n "$gpu_b" ]; then
-  step "blocks CUDA" "$gpu_b/bench_blocks" "${gpu_stream[@]}" --csv "$blocks_csv"
-fi
-if [ ${#host_b[@]} -gt 0 ]; then
-  step "blocks C ${host_b[0]#*|}" "${host_env[@]}" "${host_b[0]%%|*}/bench_blocks" \
-    "${host_stream[@]}" --csv "$blocks_csv"
-fi
-[ "$gpu" = 1 ] && step "build CUDA (preset defaults: SoA VVL 1 TPB 256)" build TARGET=cuda; then
+if [ "$gpu" = 1 ] && step "build CUDA (preset defaults: SoA VVL 1 TPB 256)" build TARGET=cuda; then
   gpu_b=$(where TARGET=cuda)
 fi
 for cfg in "${host_cfgs[@]}"; do
@@ -150,6 +142,14 @@ for cfg in "gcc-openmp" "gcc-openmp LAYOUT=SOA VVL=8" "gcc-openmp LAYOUT=SOA VVL
     done
   fi
 done
+# scans (goal: >= 80% of Copy at 2^27), compaction, 3-D box vs 1-D launches
+if [ -n "$gpu_b" ]; then
+  step "blocks CUDA" "$gpu_b/bench_blocks" "${gpu_stream[@]}" --csv "$blocks_csv"
+fi
+if [ ${#host_b[@]} -gt 0 ]; then
+  step "blocks C ${host_b[0]#*|}" "${host_env[@]}" "${host_b[0]%%|*}/bench_blocks" \
+    "${host_stream[@]}" --csv "$blocks_csv"
+fi
 [ "$gpu" = 1 ] && step "layout sweep CUDA" benchmarks/sweep_layout.sh --target cuda --jobs 8 \
   --layouts "AOS SOA AOSOA" --vvls "1 2 4 8 16" --tpbs 256 \
   --also "SOA:1:64 SOA:1:128 SOA:1:512" --csv "$layout_csv" "${sweep[@]}"
