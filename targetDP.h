@@ -572,6 +572,21 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
 }
 #endif
 
+/* clang (14) unrolls the VVL-trip ILP loop away and vectorises the loop
+ * over strides instead, so every access becomes a gather of VVL strides'
+ * data by shuffles (0.66-0.80 of a native loop). Under clang the stride
+ * loop is therefore kept scalar and the ILP loop is vectorised VVL wide,
+ * not unrolled first: the code gcc makes from "omp simd". assume_safety
+ * says what "omp simd" says (the lanes are independent), which clang's
+ * loop pragma cannot be combined with. */
+#if defined(__clang__) && VVL > 1
+#define TDP_TLP_NOVEC_ _Pragma("clang loop vectorize(disable) interleave(disable)")
+#define TDP_ILP_VEC_ TDP_PRAGMA(clang loop unroll(disable) vectorize(assume_safety) vectorize_width(VVL))
+#else
+#define TDP_TLP_NOVEC_
+#define TDP_ILP_VEC_ TDP_OMP_SIMD_()
+#endif
+
 #if VVL == 1
 #define TDP_NLANE_ 1
 #define TDP_TLP(baseIndex, N) \
@@ -597,6 +612,7 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
   TDP_UNROLL_PASSES_                                                                  \
   for (long tdp_n_ = (N), tdp_pass_ = 0; tdp_pass_ < 2; tdp_pass_++)                  \
     TDP_OMP_(for schedule(static) nowait)                                             \
+    TDP_TLP_NOVEC_                                                                    \
     for (long baseIndex = tdp_pass_ ? tdp_n_ / (VVL) * (VVL) : 0;                       \
          baseIndex < (tdp_pass_ ? tdp_n_ : tdp_n_ / (VVL) * (VVL)); baseIndex += (VVL)) \
       TDP_NOBREAK_
@@ -619,7 +635,7 @@ static inline int tdpLanes_(int nlane) {
 #define TDP_ILP(vecIndex) for (int vecIndex = 0; vecIndex < 1; vecIndex++)
 #else
 #define TDP_ILP(vecIndex) \
-  TDP_OMP_SIMD_() for (int vecIndex = 0; vecIndex < tdpLanes_(TDP_NLANE_); vecIndex++)
+  TDP_ILP_VEC_ for (int vecIndex = 0; vecIndex < tdpLanes_(TDP_NLANE_); vecIndex++)
 #endif
 
 /* A reduction vectorises over the sites themselves, whatever VVL: a
@@ -732,6 +748,67 @@ void tdpReduceCheck_(const void *partial, const char *call, const char *name, co
 #define targetBlockAddLong(t, p) TDP_RCHECKED_(targetBlockAddLong, t, p)
 #define targetBlockMinLong(t, p) TDP_RCHECKED_(targetBlockMinLong, t, p)
 #define targetBlockMaxLong(t, p) TDP_RCHECKED_(targetBlockMaxLong, t, p)
+#endif
+
+/* ---------------------------------------------------------------------- */
+/* Backend hints for kernels, so that application code needs no backend
+ * #ifdef of its own (docs/api.md, "Kernel hints").
+ *   TDP_GPU            1 when kernels run on a GPU (CUDA), else 0
+ *   TDP_RESTRICT       restrict for kernel pointer arguments, in C, C++ and
+ *                      CUDA alike (__restrict__; empty where unknown)
+ *   TDP_UNROLL(n)      unroll the next loop n times (n >= its trip count:
+ *                      fully); nvcc and clang "unroll n", gcc "GCC unroll n"
+ *   TDP_CONST_VALUE(t_expr, literal_expr)
+ *                      a constant as the backend reads it best: on a GPU
+ *                      from the TDP_CONST symbol (constant cache); on a CPU
+ *                      from the literal, which the compiler can fold (a
+ *                      TDP_CONST there is a plain global it cannot)
+ *   TDP_HAVE_STREAM_STORE, tdpStreamStore8(dst, src), tdpStreamFence()
+ *                      streaming (non-temporal) stores of 8 doubles to a
+ *                      64-byte aligned dst, where the CPU has them (AVX,
+ *                      unchecked builds): no read of the destination line
+ *                      first. gcc ignores "omp simd nontemporal", hence
+ *                      intrinsics. Call tdpStreamFence() after the kernel,
+ *                      before anything reads the data. */
+#ifdef __CUDACC__
+#define TDP_GPU 1
+#define TDP_CONST_VALUE(t_expr, literal_expr) (t_expr)
+#else
+#define TDP_GPU 0
+#define TDP_CONST_VALUE(t_expr, literal_expr) (literal_expr)
+#endif
+#if defined(__GNUC__) || defined(__CUDACC__)
+#define TDP_RESTRICT __restrict__
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L
+#define TDP_RESTRICT restrict
+#else
+#define TDP_RESTRICT
+#endif
+#if defined(__CUDACC__) || defined(__clang__)
+#define TDP_UNROLL(n) TDP_PRAGMA(unroll n)
+#elif defined(__GNUC__)
+#define TDP_UNROLL(n) TDP_PRAGMA(GCC unroll n)
+#else
+#define TDP_UNROLL(n)
+#endif
+#if !defined(__CUDACC__) && defined(__AVX__) && !defined(TARGETDP_CHECK)
+#define TDP_HAVE_STREAM_STORE 1
+#include <immintrin.h>
+static inline void tdpStreamStore8(double *dst, const double *src) {
+#ifdef __AVX512F__
+  _mm512_stream_pd(dst, _mm512_loadu_pd(src));
+#else
+  _mm256_stream_pd(dst, _mm256_loadu_pd(src));
+  _mm256_stream_pd(dst + 4, _mm256_loadu_pd(src + 4));
+#endif
+}
+/* Streaming stores are weakly ordered: every thread fences its own. */
+static inline void tdpStreamFence(void) {
+  TDP_OMP_(parallel)
+  _mm_sfence();
+}
+#else
+#define TDP_HAVE_STREAM_STORE 0
 #endif
 
 #ifdef TARGETDP_CHECK

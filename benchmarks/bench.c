@@ -19,6 +19,7 @@ const char *const benchImplName[2] = {"native", "targetDP"};
 const char *const streamName[STREAM_NKERNEL] = {"Copy", "Mul", "Add", "Triad", "Dot",
                                                 "Nstream", "Sum", "DotPlain", "Dot2"};
 const int streamNArrays[STREAM_NKERNEL] = {2, 2, 3, 3, 2, 4, 1, 2, 2};
+int streamNativeChoice[STREAM_NKERNEL];
 
 /* ---------------------------------------------------------------------- */
 
@@ -76,14 +77,14 @@ void nativeSynchronize(void) {
   cuda_check(cudaGetLastError(), "kernel launch");
   cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
-int nativeDotBlocks(void) {
+int nativeSMs(void) {
   static int nb = 0;
   if (nb == 0) {
     int dev = 0, sms = 0;
     cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
     cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev),
                "cudaDeviceGetAttribute");
-    nb = 4 * sms;
+    nb = sms;
   }
   return nb;
 }
@@ -102,7 +103,7 @@ void *nativeMalloc(size_t nbytes) {
 void nativeFree(void *p) { free(p); }
 void nativeZero(void *p, size_t nbytes) { memset(p, 0, nbytes); }
 void nativeSynchronize(void) {}
-int nativeDotBlocks(void) { return 0; }
+int nativeSMs(void) { return 0; }
 static void native_to_host(void *dst, const void *src, size_t nbytes) {
   memcpy(dst, src, nbytes);
 }
@@ -243,7 +244,8 @@ void benchCsvRow(const benchOptions *o, const char *precision, const benchTiming
   fseek(f, 0, SEEK_END);
   if (ftell(f) == 0)
     fprintf(f, "bench,backend,config,device,layout,vvl,sal,tpb,threads,precision,size,reps,"
-               "kernel,impl,bytes,best_s,median_s,best_GBs,median_GBs,ratio,pct_triad\n");
+               "kernel,impl,bytes,best_s,median_s,best_GBs,median_GBs,ratio,pct_triad,commit,"
+               "native_variant\n");
 #ifdef __CUDACC__
   const char *threads = "";
 #else
@@ -252,9 +254,11 @@ void benchCsvRow(const benchOptions *o, const char *precision, const benchTiming
 #endif
   char ratio[32] = "";
   if (!isnan(s->ratio)) snprintf(ratio, sizeof(ratio), "%.4f", s->ratio);
-  fprintf(f, "%s,%s,%s,%s,%s,%d,%d,%d,%s,%s,%ld,%d,%s,%s,%.0f,%.6e,%.6e,%.2f,%.2f,%s,%.1f\n",
+  const char *commit = getenv("BENCH_COMMIT");
+  fprintf(f, "%s,%s,%s,%s,%s,%d,%d,%d,%s,%s,%ld,%d,%s,%s,%.0f,%.6e,%.6e,%.2f,%.2f,%s,%.1f,%s,%s\n",
           o->bench, TARGETDP_BACKEND, BENCH_CONFIG, device_name(), TARGETDP_LAYOUT, VVL, SAL,
           TARGET_TPB, threads, precision, k->size, o->reps, k->kernel, benchImplName[k->impl],
-          k->bytes, s->best_s, s->median_s, s->best_gbs, s->median_gbs, ratio, pct_triad);
+          k->bytes, s->best_s, s->median_s, s->best_gbs, s->median_gbs, ratio, pct_triad,
+          commit ? commit : "", k->variant ? k->variant : "");
   fclose(f);
 }

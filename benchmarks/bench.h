@@ -60,7 +60,7 @@ void *nativeMalloc(size_t nbytes);
 void nativeFree(void *p);
 void nativeZero(void *p, size_t nbytes);
 void nativeSynchronize(void);
-int nativeDotBlocks(void); /* CUDA: blocks of the native Dot, 4 per SM as BabelStream */
+int nativeSMs(void); /* CUDA: the GPU's multiprocessors (fixed grids of the native candidates); C: 0 */
 /* Copy nbytes of impl's memory (native or target) to host memory. */
 void benchToHost(int impl, void *dst, const void *src, size_t nbytes);
 /* Make element index of a target array wrong (--inject-error). */
@@ -91,6 +91,9 @@ enum { STREAM_COPY, STREAM_MUL, STREAM_ADD, STREAM_TRIAD, STREAM_DOT, STREAM_NST
        STREAM_NKERNEL };
 extern const char *const streamName[STREAM_NKERNEL];
 extern const int streamNArrays[STREAM_NKERNEL]; /* arrays moved per call */
+/* Which native candidate (stream_native.h) each kernel runs: 0 until
+ * bench_stream has timed them all and picked the fastest. */
+extern int streamNativeChoice[STREAM_NKERNEL];
 
 /* A set of arrays and a Dot accumulator, in native or target memory. */
 typedef struct {
@@ -115,6 +118,7 @@ typedef struct {
   double bytes;        /* moved per call, STREAM convention (each array once) */
   const double *t;     /* reps + 1 samples */
   const double *t_ref; /* paired native samples for the ratio, or NULL */
+  const char *variant; /* native: the candidate that ran (stream_native.h), or NULL */
 } benchTiming;
 
 typedef struct {

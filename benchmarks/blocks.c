@@ -217,6 +217,7 @@ int main(int argc, char **argv) {
       t.bytes = bytes[k];
       t.t = times + (size_t) k * nt;
       t.t_ref = NULL;
+      t.variant = NULL;
       st[k] = benchSummarise(&t, o.reps);
       double pct = 100.0 * st[k].best_gbs / st[K_COPY].best_gbs;
       printf("%-15s %10.2f %10.2f %9.1f\n", kname[k], st[k].best_gbs, st[k].median_gbs, pct);

@@ -251,6 +251,7 @@ static void report(const benchOptions *o, const layoutRun *r, const double *time
     kt[k].bytes = k == K_TRIAD ? 3.0 * sizeof(double) * r->ntriad : bytes_per_site[k] * kt[k].size;
     kt[k].t = times + k * nt;
     kt[k].t_ref = NULL;
+    kt[k].variant = NULL;
     ks[k] = benchSummarise(&kt[k], o->reps);
   }
   double triad = ks[K_TRIAD].best_gbs;

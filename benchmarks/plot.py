@@ -31,6 +31,9 @@ LAYOUTS = ["AOS", "SOA", "AOSOA"]
 def read_rows(paths):
     rows = []
     for path in paths or []:
+        if not os.path.exists(path):  # e.g. a device run whose sweeps were skipped
+            print("plot.py: no %s, skipped" % path, file=sys.stderr)
+            continue
         with open(path, newline="") as f:
             rows.extend(csv.DictReader(f))
     for r in rows:
@@ -159,28 +162,53 @@ def plot_layout(plt, layout_rows, backend, config, path):
 # Markdown tables
 
 
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return None if n == 0 else xs[n // 2] if n % 2 else 0.5 * (xs[n // 2 - 1] + xs[n // 2])
+
+
 def md_stream(stream_rows):
+    """One table per build and precision. Several runs of one build (the
+    interleaved rounds of run_device.sh) are combined: best = the best of
+    all rounds, median = the median of the rounds' medians, targetDP/native
+    = the median of the rounds' paired ratios (and their range), % of Triad
+    = the best over the best native Triad of all rounds."""
     out = []
     groups = OrderedDict()
     for r in stream_rows:
         groups.setdefault((r["backend"], build_label(r), r["precision"], r["device"],
                            r["threads"], r["size"]), []).append(r)
     for (backend, label, prec, device, threads, size), rows in groups.items():
-        by = latest(rows, lambda r: (r["kernel"], r["impl"]))
         kernels = list(OrderedDict.fromkeys(r["kernel"] for r in rows))
+        by = OrderedDict()
+        for r in rows:
+            by.setdefault((r["kernel"], r["impl"]), []).append(r)
+        rounds = max(len(v) for v in by.values())
+        commits = sorted({r.get("commit") or "" for r in rows} - {""})
         who = device + (", %s threads" % threads if threads else "")
-        out.append("**%s backend, %s, %s, %d elements per array** (%s)\n" % (
-            backend, label, prec, size, who))
+        out.append("**%s backend, %s, %s, %d elements per array** (%s; %d round%s%s)\n" % (
+            backend, label, prec, size, who, rounds, "s" if rounds > 1 else "",
+            ", commit " + " ".join(commits) if commits else ""))
+        triad = max([r["best_GBs"] for r in by.get(("Triad", "native"), [])] or [float("nan")])
         out.append("| kernel | native best GB/s | native median | targetDP best GB/s "
-                   "| targetDP median | targetDP/native | % of Triad |")
-        out.append("|---|---:|---:|---:|---:|---:|---:|")
+                   "| targetDP median | targetDP/native (range) | % of Triad | native used |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---|")
         for k in kernels:
-            n, t = by.get((k, "native")), by.get((k, "targetDP"))
-            cell = lambda r, f: ("%.1f" % r[f]) if r else "–"
-            ratio = "%.3f" % t["ratio"] if t and t["ratio"] is not None else "–"
-            out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
-                k, cell(n, "best_GBs"), cell(n, "median_GBs"), cell(t, "best_GBs"),
-                cell(t, "median_GBs"), ratio, cell(t, "pct_triad")))
+            n, t = by.get((k, "native"), []), by.get((k, "targetDP"), [])
+            best = lambda rs: "%.1f" % max(r["best_GBs"] for r in rs) if rs else "–"
+            med = lambda rs: "%.1f" % median([r["median_GBs"] for r in rs]) if rs else "–"
+            ratios = [r["ratio"] for r in t if r["ratio"] is not None]
+            ratio = "–"
+            if ratios:
+                ratio = "%.3f" % median(ratios)
+                if len(ratios) > 1:
+                    ratio += " (%.3f–%.3f)" % (min(ratios), max(ratios))
+            pct = ("%.1f" % (100.0 * max(r["best_GBs"] for r in t) / triad)
+                   if t and triad > 0 else "–")  # tiny test sizes round to 0 GB/s
+            used = sorted({r.get("native_variant") or "" for r in n} - {""})
+            out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                k, best(n), med(n), best(t), med(t), ratio, pct, "; ".join(used) or "–"))
         out.append("")
     return out
 

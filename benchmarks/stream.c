@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "common/cli.h"
 #include "common/timer.h"
 
 #define REAL double
@@ -43,11 +44,15 @@ static const char *const usage =
     "  --size N   elements per array (default 2^25 on the C build, 2^27 on CUDA)\n"
     "  --reps R   timed repetitions after one untimed warm-up (default 20)\n"
     "  --float    single precision (default double)\n"
-    "  --csv FILE append one row per kernel and implementation\n";
+    "  --csv FILE append one row per kernel and implementation\n"
+    "  --native V keep native candidate V (0 = the plain loop) instead of the fastest\n"
+    "  --inject-native-error  corrupt the last native Triad candidate's result (a test)\n";
 
 typedef struct {
   void (*init)(int impl, const streamSet *x, int n, double ka, double kb, double kc);
   void (*launch)(int impl, int k, const streamSet *x, int n, double scalar);
+  int (*native_count)(int k);
+  const char *(*native_name)(int k, int v);
 } streamOps;
 
 /* The closed form: array a holds coef[0] * w(i), b coef[1] * w(i), c coef[2] * w(i). */
@@ -79,6 +84,10 @@ static double weight_sum(long n, int p) {
   return (double) (n / 16) * period + rest;
 }
 
+/* What choose_native measured, printed with the results (no bandwidth is
+ * printed before every result has been validated). */
+static char candidates[8192];
+
 /* The samples of kernel k, implementation impl: reps + 1 of them. */
 #define T(k, impl) (times + ((size_t) (k) * 2 + (impl)) * nt)
 
@@ -89,7 +98,7 @@ static int has_impl(int k, int impl) {
 /* The table and the CSV rows: bandwidth relative to the native Triad's
  * best, as STREAM quotes it. */
 static void report(const benchOptions *o, const int *klist, int nk, double *times, size_t esize,
-                   double rtol, double rtol_sum) {
+                   double rtol, double rtol_sum, const char *const *chosen) {
   const int n = (int) o->size, nt = o->reps + 1;
   const char *precision = o->is_float ? "float" : "double";
   benchTiming kt[STREAM_NKERNEL][2];
@@ -105,11 +114,13 @@ static void report(const benchOptions *o, const int *klist, int nk, double *time
       t->bytes = (double) streamNArrays[k] * n * esize;
       t->t = T(k, impl);
       t->t_ref = (impl == BENCH_TDP && has_impl(k, BENCH_NATIVE)) ? T(k, BENCH_NATIVE) : NULL;
+      t->variant = impl == BENCH_NATIVE ? chosen[k] : NULL;
       ks[k][impl] = benchSummarise(t, o->reps);
     }
   }
   double triad = ks[STREAM_TRIAD][BENCH_NATIVE].best_gbs;
 
+  fputs(candidates, stdout);
   printf("# stream: %d %ss per array (%.1f MiB), %d timed repetitions after 1 warm-up\n", n,
          precision, n * esize / 1048576.0, o->reps);
   benchPrintConfig(stdout, o);
@@ -137,10 +148,72 @@ static void report(const benchOptions *o, const int *klist, int nk, double *time
   printf("# Dot2/Dot through targetDP, bandwidth per byte (two reduction variables vs one): "
          "best %.4f, median %.4f\n", ks[STREAM_DOT2][BENCH_TDP].best_gbs / ks[STREAM_DOT][BENCH_TDP].best_gbs,
          ks[STREAM_DOT2][BENCH_TDP].median_gbs / ks[STREAM_DOT][BENCH_TDP].median_gbs);
+  printf("# native = the fastest candidate of each kernel (listed above)\n");
+}
+
+/* The native side is the fastest of several candidates (stream_native.h):
+ * each is run on set 0, its first call validated element by element (and
+ * every Dot result), then timed ncal times; the lowest median wins and is
+ * what the interleaved measurement below runs as "native". */
+static void choose_native(const benchOptions *o, const streamOps *ops, streamSet *x,
+                          streamState *st, int n, double s, double rtol, double rtol_sum,
+                          void *host, const char **chosen, int inject, int force) {
+  const size_t esize = o->is_float ? sizeof(float) : sizeof(double);
+  const int ncal = o->reps < 5 ? o->reps : 5;
+  double *t = (double *) malloc((ncal + 1) * sizeof(double));
+  char what[160];
+  size_t len = 0;
+  len += snprintf(candidates + len, sizeof(candidates) - len,
+                  "# native candidates: median of %d calls each after 1 validated call; "
+                  "* = the native below%s\n", ncal, force >= 0 ? " (chosen by --native)" : "");
+  for (int k = STREAM_COPY; k <= STREAM_NSTREAM; k++) {
+    int nv = ops->native_count(k), best = 0;
+    double best_t = 0.0, gbs[64];
+    for (int v = 0; v < nv && v < 64; v++) {
+      streamNativeChoice[k] = v;
+      snprintf(what, sizeof(what), "%s native candidate '%s'", streamName[k],
+               ops->native_name(k, v));
+      for (int c = 0; c <= ncal; c++) {
+        if (k == STREAM_DOT) {
+          nativeZero(x->sum, sizeof(double));
+          nativeSynchronize();
+        }
+        double t0 = timerNow();
+        ops->launch(BENCH_NATIVE, k, x, n, s);
+        t[c] = timerNow() - t0;
+        double *coef = st->coef;
+        if (k == STREAM_DOT) {
+          double result;
+          benchToHost(BENCH_NATIVE, &result, x->sum, sizeof(double));
+          double want = coef[0] * coef[1] * weight_sum(n, 2);
+          if (!benchClose(result, want, rtol_sum)) benchWrong(what, -1, result, want);
+        }
+        int out = stream_update(k, st, s);
+        if (c == 0 && out >= 0) {
+          void *arr = out == 0 ? x->a : out == 1 ? x->b : x->c;
+          if (inject && k == STREAM_TRIAD && v == nv - 1) benchCorrupt(arr, n / 2, o->is_float);
+          benchToHost(BENCH_NATIVE, host, arr, n * esize);
+          benchCheckStream(what, host, n, o->is_float, coef[out], rtol);
+        }
+      }
+      double tb, tm;
+      timerStats(t + 1, ncal, &tb, &tm);
+      gbs[v] = (double) streamNArrays[k] * n * esize / tm * 1e-9;
+      if (v == 0 || tm < best_t) best = v, best_t = tm;
+    }
+    if (force >= 0) best = force < nv ? force : nv - 1;
+    streamNativeChoice[k] = best;
+    chosen[k] = ops->native_name(k, best);
+    for (int v = 0; v < nv && v < 64; v++)
+      if (len < sizeof(candidates))
+        len += snprintf(candidates + len, sizeof(candidates) - len, "#   %-8s %c %-34s %10.2f GB/s\n",
+                        streamName[k], v == best ? '*' : ' ', ops->native_name(k, v), gbs[v]);
+  }
+  free(t);
 }
 
 int main(int argc, char **argv) {
-  static const char *const known[] = {"--float", NULL};
+  static const char *const known[] = {"--float", "--inject-native-error", "--native=", NULL};
   benchOptions o = benchParse(argc, argv, "stream", known, DEFAULT_SIZE, usage);
   targetInit();
 
@@ -150,6 +223,8 @@ int main(int argc, char **argv) {
   streamOps ops;
   ops.init = o.is_float ? streamInit_f : streamInit_d;
   ops.launch = o.is_float ? streamLaunch_f : streamLaunch_d;
+  ops.native_count = o.is_float ? streamNativeCount_f : streamNativeCount_d;
+  ops.native_name = o.is_float ? streamNativeName_f : streamNativeName_d;
   /* float kernels use s rounded to float: so does the expectation */
   const double s = o.is_float ? (double) (float) STREAM_SCALAR : STREAM_SCALAR;
   const double rtol = o.is_float ? 1e-3 : 1e-10;      /* per element, any reps */
@@ -189,6 +264,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "stream: out of host memory\n");
     return 1;
   }
+
+  const char *chosen[STREAM_NKERNEL] = {NULL};
+  streamSet cal = set[0];
+  cal.sum = sum[BENCH_NATIVE];
+  choose_native(&o, &ops, &cal, &st[0], n, s, rtol, rtol_sum, host, chosen,
+                cliFlag(argc, argv, "--inject-native-error"),
+                (int) cliLong(argc, argv, "--native", -1, -1, 63));
 
   char what[128];
   for (int it = 0; it < nt; it++) {
@@ -247,7 +329,7 @@ int main(int argc, char **argv) {
   }
   int wrong = benchErrors() != 0;
   if (wrong) fprintf(stderr, "stream: %ld wrong results: no bandwidth reported\n", benchErrors());
-  else report(&o, klist, nk, times, esize, rtol, rtol_sum);
+  else report(&o, klist, nk, times, esize, rtol, rtol_sum, chosen);
 
   for (int si = 0; si < 2; si++) {
     targetFree(set[si].a);

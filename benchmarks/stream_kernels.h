@@ -9,6 +9,7 @@
  * element type and R(name) adding the type's suffix. No include guard.
  * Dot accumulates in double for both types, and both implementations.
  */
+#include "stream_native.h"
 
 /* ---------------------------------------------------------------------- */
 /* Through targetDP */
@@ -80,7 +81,9 @@ TDP_KERNEL void R(tdp_nstream)(REAL *a, const REAL *b, const REAL *c, REAL s, in
 }
 
 /* ---------------------------------------------------------------------- */
-/* Native */
+/* Native: a set of candidates per kernel (stream_native.h says which and
+ * why); bench_stream times them all and compares targetDP with the
+ * fastest. streamNativeChoice[k] picks the one R(streamLaunch) runs. */
 
 #ifdef __CUDACC__
 
@@ -94,46 +97,21 @@ __global__ void R(nat_init)(REAL *a, REAL *b, REAL *c, int n, double ka, double 
   }
 }
 
-__global__ void R(nat_copy)(REAL *c, const REAL *a, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) c[i] = a[i];
+static inline int R(streamNativeCount)(int k) { return k == STREAM_DOT ? NAT_NDOT : NAT_NELT; }
+static inline const char *R(streamNativeName)(int k, int v) {
+  return k == STREAM_DOT ? natDotVariants[v].name : natEltVariants[v].name;
 }
 
-__global__ void R(nat_mul)(REAL *b, const REAL *c, REAL s, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) b[i] = s * c[i];
-}
-
-__global__ void R(nat_add)(REAL *c, const REAL *a, const REAL *b, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) c[i] = a[i] + b[i];
-}
-
-__global__ void R(nat_triad)(REAL *a, const REAL *b, const REAL *c, REAL s, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) a[i] = b[i] + s * c[i];
-}
-
-/* BabelStream's shape: a few blocks per SM stride over the arrays, then a
- * shuffle + shared-memory block sum and one atomic per block. */
-__global__ void R(nat_dot)(double *sum, const REAL *a, const REAL *b, int n) {
-  __shared__ double warp_sum[32];
-  double s = 0.0;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
-    s += (double) a[i] * b[i];
-  for (int off = 16; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off);
-  if (threadIdx.x % 32 == 0) warp_sum[threadIdx.x / 32] = s;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    s = threadIdx.x < blockDim.x / 32 ? warp_sum[threadIdx.x] : 0.0;
-    for (int off = 16; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off);
-    if (threadIdx.x == 0) atomicAdd(sum, s);
+static void R(nat_run)(int k, int v, const streamSet *x, int n, REAL s) {
+  REAL *a = (REAL *) x->a, *b = (REAL *) x->b, *c = (REAL *) x->c;
+  switch (k) {
+  case STREAM_COPY: natLaunchElt<NOP_COPY, REAL>(v, c, a, a, s, n); break;
+  case STREAM_MUL: natLaunchElt<NOP_MUL, REAL>(v, b, c, c, s, n); break;
+  case STREAM_ADD: natLaunchElt<NOP_ADD, REAL>(v, c, a, b, s, n); break;
+  case STREAM_TRIAD: natLaunchElt<NOP_TRIAD, REAL>(v, a, b, c, s, n); break;
+  case STREAM_DOT: natLaunchDot<REAL>(v, x->sum, a, b, n); break;
+  case STREAM_NSTREAM: natLaunchElt<NOP_NSTREAM, REAL>(v, a, b, c, s, n); break;
   }
-}
-
-__global__ void R(nat_nstream)(REAL *a, const REAL *b, const REAL *c, REAL s, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) a[i] += b[i] + s * c[i];
 }
 
 #else /* C: the loops a user would write with OpenMP */
@@ -148,36 +126,113 @@ static void R(nat_init)(REAL *a, REAL *b, REAL *c, int n, double ka, double kb, 
   }
 }
 
-static void R(nat_copy)(REAL *c, const REAL *a, int n) {
-#pragma omp parallel for simd schedule(static)
-  for (int i = 0; i < n; i++) c[i] = a[i];
+/* One element of op (stream_native.h's NOP_*): the scalar ends of the
+ * streaming-store loops. */
+static inline REAL R(nat_op1)(int op, REAL s, REAL x, REAL y, REAL d) {
+  switch (op) {
+  case NOP_COPY: return x;
+  case NOP_MUL: return s * x;
+  case NOP_ADD: return x + y;
+  case NOP_TRIAD: return x + s * y;
+  default: return d + (x + s * y);
+  }
 }
 
-static void R(nat_mul)(REAL *b, const REAL *c, REAL s, int n) {
-#pragma omp parallel for simd schedule(static)
-  for (int i = 0; i < n; i++) b[i] = s * c[i];
-}
+/* Candidates 0 and 1: McCalpin's loops with a static schedule, as
+ * "omp parallel for simd" (the compiler's widest vectors: 512-bit with
+ * AVX-512) and as the original plain "omp parallel for" (the compiler's
+ * own choice, 256-bit by default on most x86). */
+#define NAT_LOOPS_(name, pragma)                                                      \
+  static void R(name)(int op, REAL *TDP_RESTRICT d, const REAL *TDP_RESTRICT x,               \
+                      const REAL *TDP_RESTRICT y, REAL s, int n) {                        \
+    switch (op) {                                                                     \
+    case NOP_COPY: _Pragma(pragma) for (int i = 0; i < n; i++) d[i] = x[i]; break;    \
+    case NOP_MUL: _Pragma(pragma) for (int i = 0; i < n; i++) d[i] = s * x[i]; break; \
+    case NOP_ADD: _Pragma(pragma) for (int i = 0; i < n; i++) d[i] = x[i] + y[i]; break; \
+    case NOP_TRIAD:                                                                   \
+      _Pragma(pragma) for (int i = 0; i < n; i++) d[i] = x[i] + s * y[i];             \
+      break;                                                                          \
+    default:                                                                          \
+      _Pragma(pragma) for (int i = 0; i < n; i++) d[i] = d[i] + (x[i] + s * y[i]);    \
+      break;                                                                          \
+    }                                                                                 \
+  }
+NAT_LOOPS_(nat_pfs, "omp parallel for simd schedule(static)")
+NAT_LOOPS_(nat_pf, "omp parallel for schedule(static)")
+#undef NAT_LOOPS_
 
-static void R(nat_add)(REAL *c, const REAL *a, const REAL *b, int n) {
-#pragma omp parallel for simd schedule(static)
-  for (int i = 0; i < n; i++) c[i] = a[i] + b[i];
+#if NAT_HAVE_NT
+/* Candidate 2: whole 64-byte lines of d computed in registers and
+ * streamed (no write-allocate read); scalar head up to d's first line
+ * boundary and scalar tail. Each thread fences its own stores. */
+#define NAT_LINE_ (64 / (int) sizeof(REAL))
+#define NAT_NT_LINE_(expr)                                    \
+  do {                                                         \
+    _Pragma("omp simd") for (int j = 0; j < NAT_LINE_; j++) {  \
+      const int i = i0 + j;                                    \
+      r[j] = (expr);                                           \
+    }                                                          \
+  } while (0)
+static void R(nat_nt)(int op, REAL *TDP_RESTRICT d, const REAL *TDP_RESTRICT x, const REAL *TDP_RESTRICT y,
+                      REAL s, int n) {
+  int head = (int) (((64 - (uintptr_t) d % 64) % 64) / sizeof(REAL));
+  if (head > n) head = n;
+  const int nlines = (n - head) / NAT_LINE_, tail = head + nlines * NAT_LINE_;
+#pragma omp parallel
+  {
+#pragma omp for schedule(static) nowait
+    for (int l = 0; l < nlines; l++) {
+      REAL r[NAT_LINE_];
+      const int i0 = head + l * NAT_LINE_;
+      switch (op) {
+      case NOP_COPY: NAT_NT_LINE_(x[i]); break;
+      case NOP_MUL: NAT_NT_LINE_(s * x[i]); break;
+      case NOP_ADD: NAT_NT_LINE_(x[i] + y[i]); break;
+      case NOP_TRIAD: NAT_NT_LINE_(x[i] + s * y[i]); break;
+      default: NAT_NT_LINE_(d[i] + (x[i] + s * y[i])); break;
+      }
+      natStreamLine(d + i0, r);
+    }
+    natStreamFence();
+  }
+  for (int i = 0; i < head; i++) d[i] = R(nat_op1)(op, s, x[i], y[i], d[i]);
+  for (int i = tail; i < n; i++) d[i] = R(nat_op1)(op, s, x[i], y[i], d[i]);
 }
+#undef NAT_NT_LINE_
+#undef NAT_LINE_
+#endif
 
-static void R(nat_triad)(REAL *a, const REAL *b, const REAL *c, REAL s, int n) {
-#pragma omp parallel for simd schedule(static)
-  for (int i = 0; i < n; i++) a[i] = b[i] + s * c[i];
-}
-
-static void R(nat_dot)(double *sum, const REAL *a, const REAL *b, int n) {
+static void R(nat_dot)(double *sum, const REAL *TDP_RESTRICT a, const REAL *TDP_RESTRICT b, int n) {
   double s = 0.0;
 #pragma omp parallel for simd schedule(static) reduction(+:s)
   for (int i = 0; i < n; i++) s += (double) a[i] * b[i];
   *sum += s;
 }
 
-static void R(nat_nstream)(REAL *a, const REAL *b, const REAL *c, REAL s, int n) {
-#pragma omp parallel for simd schedule(static)
-  for (int i = 0; i < n; i++) a[i] += b[i] + s * c[i];
+static inline int R(streamNativeCount)(int k) { return k == STREAM_DOT ? 1 : 2 + NAT_HAVE_NT; }
+static inline const char *R(streamNativeName)(int k, int v) {
+  return k == STREAM_DOT ? "omp parallel for simd reduction"
+         : v == 0        ? "omp parallel for simd"
+         : v == 1        ? "omp parallel for"
+                         : "omp parallel for + streaming stores";
+}
+
+static void R(nat_run)(int k, int v, const streamSet *x, int n, REAL s) {
+  REAL *a = (REAL *) x->a, *b = (REAL *) x->b, *c = (REAL *) x->c;
+  void (*f)(int, REAL *TDP_RESTRICT, const REAL *TDP_RESTRICT, const REAL *TDP_RESTRICT, REAL, int) =
+      R(nat_pfs);
+  if (v == 1) f = R(nat_pf);
+#if NAT_HAVE_NT
+  if (v == 2) f = R(nat_nt);
+#endif
+  switch (k) {
+  case STREAM_COPY: f(NOP_COPY, c, a, a, s, n); break;
+  case STREAM_MUL: f(NOP_MUL, b, c, c, s, n); break;
+  case STREAM_ADD: f(NOP_ADD, c, a, b, s, n); break;
+  case STREAM_TRIAD: f(NOP_TRIAD, a, b, c, s, n); break;
+  case STREAM_DOT: R(nat_dot)(x->sum, a, b, n); break;
+  case STREAM_NSTREAM: f(NOP_NSTREAM, a, b, c, s, n); break;
+  }
 }
 
 #endif
@@ -185,28 +240,24 @@ static void R(nat_nstream)(REAL *a, const REAL *b, const REAL *c, REAL s, int n)
 /* ---------------------------------------------------------------------- */
 /* Running them. Each call returns when the kernel has completed. */
 
-#ifdef __CUDACC__
-#define NAT_TPB 1024 /* BabelStream's block size */
-#define NATIVE_GRID(n) <<<((n) + NAT_TPB - 1) / NAT_TPB, NAT_TPB>>>
-#define NATIVE_DOT_GRID <<<nativeDotBlocks(), NAT_TPB>>>
-#else
-#define NATIVE_GRID(n)
-#define NATIVE_DOT_GRID
-#endif
-
 static void R(streamInit)(int impl, const streamSet *x, int n, double ka, double kb, double kc) {
   REAL *a = (REAL *) x->a, *b = (REAL *) x->b, *c = (REAL *) x->c;
   if (impl == BENCH_TDP) {
     TDP_LAUNCH(R(tdp_init), n, a, b, c, n, ka, kb, kc);
     targetSynchronize();
   } else {
-    R(nat_init) NATIVE_GRID(n) (a, b, c, n, ka, kb, kc);
+#ifdef __CUDACC__
+    R(nat_init)<<<(n + 255) / 256, 256>>>(a, b, c, n, ka, kb, kc);
+#else
+    R(nat_init)(a, b, c, n, ka, kb, kc);
+#endif
     nativeSynchronize();
   }
 }
 
-/* Kernel k (not STREAM_SUM, which is a library call) on set x. Dot adds to
- * x->sum[0], Dot2 to x->sum[0] and x->sum[1]: the caller zeroes them. */
+/* Kernel k (not STREAM_SUM, which is a library call) on set x; natively,
+ * candidate streamNativeChoice[k]. Dot adds to x->sum[0], Dot2 to x->sum[0]
+ * and x->sum[1]: the caller zeroes them. */
 static void R(streamLaunch)(int impl, int k, const streamSet *x, int n, double scalar) {
   REAL *a = (REAL *) x->a, *b = (REAL *) x->b, *c = (REAL *) x->c, s = (REAL) scalar;
   if (impl == BENCH_TDP) {
@@ -224,18 +275,7 @@ static void R(streamLaunch)(int impl, int k, const streamSet *x, int n, double s
     }
     targetSynchronize();
   } else {
-    switch (k) {
-    case STREAM_COPY: R(nat_copy) NATIVE_GRID(n) (c, a, n); break;
-    case STREAM_MUL: R(nat_mul) NATIVE_GRID(n) (b, c, s, n); break;
-    case STREAM_ADD: R(nat_add) NATIVE_GRID(n) (c, a, b, n); break;
-    case STREAM_TRIAD: R(nat_triad) NATIVE_GRID(n) (a, b, c, s, n); break;
-    case STREAM_DOT: R(nat_dot) NATIVE_DOT_GRID (x->sum, a, b, n); break;
-    case STREAM_NSTREAM: R(nat_nstream) NATIVE_GRID(n) (a, b, c, s, n); break;
-    }
+    R(nat_run)(k, streamNativeChoice[k], x, n, s);
     nativeSynchronize();
   }
 }
-
-#undef NATIVE_GRID
-#undef NATIVE_DOT_GRID
-#undef NAT_TPB

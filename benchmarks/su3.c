@@ -261,6 +261,7 @@ int main(int argc, char **argv) {
     kt[impl].bytes = 2.0 * NL * sizeof(double) * n;
     kt[impl].t = times + (size_t) impl * nt;
     kt[impl].t_ref = impl == BENCH_TDP ? times : NULL;
+    kt[impl].variant = NULL;
     ks[impl] = benchSummarise(&kt[impl], o.reps);
     benchCsvRow(&o, "double", &kt[impl], &ks[impl], 0.0);
   }

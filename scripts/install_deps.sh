@@ -13,7 +13,8 @@ PACKAGES=(build-essential libcmocka-dev openmpi-bin libopenmpi-dev python3-matpl
 # The fuzz suite's compiler (clang with libFuzzer and the sanitizer runtimes;
 # Debian bookworm names). Optional: where they cannot be installed the
 # suite reports itself skipped instead of failing the whole run.
-# libomp-dev: OpenMP for clang++ (the C++ test configuration with clang++).
+# libomp-dev: OpenMP for clang and clang++ (the clang-openmp preset, the C++ test
+# configuration with clang++).
 OPTIONAL=(clang libclang-rt-14-dev libomp-dev)
 
 if [ "${TDP_SKIP_DEPS:-0}" = 1 ]; then

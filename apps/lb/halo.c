@@ -16,7 +16,7 @@
  * library says yes; otherwise fall back to host staging rather than crash
  * inside MPI. */
 static int mpi_takes_device_ptrs(const decompInfo *dc) {
-#ifndef __CUDACC__
+#if !TDP_GPU
   (void) dc;
   return 1;
 #elif !defined(LB_CUDA_AWARE_MPI)

@@ -11,11 +11,7 @@
 
 /* Fully unroll the loops over the 19 velocities: the per-site arrays then
  * live in registers (GPU) or vector registers (CPU). */
-#ifdef __CUDACC__
-#define LB_UNROLL _Pragma("unroll")
-#else
-#define LB_UNROLL _Pragma("GCC unroll 19")
-#endif
+#define LB_UNROLL TDP_UNROLL(NVEL)
 
 typedef struct {
   double c[NVEL][3]; /* velocities as doubles, for the moment sums */
@@ -67,13 +63,8 @@ void lbKernelsSetup(const lbGeom *g, double tau, const double force[3]) {
  * model.h instead: with the loops over p unrolled, products with the
  * components 0 and +-1 disappear, which halves the floating-point work of
  * the collision, the part of the step that is compute-bound on a CPU. */
-#ifdef __CUDACC__
-#define LB_C(p, d) (t_k.c[p][d])
-#define LB_W(p) (t_k.w[p])
-#else
-#define LB_C(p, d) ((double) lbCv[p][d])
-#define LB_W(p) (lbWv[p])
-#endif
+#define LB_C(p, d) TDP_CONST_VALUE(t_k.c[p][d], (double) lbCv[p][d])
+#define LB_W(p) TDP_CONST_VALUE(t_k.w[p], lbWv[p])
 
 /* BGK collision with Guo's forcing (Guo, Zheng & Shi 2002), lane by lane
  * (lane v of a stride of VVL sites; the lanes are the SIMD lanes of a CPU):
@@ -151,12 +142,12 @@ static TDP_DEVICE inline double relax_rest(const double m[LB_NMOM][VVL], int v, 
 #ifndef LB_SKIP_HALO
 #define LB_SKIP_HALO 2
 #endif
-#if defined(__CUDACC__) && LB_SKIP_HALO == 1
+#if TDP_GPU && LB_SKIP_HALO == 1
 #define LB_SKIP(g, s)                                                               \
   (((s) - (g).base) % (g).nh[2] == 0 || ((s) - (g).base) % (g).nh[2] == (g).nh[2] - 1 || \
    (((s) - (g).base) / (g).str[1]) % (g).nh[1] == 0 ||                               \
    (((s) - (g).base) / (g).str[1]) % (g).nh[1] == (g).nh[1] - 1)
-#elif defined(__CUDACC__) && LB_SKIP_HALO == 2
+#elif TDP_GPU && LB_SKIP_HALO == 2
 #define LB_SKIP(g, s)                                  \
   ((((s) - (g).base) / (g).str[1]) % (g).nh[1] == 0 || \
    (((s) - (g).base) / (g).str[1]) % (g).nh[1] == (g).nh[1] - 1)
@@ -172,25 +163,16 @@ static TDP_DEVICE inline double relax_rest(const double m[LB_NMOM][VVL], int v, 
  * VVL-stride of a velocity to be whole, aligned 64-byte lines: SoA or
  * AoSoA with SAL a multiple of 8, VVL a multiple of 8, and strides that
  * start on a multiple of 8 sites (lbGeom's padding does that). gcc
- * ignores "omp simd nontemporal", hence the intrinsics (the only
- * backend-specific code in the kernels); -DLB_NT=0 (make LB_FLAGS=...)
+ * ignores "omp simd nontemporal", hence the layer's tdpStreamStore8
+ * (TDP_HAVE_STREAM_STORE, docs/api.md); -DLB_NT=0 (make LB_FLAGS=...)
  * turns them off for comparison. Results are bitwise the same. */
 #ifndef LB_NT
 #define LB_NT 1
 #endif
-#if LB_NT && !defined(__CUDACC__) && defined(__AVX__) && !defined(TARGETDP_CHECK) && \
+#if LB_NT && TDP_HAVE_STREAM_STORE && \
     VVL % 8 == 0 && (defined(TARGETDP_SOA) || (defined(TARGETDP_AOSOA) && SAL % 8 == 0))
 #define LB_STREAM 1
-#include <immintrin.h>
-/* Stream 8 doubles (64-byte aligned destination). */
-static inline void lb_stream8(double *d, const double *src) {
-#ifdef __AVX512F__
-  _mm512_stream_pd(d, _mm512_loadu_pd(src));
-#else
-  _mm256_stream_pd(d, _mm256_loadu_pd(src));
-  _mm256_stream_pd(d + 4, _mm256_loadu_pd(src + 4));
-#endif
-}
+#define lb_stream8 tdpStreamStore8
 /* Results r[p][lane] of the stride at site s (a multiple of 8) -> fn. */
 static inline void lb_stream_out(double *__restrict__ fn, int nall, int s,
                                  const double r[NVEL][VVL]) {
@@ -199,11 +181,7 @@ static inline void lb_stream_out(double *__restrict__ fn, int nall, int s,
     for (int c = 0; c < VVL; c += 8) lb_stream8(&fn[TDP_INDEX(nall, NVEL, s + c, p)], &r[p][c]);
   }
 }
-/* Streaming stores are weakly ordered: each thread fences its own before
- * another kernel may read them. */
-static void lb_stream_fence(void) {
-  _Pragma("omp parallel") _mm_sfence();
-}
+#define lb_stream_fence tdpStreamFence
 /* Where the update puts result (p, lane v): a local array first. */
 #define LB_OUT(p, v) r[p][v]
 #else

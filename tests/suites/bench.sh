@@ -63,6 +63,25 @@ run_tiny() {
     echo "not ok - bench_blocks fails on a wrong element and prints no bandwidth, $label (exit $rc)"
     tail -n 5 <<<"$out"
   fi
+  out=$("$b/bench_stream" --size 1003 --reps 2 --inject-native-error 2>&1)
+  rc=$?
+  if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: Triad native candidate .*element 501" <<<"$out" &&
+     ! grep -q "GB/s" <<<"$out"; then
+    echo "ok - bench_stream validates every native candidate, $label"
+  else
+    echo "not ok - bench_stream validates every native candidate, $label (exit $rc)"
+    tail -n 5 <<<"$out"
+  fi
+  check "bench_d2q9 validates, $label" "$b/bench_d2q9" --size 67 --reps 2
+  out=$("$b/bench_d2q9" --size 67 --reps 2 --inject-error 2>&1)
+  rc=$?
+  if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: d2q9 targetDP" <<<"$out" &&
+     ! grep -q "MLUPS" <<<"$out"; then
+    echo "ok - bench_d2q9 fails on a wrong element, $label"
+  else
+    echo "not ok - bench_d2q9 fails on a wrong element, $label (exit $rc)"
+    tail -n 5 <<<"$out"
+  fi
   out=$("$b/bench_layout" --size 1003 --triad-size 1001 --reps 2 --inject-error 2>&1)
   rc=$?
   if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: LBCollide site 1002 component 18" <<<"$out"; then

@@ -1,0 +1,180 @@
+/*
+ * A small D2Q9 lattice-Boltzmann step (BGK, pull streaming fused with the
+ * collision), written twice: as a plain serial C code would write it, and
+ * ported to targetDP by the README recipe (TDP_TLP / TDP_ILP, every field
+ * access through TDP_INDEX(nsites, 9, base + v - offset, p)). It measures
+ * what the recipe costs or gains in each layout and VVL against the serial
+ * original (docs/performance.md, "the default CPU idiom").
+ *
+ * The lattice is nx x ny sites plus one halo row above and below (and one
+ * spare site at each end), stored row by row (site s = 1 + y * nx + x). The update covers rows 1..ny and pulls
+ * f_p from s - (c_px + c_py * nx): in x that wraps helically into the
+ * neighbouring row, a periodic lattice with a shear of one row; the halo
+ * rows stay at rest (a fixed boundary). Both versions do exactly this, and
+ * the port's result is compared with the original's after every timed run
+ * (relative 1e-12) before any rate is printed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "common/cli.h"
+#include "common/timer.h"
+
+#define NQ 9
+static const int cx[NQ] = {0, 1, 0, -1, 0, 1, -1, -1, 1};
+static const int cy[NQ] = {0, 0, 1, 0, -1, 1, 1, -1, -1};
+static const double wq[NQ] = {4.0 / 9, 1.0 / 9, 1.0 / 9, 1.0 / 9, 1.0 / 9,
+                              1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36};
+#define OMEGA 1.7
+
+/* The collision of one site: f in, f out (the serial original's). */
+static TDP_HOST_DEVICE inline void collide(double f[NQ], double omega) {
+  const double w[NQ] = {4.0 / 9, 1.0 / 9, 1.0 / 9, 1.0 / 9, 1.0 / 9,
+                        1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36};
+  const double ex[NQ] = {0, 1, 0, -1, 0, 1, -1, -1, 1};
+  const double ey[NQ] = {0, 0, 1, 0, -1, 1, 1, -1, -1};
+  double rho = 0.0, ux = 0.0, uy = 0.0;
+  for (int p = 0; p < NQ; p++) {
+    rho += f[p];
+    ux += ex[p] * f[p];
+    uy += ey[p] * f[p];
+  }
+  ux /= rho;
+  uy /= rho;
+  const double usq = 1.5 * (ux * ux + uy * uy);
+  for (int p = 0; p < NQ; p++) {
+    const double cu = 3.0 * (ex[p] * ux + ey[p] * uy);
+    const double feq = w[p] * rho * (1.0 + cu + 0.5 * cu * cu - usq);
+    f[p] += omega * (feq - f[p]);
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* The serial original: f[p][s], one site at a time. */
+static void serial_step(double *fn, const double *f, long nall, long s0, long s1, int nx) {
+  for (long s = s0; s < s1; s++) {
+    double q[NQ];
+    for (int p = 0; p < NQ; p++) q[p] = f[p * nall + s - (cx[p] + cy[p] * nx)];
+    collide(q, OMEGA);
+    for (int p = 0; p < NQ; p++) fn[p * nall + s] = q[p];
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* The targetDP port by the README recipe: the same per-site code, lane by
+ * lane, every access through TDP_INDEX. */
+TDP_CONST int t_off[NQ];
+
+TDP_KERNEL void tdp_step(double *fn, const double *f, int nall, int s0, int nrange) {
+  (void) nall; /* not every layout's TDP_INDEX reads it */
+  TDP_TLP(base, nrange) {
+    double q[NQ][VVL];
+    for (int p = 0; p < NQ; p++) {
+      TDP_ILP(v) q[p][v] = f[TDP_INDEX(nall, NQ, s0 + base + v - t_off[p], p)];
+    }
+    TDP_ILP(v) {
+      double g[NQ];
+      for (int p = 0; p < NQ; p++) g[p] = q[p][v];
+      collide(g, OMEGA);
+      for (int p = 0; p < NQ; p++) q[p][v] = g[p];
+    }
+    for (int p = 0; p < NQ; p++) {
+      TDP_ILP(v) fn[TDP_INDEX(nall, NQ, s0 + base + v, p)] = q[p][v];
+    }
+  }
+}
+
+static double f_init(long s, int p) {
+  return wq[p] * (1.0 + 0.01 * (double) ((5 * s + 3 * p) % 17) / 17.0);
+}
+
+static const char *const usage =
+    "usage: bench_d2q9 [--size NX] [--reps R] [--csv FILE]\n"
+    "  D2Q9 BGK step: the serial original against its targetDP port (this build's\n"
+    "  layout and VVL), interleaved, validated. --size: NX = NY (default 2048).\n";
+
+int main(int argc, char **argv) {
+  benchOptions o = benchParse(argc, argv, "d2q9", NULL, 2048, usage);
+  targetInit();
+  const int nx = (int) o.size, ny = (int) o.size;
+  /* one spare site at each end: the pulls of the first and last sites */
+  const long nall = (long) nx * (ny + 2) + 2, s0 = nx + 1, s1 = (long) nx * (ny + 1) + 1;
+  const int nrange = (int) (s1 - s0), nt = o.reps + 1;
+  int off[NQ];
+  for (int p = 0; p < NQ; p++) off[p] = cx[p] + cy[p] * nx;
+  copyConstToTarget(t_off, off, sizeof(off));
+
+  /* serial: two SoA arrays; targetDP: two fields in the build's layout */
+  double *sa = (double *) malloc(NQ * nall * sizeof(double));
+  double *sb = (double *) malloc(NQ * nall * sizeof(double));
+  size_t tbytes = TDP_FIELD_SIZE(nall, NQ) * sizeof(double);
+  double *h = (double *) calloc(TDP_FIELD_SIZE(nall, NQ), sizeof(double));
+  double *ta = NULL, *tb = NULL;
+  targetMalloc(&ta, tbytes);
+  targetMalloc(&tb, tbytes);
+  for (long s = 0; s < nall; s++)
+    for (int p = 0; p < NQ; p++) {
+      sa[p * nall + s] = sb[p * nall + s] = f_init(s, p);
+      h[TDP_INDEX(nall, NQ, s, p)] = f_init(s, p);
+    }
+  copyToTarget(ta, h, tbytes);
+  copyToTarget(tb, h, tbytes);
+
+  double *ts = (double *) malloc(nt * sizeof(double)), *tt = (double *) malloc(nt * sizeof(double));
+  for (int it = 0; it < nt; it++) {
+    for (int j = 0; j < 2; j++) {
+      double t0 = timerNow();
+      if ((j ^ (it & 1)) == 0) {
+        serial_step(sb, sa, nall, s0, s1, nx);
+        ts[it] = timerNow() - t0;
+      } else {
+        TDP_LAUNCH(tdp_step, nrange, tb, ta, (int) nall, (int) s0, nrange);
+        targetSynchronize();
+        tt[it] = timerNow() - t0;
+      }
+    }
+    double *x = sa; sa = sb; sb = x;
+    x = ta; ta = tb; tb = x;
+  }
+  /* after the same number of steps both hold the same state */
+  copyFromTarget(h, ta, tbytes);
+  if (o.inject_error) h[TDP_INDEX(nall, NQ, s1 - 1, NQ - 1)] += 1.0;
+  BENCH_HOST_PARALLEL_FOR(schedule(static))
+  for (long s = 0; s < nall; s++)
+    for (int p = 0; p < NQ; p++) {
+      double got = h[TDP_INDEX(nall, NQ, s, p)], want = sa[p * nall + s];
+      if (!benchClose(got, want, 1e-12)) benchWrong("d2q9 targetDP", s * NQ + p, got, want);
+    }
+  int wrong = benchErrors() != 0;
+  if (wrong) {
+    fprintf(stderr, "d2q9: %ld wrong results: no rate reported\n", benchErrors());
+  } else {
+    double bs, ms, bt, mt;
+    timerStats(ts + 1, o.reps, &bs, &ms);
+    timerStats(tt + 1, o.reps, &bt, &mt);
+    const double bytes = 2.0 * NQ * sizeof(double) * nrange;
+    benchPrintConfig(stdout, &o);
+    printf("# d2q9: %d x %d sites, %d steps each after 1 warm-up, interleaved; validated (1e-12)\n",
+           nx, ny, o.reps);
+    printf("%-10s %12s %12s %12s\n", "version", "best MLUPS", "median MLUPS", "median GB/s");
+    printf("%-10s %12.1f %12.1f %12.2f\n", "serial", nrange / bs * 1e-6, nrange / ms * 1e-6,
+           bytes / ms * 1e-9);
+    printf("%-10s %12.1f %12.1f %12.2f\n", "targetDP", nrange / bt * 1e-6, nrange / mt * 1e-6,
+           bytes / mt * 1e-9);
+    printf("# targetDP / serial (median times): %.3f\n", ms / mt);
+    benchTiming k = {"D2Q9", BENCH_TDP, nrange, bytes, tt, ts, NULL};
+    benchStats st = benchSummarise(&k, o.reps);
+    benchCsvRow(&o, "double", &k, &st, NAN);
+  }
+  targetFree(ta);
+  targetFree(tb);
+  free(sa);
+  free(sb);
+  free(h);
+  free(ts);
+  free(tt);
+  targetFinalize();
+  return wrong;
+}

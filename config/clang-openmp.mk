@@ -1,0 +1,12 @@
+# clang + OpenMP (libomp) for the machine you build on; VVL 4 = AVX2 doubles.
+# Debian: clang and libomp-14-dev (scripts/install_deps.sh).
+# -Wno-pass-failed: clang 14 vectorises no OpenMP simd reduction over
+# doubles (strict FP order: "value that could not be identified as
+# reduction"), native loops included, and says so for the TDP_TLP_SUM loop;
+# Dot through the layer runs at the native loop's speed all the same.
+CONFIG_TARGET = c
+CC       = clang
+CFLAGS   = -std=c99 -O3 -march=native -fopenmp -Wall -Wextra -Wno-pass-failed
+LDFLAGS  = -fopenmp
+LAYOUT  ?= AOSOA
+VVL     ?= 4
