@@ -10,6 +10,7 @@
  * then carries what the first brought in, so edges and corners are filled
  * without diagonal messages.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,10 @@ struct targetHalo_ {
   void *opened[2 * MAXD];        /* IPC mappings to close */
   int nopened;
   MPI_Request rreq[MAXD][2], sreq[MAXD][2], ready_r[MAXD][2], ready_s[MAXD][2];
+  size_t nface_doubles[MAXD];   /* doubles of one face along each axis */
+  targetHaloFaceFn pack, unpack; /* the caller's, or NULL: targetPackBox */
+  void *ctx;
+  targetHaloTimes times;
   double *field;
   targetStream_t stream;
   int started;
@@ -213,6 +218,20 @@ static int check_config(const targetHaloConfig *cfg, int nranks, targetHaloInfo 
   if (cfg->ncomp < 1) {
     snprintf(err, errlen, "ncomp %d must be at least 1", cfg->ncomp);
     return -1;
+  }
+  if (!cfg->pack != !cfg->unpack) {
+    snprintf(err, errlen, "targetHaloConfig.%s is set but .%s is not: give both or neither",
+             cfg->pack ? "pack" : "unpack", cfg->pack ? "unpack" : "pack");
+    return -1;
+  }
+  for (int d = 0; cfg->pack && d < cfg->ndim; d++) {
+    if (cfg->face_doubles[d] < 1 || cfg->face_doubles[d] > INT_MAX) {
+      snprintf(err, errlen,
+               "targetHaloConfig.face_doubles[%d] is %ld: with a caller's pack it must be 1 to "
+               "%d (doubles in one face along %c)",
+               d, cfg->face_doubles[d], INT_MAX, axis[d]);
+      return -1;
+    }
   }
   *want = cfg->transport;
   if (parse_transport(targetHaloTransportName(*want), want)) {
@@ -398,22 +417,34 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
     h->nface[d] = in->nhalo;
     for (int e = 0; e < in->ndim; e++)
       if (e != d) h->nface[d] *= in->extents[e];
+    h->nface_doubles[d] =
+        cfg->pack ? (size_t) cfg->face_doubles[d] : (size_t) h->nface[d] * in->ncomp;
+    if (h->nface_doubles[d] > INT_MAX && !failed) { /* MPI counts are int */
+      snprintf(err, errlen,
+               "a face along %c holds %zu doubles, more than one MPI message can (%d): use "
+               "more ranks along the other axes",
+               axis[d], h->nface_doubles[d], INT_MAX);
+      failed = 1;
+    }
     for (int s = 0; s < 2; s++) {
       h->off[d][s] = h->nbuf;
-      h->nbuf += (size_t) h->nface[d] * in->ncomp;
+      h->nbuf += h->nface_doubles[d];
       if (in->nbr[d][s] != MPI_PROC_NULL && in->nbr[d][s] != in->rank)
-        in->bytes_per_exchange += (size_t) h->nface[d] * in->ncomp * sizeof(double);
+        in->bytes_per_exchange += h->nface_doubles[d] * sizeof(double);
     }
   }
-  int rc = targetMalloc(&h->t_send, h->nbuf * sizeof(double));
+  h->pack = cfg->pack;
+  h->unpack = cfg->unpack;
+  h->ctx = cfg->ctx;
+  int rc = failed ? TARGET_ERROR_INVALID_VALUE : targetMalloc(&h->t_send, h->nbuf * sizeof(double));
   if (rc == TARGET_SUCCESS) rc = targetMalloc(&h->t_recv, h->nbuf * sizeof(double));
   if (rc == TARGET_SUCCESS && t == TARGET_HALO_STAGED) {
     rc = targetMallocHost(&h->h_send, h->nbuf * sizeof(double));
     if (rc == TARGET_SUCCESS) rc = targetMallocHost(&h->h_recv, h->nbuf * sizeof(double));
   }
-  failed = layer_failed(h, rc, "allocating halo buffers");
+  if (!failed) failed = layer_failed(h, rc, "allocating halo buffers");
   if (!failed && t == TARGET_HALO_IPC) failed = open_peers(h) != 0;
-  if (failed) snprintf(err, errlen, "%s", h->err);
+  if (failed && h->err[0]) snprintf(err, errlen, "%s", h->err);
   if (any_failed(in->comm, failed, err, errlen)) {
     free_buffers(h);
     MPI_Comm_free(&in->comm);
@@ -451,7 +482,40 @@ void targetHaloFree(targetHalo *h) {
 
 static double *slot(double *buf, const targetHalo *h, int d, int s) { return buf + h->off[d][s]; }
 
-static int count(const targetHalo *h, int d) { return (int) (h->nface[d] * h->info.ncomp); }
+static int count(const targetHalo *h, int d) { return (int) h->nface_doubles[d]; }
+
+void targetHaloGetTimes(const targetHalo *h, targetHaloTimes *t) {
+  if (t) *t = h ? h->times : (targetHaloTimes){0.0, 0.0, 0.0, 0};
+}
+void targetHaloResetTimes(targetHalo *h) {
+  if (h) memset(&h->times, 0, sizeof(h->times));
+}
+
+/* Pack (unpack) one face: the caller's function, or the box of the build's
+ * layout. */
+static int pack_face(targetHalo *h, int d, int s, int unpack) {
+  targetHaloInfo *in = &h->info;
+  double *buf = slot(unpack ? h->t_recv : h->t_send, h, d, s);
+  if (h->pack) {
+    int rc = unpack ? h->unpack(h->ctx, d, s, h->field, buf, h->stream)
+                    : h->pack(h->ctx, d, s, buf, h->field, h->stream);
+    if (rc) {
+      snprintf(h->err, sizeof(h->err), "the caller's %s of face %d of axis %d failed (%d)%s%s",
+               unpack ? "unpack" : "pack", s, d, rc, targetLastError() ? ": " : "",
+               targetLastError() ? targetLastErrorString() : "");
+      return -1;
+    }
+    return 0;
+  }
+  long lo[MAXD], hi[MAXD];
+  targetFaceBox(in->ndim, in->extents, in->nhalo, d, s,
+                unpack ? TARGET_FACE_HALO : TARGET_FACE_EDGE, lo, hi);
+  int rc = unpack ? targetUnpackBox(h->field, buf, in->ndim, in->extents, lo, hi, in->ncomp,
+                                    h->stream)
+                  : targetPackBox(buf, h->field, in->ndim, in->extents, lo, hi, in->ncomp,
+                                  h->stream);
+  return layer_failed(h, rc, unpack ? "unpacking a face" : "packing a face") ? -1 : 0;
+}
 
 /* A periodic axis held by this rank alone: its faces go from the send to
  * the receive buffer on the target, no MPI, whatever the transport. */
@@ -460,14 +524,16 @@ static int is_self(const targetHalo *h, int d, int s) { return h->info.nbr[d][s]
 /* Pack the two edge faces of axis d and send them. */
 static int send_axis(targetHalo *h, int d) {
   targetHaloInfo *in = &h->info;
-  long lo[MAXD], hi[MAXD];
+  double t0 = MPI_Wtime();
   for (int s = 0; s < 2; s++) {
     if (in->nbr[d][s] == MPI_PROC_NULL) continue;
-    targetFaceBox(in->ndim, in->extents, in->nhalo, d, s, TARGET_FACE_EDGE, lo, hi);
-    if (layer_failed(h, targetPackBox(slot(h->t_send, h, d, s), h->field, in->ndim, in->extents,
-                                      lo, hi, in->ncomp, h->stream),
-                     "packing a face"))
-      return -1;
+    if (pack_face(h, d, s, 0)) return -1;
+  }
+  if (layer_failed(h, targetStreamSynchronize(h->stream), "packing the faces")) return -1;
+  double t1 = MPI_Wtime();
+  h->times.pack_s += t1 - t0;
+  for (int s = 0; s < 2; s++) {
+    if (in->nbr[d][s] == MPI_PROC_NULL) continue;
     if (is_self(h, d, s)) {
       if (layer_failed(h, copyTargetToTargetAsync(slot(h->t_recv, h, d, !s),
                                                   slot(h->t_send, h, d, s),
@@ -482,7 +548,7 @@ static int send_axis(targetHalo *h, int d) {
                      "staging a face"))
       return -1;
   }
-  if (layer_failed(h, targetStreamSynchronize(h->stream), "packing the faces")) return -1;
+  if (layer_failed(h, targetStreamSynchronize(h->stream), "staging the faces")) return -1;
   if (in->transport == TARGET_HALO_IPC) {
     MPI_Waitall(2, h->ready_r[d], MPI_STATUSES_IGNORE); /* their slots are free */
     for (int s = 0; s < 2; s++) {
@@ -506,28 +572,35 @@ static int send_axis(targetHalo *h, int d) {
                 &h->sreq[d][s]);
     }
   }
+  h->times.transfer_s += MPI_Wtime() - t1;
   return 0;
 }
 
 /* Wait for the two halo faces of axis d and unpack them. */
 static int recv_axis(targetHalo *h, int d) {
   targetHaloInfo *in = &h->info;
+  double t0 = MPI_Wtime();
   MPI_Waitall(2, h->rreq[d], MPI_STATUSES_IGNORE);
   MPI_Waitall(2, h->sreq[d], MPI_STATUSES_IGNORE);
-  long lo[MAXD], hi[MAXD];
+  if (in->transport == TARGET_HALO_STAGED) {
+    for (int s = 0; s < 2; s++) {
+      if (in->nbr[d][s] == MPI_PROC_NULL || is_self(h, d, s)) continue;
+      if (layer_failed(h, copyToTargetAsync(slot(h->t_recv, h, d, s), slot(h->h_recv, h, d, s),
+                                            count(h, d) * sizeof(double), h->stream),
+                       "staging a face"))
+        return -1;
+    }
+    if (layer_failed(h, targetStreamSynchronize(h->stream), "staging the faces")) return -1;
+  }
+  double t1 = MPI_Wtime();
+  h->times.transfer_s += t1 - t0;
   for (int s = 0; s < 2; s++) {
     if (in->nbr[d][s] == MPI_PROC_NULL) continue;
-    if (in->transport == TARGET_HALO_STAGED && !is_self(h, d, s) &&
-        layer_failed(h, copyToTargetAsync(slot(h->t_recv, h, d, s), slot(h->h_recv, h, d, s),
-                                          count(h, d) * sizeof(double), h->stream),
-                     "staging a face"))
-      return -1;
-    targetFaceBox(in->ndim, in->extents, in->nhalo, d, s, TARGET_FACE_HALO, lo, hi);
-    if (layer_failed(h, targetUnpackBox(h->field, slot(h->t_recv, h, d, s), in->ndim,
-                                        in->extents, lo, hi, in->ncomp, h->stream),
-                     "unpacking a face"))
-      return -1;
+    if (pack_face(h, d, s, 1)) return -1;
   }
+  /* synchronised here (not only at the end) so that the time is the unpack's */
+  if (layer_failed(h, targetStreamSynchronize(h->stream), "unpacking the faces")) return -1;
+  h->times.unpack_s += MPI_Wtime() - t1;
   return 0;
 }
 
@@ -579,6 +652,7 @@ int targetHaloWait(targetHalo *h) {
     if (d + 1 < in->ndim && send_axis(h, d + 1)) return -1;
   }
   for (int d = 0; d < in->ndim; d++) MPI_Waitall(2, h->ready_s[d], MPI_STATUSES_IGNORE);
+  h->times.exchanges++;
   return layer_failed(h, targetStreamSynchronize(h->stream), "unpacking the faces") ? -1 : 0;
 }
 

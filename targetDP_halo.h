@@ -34,6 +34,14 @@ typedef enum {
   TARGET_HALO_IPC       /* CUDA IPC: peer copies between GPUs of one node, MPI for signals */
 } targetHaloTransport_t;
 
+/* A caller's own face packing (targetHaloConfig.pack / .unpack): queue on
+ * stream the packing of the edge face of t_field leaving through side
+ * (0: low, 1: high) of axis dim into t_buf, or the unpacking of t_buf into
+ * the halo face on side; face_doubles[dim] doubles. Return 0, or nonzero
+ * (the exchange then fails with a message naming the face). */
+typedef int (*targetHaloFaceFn)(void *ctx, int dim, int side, double *t_dst,
+                                const double *t_src, targetStream_t stream);
+
 typedef struct {
   int ndim;                             /* 3 or 4 (1 and 2 work too) */
   long global[TARGET_HALO_MAXDIM];      /* global lattice, without halo */
@@ -44,6 +52,17 @@ typedef struct {
   targetHaloTransport_t transport;      /* AUTO, or forced; TARGETDP_HALO=auto|staged|direct|ipc overrides */
   int allow_oversubscribe;              /* more ranks than GPUs on a node (or TARGETDP_OVERSUBSCRIBE=1) */
   int verbose;                          /* rank 0 logs the decomposition and the transport (stderr) */
+  /* Optional (all zero: the module packs every component of a row-major
+   * field of nsites sites with targetPackBox). A padded layout (sites in
+   * front of site 0, an allocated size other than nsites), a subset of the
+   * components per face (lattice Boltzmann: the 5 of 19 velocities that
+   * cross it), or a layout of the caller's own: pack and unpack do the
+   * faces, face_doubles[d] says how many doubles a face along d holds (the
+   * same on every rank), ctx is passed back. The module keeps the rest:
+   * order of axes, transports, overlap, errors. */
+  targetHaloFaceFn pack, unpack;
+  void *ctx;
+  long face_doubles[TARGET_HALO_MAXDIM];
 } targetHaloConfig;
 
 typedef struct targetHalo_ targetHalo;
@@ -88,6 +107,17 @@ typedef struct {
 } targetHaloInfo;
 const targetHaloInfo *targetHaloGetInfo(const targetHalo *h);
 const char *targetHaloTransportName(targetHaloTransport_t t);
+
+/* Where an exchange's time goes, summed over exchanges since the last
+ * reset (host wall-clock seconds, the stream synchronised at each phase's
+ * end): packing kernels, transfer (staging copies, peer copies, MPI
+ * waits), unpacking kernels. */
+typedef struct {
+  double pack_s, transfer_s, unpack_s;
+  long exchanges;
+} targetHaloTimes;
+void targetHaloGetTimes(const targetHalo *h, targetHaloTimes *t);
+void targetHaloResetTimes(targetHalo *h);
 const char *targetHaloError(const targetHalo *h);
 
 #ifdef __cplusplus

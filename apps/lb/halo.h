@@ -1,11 +1,8 @@
-/* Halo exchange of the distributions between MPI ranks, and the wall
- * (bounce-back) fill at the ends of non-periodic axes.
- *
- * Per axis only the 5 of 19 distributions that cross a face move. They are
- * packed and unpacked by target kernels; messages go through host buffers
- * (copyFromTarget / copyToTarget), or, when built with LB_CUDA_AWARE_MPI
- * and the MPI library says it can, straight from target memory. An axis
- * held by a single rank is filled by one on-target copy, without MPI. */
+/* lb's side of the halo exchange. The exchange itself (order of axes,
+ * transports, overlap, errors) is targetDP_halo's (docs/halo.md); lb gives
+ * it the pack and unpack of its faces (the padded layout of lbGeom, only
+ * the 5 of 19 distributions that cross each face) and adds the wall
+ * (bounce-back) fill at the ends of non-periodic axes. */
 #ifndef LB_HALO_H
 #define LB_HALO_H
 
@@ -13,21 +10,32 @@
 
 #include "common/decomp.h"
 #include "model.h"
+#include "targetDP.h"
+#include "targetDP_halo.h"
 
 typedef struct {
-  int np[3];                     /* sites per face plane, per axis */
-  double *t_send[3], *t_recv[3]; /* target buffers: both faces of an axis */
-  double *h_send[3], *h_recv[3]; /* host staging (NULL if device pointers are used) */
-  int device_ptrs;               /* 1: MPI reads/writes target buffers */
-  double bytes;                  /* message bytes this rank sends per exchange */
+  targetHalo *h;
+  lbGeom g;                 /* the layout the faces are packed from */
+  int wall[3][2];           /* 1: a wall at this end of axis d, filled after the exchange */
+  targetStream_t stream;    /* the exchange's (and the boundary update's) stream */
+  double bytes;             /* message bytes this rank sends per exchange */
+  double *t_f;              /* the field of the exchange in flight */
 } lbHalo;
 
-/* Returns 0; with LB_CUDA_AWARE_MPI, says on rank 0 which path it took. */
-int lbHaloCreate(lbHalo *h, const lbGeom *g, const decompInfo *dc);
+/* Collective. 0, or -1 with the reason in err on every rank (a bad
+ * TARGETDP_HALO, a transport not available, ranks sharing a GPU...). */
+int lbHaloCreate(lbHalo *h, const lbGeom *g, const decompInfo *dc, char *err, size_t len);
 void lbHaloFree(lbHalo *h);
 
-/* Make f's halo current: axes x, y, z in turn (so that edges are right),
- * then the bounce-back walls. */
-void lbHaloExchange(lbHalo *h, const lbGeom *g, const decompInfo *dc, double *t_f);
+/* Make f's halo current in two halves: Start packs and sends the first
+ * axis on h->stream; between them the caller may update the interior on
+ * another stream; Wait completes the exchange, fills the walls and returns
+ * with the halo current on the target. Exchange: both. 0, or -1 + err. */
+int lbHaloStart(lbHalo *h, double *t_f, char *err, size_t len);
+int lbHaloWait(lbHalo *h, char *err, size_t len);
+int lbHaloExchange(lbHalo *h, double *t_f, char *err, size_t len);
+
+/* The transport the module chose ("direct", "ipc", "staged"). */
+const char *lbHaloPath(const lbHalo *h);
 
 #endif

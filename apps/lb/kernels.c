@@ -191,9 +191,10 @@ static inline void lb_stream_out(double *__restrict__ fn, int nall, int s,
 
 /* Kernels follow the targetDP pattern: per stride of VVL sites, ILP loops
  * over the lanes, one per velocity, between memory and the lane arrays. */
-TDP_KERNEL void lb_fused(const double *__restrict__ f, double *__restrict__ fn, lbGeom g) {
-  TDP_TLP(base, g.nrange) {
-    const int s = g.s0 + base;
+TDP_KERNEL void lb_fused(const double *__restrict__ f, double *__restrict__ fn, lbGeom g,
+                         int first, int n) {
+  TDP_TLP(base, n) {
+    const int s = first + (int) base;
     if (VVL == 1 && LB_SKIP(g, s)) continue;
     double q[NVEL][VVL], m[LB_NMOM][VVL];
 #if LB_STREAM
@@ -276,10 +277,91 @@ TDP_KERNEL void lb_collide(double *__restrict__ f, lbGeom g) {
 }
 
 void lbUpdateFused(const lbGeom *g, const double *t_f, double *t_fn) {
-  TDP_LAUNCH(lb_fused, g->nrange, t_f, t_fn, *g);
+  TDP_LAUNCH(lb_fused, g->nrange, t_f, t_fn, *g, g->s0, g->nrange);
 #if LB_STREAM
   lb_stream_fence();
 #endif
+}
+
+/* The sites whose stencil stays off the halo: x, y, z all in 2 .. n-1.
+ * The interior sweep is the contiguous part of the full sweep over the
+ * planes x = 2 .. n0-1, cut at whole strides of LB_ALIGN sites from s0
+ * (so its strides start where the full sweep's do, aligned for the
+ * streaming stores): it also computes sites of the boundary layer (y or z
+ * at 1 or n), from a halo that may be in flight; lbUpdateBoundary computes
+ * every one of those again afterwards, so their first values never count. */
+static void interior_range(const lbGeom *g, int *first, int *n) {
+  *first = g->s0;
+  *n = 0;
+  if (g->n[0] < 3 || g->n[1] < 3 || g->n[2] < 3) return; /* no interior */
+  const int a = lbSite(g, 2, 1, 1) - g->s0, b = lbSite(g, g->n[0] - 1, g->n[1], g->n[2]) + 1 - g->s0;
+  const int lo = a / LB_ALIGN * LB_ALIGN, hi = (b + VVL - 1) / VVL * VVL;
+  *first = g->s0 + lo;
+  *n = (hi < g->nrange ? hi : g->nrange) - lo;
+}
+
+void lbUpdateInterior(const lbGeom *g, const double *t_f, double *t_fn, targetStream_t stream) {
+  int first, n;
+  interior_range(g, &first, &n);
+  if (n <= 0) return;
+  TDP_LAUNCH_STREAM(lb_fused, n, stream, t_f, t_fn, *g, first, n);
+#if LB_STREAM
+  lb_stream_fence();
+#endif
+}
+
+/* The fused update of the sites of a box lo .. lo + b - 1 (interior
+ * coordinates), one site per thread: the same arithmetic as lb_fused,
+ * site by site, so a site's result is bitwise the one the full sweep
+ * gives. */
+typedef struct {
+  int lo[3], b[3];
+} lbBox;
+
+TDP_KERNEL void lb_fused_box(const double *__restrict__ f, double *__restrict__ fn, lbGeom g,
+                             lbBox bx) {
+  TDP_TLP_NOSTRIDE(k, (long) bx.b[0] * bx.b[1] * bx.b[2]) {
+    const int z = bx.lo[2] + (int) (k % bx.b[2]), y = bx.lo[1] + (int) ((k / bx.b[2]) % bx.b[1]);
+    const int x = bx.lo[0] + (int) (k / ((long) bx.b[2] * bx.b[1]));
+    const int s = g.base + x * g.str[0] + y * g.str[1] + z;
+    double q[NVEL][VVL], m[LB_NMOM][VVL];
+    const int v = 0;
+    LB_UNROLL
+    for (int p = 0; p < NVEL; p++) {
+      q[p][v] = f[TDP_INDEX(g.nall, NVEL, s - t_k.off[p], p)];
+      moments_add(m, v, p, q[p][v]);
+    }
+    moments_velocity(m, v);
+    fn[TDP_INDEX(g.nall, NVEL, s, 0)] = relax_rest(m, v, q[0][v]);
+    LB_UNROLL
+    for (int p = 1; p <= NVEL / 2; p++)
+      relax_pair(m, v, p, q[p][v], q[NVEL - p][v], &fn[TDP_INDEX(g.nall, NVEL, s, p)],
+                 &fn[TDP_INDEX(g.nall, NVEL, s, NVEL - p)]);
+  }
+}
+
+static void fused_box(const lbGeom *g, const double *t_f, double *t_fn, int x0, int x1, int y0,
+                      int y1, int z0, int z1, targetStream_t stream) {
+  lbBox bx = {{x0, y0, z0}, {x1 - x0 + 1, y1 - y0 + 1, z1 - z0 + 1}};
+  if (bx.b[0] < 1 || bx.b[1] < 1 || bx.b[2] < 1) return;
+  TDP_LAUNCH_STREAM(lb_fused_box, (long) bx.b[0] * bx.b[1] * bx.b[2], stream, t_f, t_fn, *g, bx);
+}
+
+/* Every interior site not in the interior (at most six boxes of the
+ * boundary layer, no site twice). With no interior at all (an extent
+ * below 3), the whole block is boundary. */
+void lbUpdateBoundary(const lbGeom *g, const double *t_f, double *t_fn, targetStream_t stream) {
+  const int *n = g->n;
+  if (n[0] < 3 || n[1] < 3 || n[2] < 3) {
+    fused_box(g, t_f, t_fn, 1, n[0], 1, n[1], 1, n[2], stream);
+    return;
+  }
+  fused_box(g, t_f, t_fn, 1, 1, 1, n[1], 1, n[2], stream);
+  fused_box(g, t_f, t_fn, n[0], n[0], 1, n[1], 1, n[2], stream);
+  fused_box(g, t_f, t_fn, 2, n[0] - 1, 1, 1, 1, n[2], stream);
+  fused_box(g, t_f, t_fn, 2, n[0] - 1, n[1], n[1], 1, n[2], stream);
+  fused_box(g, t_f, t_fn, 2, n[0] - 1, 2, n[1] - 1, 1, 1, stream);
+  fused_box(g, t_f, t_fn, 2, n[0] - 1, 2, n[1] - 1, n[2], n[2], stream);
 }
 void lbPropagate(const lbGeom *g, const double *t_f, double *t_fn) {
   TDP_LAUNCH(lb_propagate, g->nrange, t_f, t_fn, *g);
@@ -365,47 +447,25 @@ int lbPlaneSites(const lbGeom *g, int d) {
 #define PLANE_SITE(g, d, a, b, i, c)                                                  \
   ((g).base + (c) * (g).str[d] + ((i) / (g).nh[b]) * (g).str[a] + ((i) % (g).nh[b]) * (g).str[b])
 
-TDP_KERNEL void lb_halo_pack(const double *__restrict__ f, double *__restrict__ buf,
-                                  lbGeom g, int d) {
+/* One face of the exchange (targetHaloConfig.pack / .unpack): only the
+ * LB_NCROSS velocities that cross it. Side 0 sends plane 1's down movers
+ * and receives the up movers into plane 0; side 1 sends plane n's up
+ * movers and receives the down movers into plane n+1. Buffer: velocity k
+ * of plane site i at k * np + i. */
+TDP_KERNEL void lb_face(double *__restrict__ f, double *__restrict__ buf, lbGeom g, int d,
+                        int side, int unpack) {
   int a, b;
   plane_axes(d, &a, &b);
   const int np = g.nh[a] * g.nh[b];
   TDP_TLP_NOSTRIDE(i, np) {
-    const int slo = PLANE_SITE(g, d, a, b, i, 1), shi = PLANE_SITE(g, d, a, b, i, g.n[d]);
-    for (int k = 0; k < LB_NCROSS; k++) {
-      buf[k * np + i] = f[TDP_INDEX(g.nall, NVEL, slo, t_k.cross[d][0][k])];
-      buf[(LB_NCROSS + k) * np + i] = f[TDP_INDEX(g.nall, NVEL, shi, t_k.cross[d][1][k])];
-    }
-  }
-}
-
-TDP_KERNEL void lb_halo_unpack(double *__restrict__ f, const double *__restrict__ buf,
-                                    lbGeom g, int d, int do_lo, int do_hi) {
-  int a, b;
-  plane_axes(d, &a, &b);
-  const int np = g.nh[a] * g.nh[b];
-  TDP_TLP_NOSTRIDE(i, np) {
-    const int slo = PLANE_SITE(g, d, a, b, i, 0), shi = PLANE_SITE(g, d, a, b, i, g.n[d] + 1);
-    for (int k = 0; k < LB_NCROSS; k++) {
-      /* From below come the lower rank's upward movers, and vice versa. */
-      if (do_lo) f[TDP_INDEX(g.nall, NVEL, slo, t_k.cross[d][1][k])] = buf[k * np + i];
-      if (do_hi)
-        f[TDP_INDEX(g.nall, NVEL, shi, t_k.cross[d][0][k])] = buf[(LB_NCROSS + k) * np + i];
-    }
-  }
-}
-
-TDP_KERNEL void lb_halo_self(double *__restrict__ f, lbGeom g, int d) {
-  int a, b;
-  plane_axes(d, &a, &b);
-  const int np = g.nh[a] * g.nh[b];
-  TDP_TLP_NOSTRIDE(i, np) {
-    const int h0 = PLANE_SITE(g, d, a, b, i, 0), s1 = PLANE_SITE(g, d, a, b, i, 1);
-    const int hn = PLANE_SITE(g, d, a, b, i, g.n[d] + 1), sn = PLANE_SITE(g, d, a, b, i, g.n[d]);
-    for (int k = 0; k < LB_NCROSS; k++) {
-      const int up = t_k.cross[d][1][k], down = t_k.cross[d][0][k];
-      f[TDP_INDEX(g.nall, NVEL, h0, up)] = f[TDP_INDEX(g.nall, NVEL, sn, up)];
-      f[TDP_INDEX(g.nall, NVEL, hn, down)] = f[TDP_INDEX(g.nall, NVEL, s1, down)];
+    if (unpack) {
+      const int s = PLANE_SITE(g, d, a, b, i, side ? g.n[d] + 1 : 0);
+      for (int k = 0; k < LB_NCROSS; k++)
+        f[TDP_INDEX(g.nall, NVEL, s, t_k.cross[d][!side][k])] = buf[k * np + i];
+    } else {
+      const int s = PLANE_SITE(g, d, a, b, i, side ? g.n[d] : 1);
+      for (int k = 0; k < LB_NCROSS; k++)
+        buf[k * np + i] = f[TDP_INDEX(g.nall, NVEL, s, t_k.cross[d][side][k])];
     }
   }
 }
@@ -431,18 +491,12 @@ TDP_KERNEL void lb_wall_reflect(double *__restrict__ f, lbGeom g, int d, int sid
   }
 }
 
-void lbHaloPack(const lbGeom *g, int d, const double *t_f, double *t_buf) {
-  TDP_LAUNCH_NOSTRIDE(lb_halo_pack, lbPlaneSites(g, d), t_f, t_buf, *g, d);
+void lbFace(const lbGeom *g, int d, int side, int unpack, double *t_f, double *t_buf,
+            targetStream_t stream) {
+  TDP_LAUNCH_STREAM(lb_face, lbPlaneSites(g, d), stream, t_f, t_buf, *g, d, side, unpack);
 }
-void lbHaloUnpack(const lbGeom *g, int d, double *t_f, const double *t_buf, int do_lo,
-                  int do_hi) {
-  TDP_LAUNCH_NOSTRIDE(lb_halo_unpack, lbPlaneSites(g, d), t_f, t_buf, *g, d, do_lo, do_hi);
-}
-void lbHaloSelf(const lbGeom *g, int d, double *t_f) {
-  TDP_LAUNCH_NOSTRIDE(lb_halo_self, lbPlaneSites(g, d), t_f, *g, d);
-}
-void lbWallReflect(const lbGeom *g, int d, int side, double *t_f) {
-  TDP_LAUNCH_NOSTRIDE(lb_wall_reflect, lbPlaneSites(g, d), t_f, *g, d, side);
+void lbWallReflect(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream) {
+  TDP_LAUNCH_STREAM(lb_wall_reflect, lbPlaneSites(g, d), stream, t_f, *g, d, side);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -5,6 +5,7 @@
 #define LB_KERNELS_H
 
 #include "model.h"
+#include "targetDP.h"
 
 /* Copy the model (velocities, weights, neighbour offsets, which velocities
  * cross each face) and the BGK/force parameters to target constant memory. */
@@ -19,6 +20,13 @@ void lbZero(const lbGeom *g, double *t_f);
  * next one in fn: pull each f_p from the upwind neighbour (streaming),
  * then BGK collision with Guo forcing. f's halo must be current. */
 void lbUpdateFused(const lbGeom *g, const double *t_f, double *t_fn);
+/* The same in two parts, for a step that hides the halo exchange: the
+ * interior (sites whose stencil does not reach the halo; may run while
+ * f's halo is being exchanged) and then, with the halo current and the
+ * interior update finished, the boundary layer. Together bitwise the
+ * same results as lbUpdateFused at every interior site. */
+void lbUpdateInterior(const lbGeom *g, const double *t_f, double *t_fn, targetStream_t stream);
+void lbUpdateBoundary(const lbGeom *g, const double *t_f, double *t_fn, targetStream_t stream);
 /* The same in two passes (Ludwig's split): streaming f -> fn, then the
  * collision in place on fn. Bitwise the same arithmetic per site. */
 void lbPropagate(const lbGeom *g, const double *t_f, double *t_fn);
@@ -28,19 +36,19 @@ void lbCollide(const lbGeom *g, double *t_fn);
  * zero at halo sites so that sums and maxima over nall see the interior. */
 void lbMoments(const lbGeom *g, const double *t_f, double *t_rho, double *t_u, double *t_umag);
 
-/* Halo along axis d. Buffers hold both faces: [face lo | face hi] x
- * LB_NCROSS velocities x lbPlaneSites(g, d) sites.
- * Pack: the distributions leaving through each face (plane 1 going down,
- * plane n going up). Unpack: the received ones into halo planes 0 and
- * n+1, each only if do_lo / do_hi. Self: both at once without a buffer,
- * for a periodic axis held by one rank. Wall: half-way bounce-back at a
- * wall face (side 0: plane 0, 1: plane n+1), written into the halo so the
- * update kernels need no boundary branch. */
+/* Halo faces along axis d (the exchange itself is targetDP_halo's; these
+ * are its pack and unpack for lb's padded layout, halo.c): a face plane
+ * spans the full extent, halo included, of the two other axes and carries
+ * only the LB_NCROSS velocities that cross it: LB_NCROSS x lbPlaneSites
+ * doubles. unpack 0: pack the distributions leaving through side (plane 1
+ * going down, plane n going up) into t_buf; 1: t_buf into the halo plane
+ * of side (0 or n+1). Wall: half-way bounce-back at a wall face (side 0:
+ * plane 0, 1: plane n+1), written into the halo so the update kernels
+ * need no boundary branch. */
 int lbPlaneSites(const lbGeom *g, int d);
-void lbHaloPack(const lbGeom *g, int d, const double *t_f, double *t_buf);
-void lbHaloUnpack(const lbGeom *g, int d, double *t_f, const double *t_buf, int do_lo, int do_hi);
-void lbHaloSelf(const lbGeom *g, int d, double *t_f);
-void lbWallReflect(const lbGeom *g, int d, int side, double *t_f);
+void lbFace(const lbGeom *g, int d, int side, int unpack, double *t_f, double *t_buf,
+            targetStream_t stream);
+void lbWallReflect(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream);
 
 /* STREAM triad a = b + s c on n doubles per array with the same layer and
  * timer as the LB kernels: best of reps, in GB/s (24 bytes per element). */
