@@ -16,6 +16,13 @@
  * rank agrees. Bad input: every rank prints the module's message, exit 1.
  * REPS > 0: then time REPS more exchanges (after 3 untimed) and print the
  * time per exchange and the bytes each rank sent (tests/run_device.sh).
+ *
+ * HALO_CHECK_CUSTOM=1: the caller's pack and unpack (targetHaloConfig.pack)
+ * on a padded field (PAD_FRONT sites before site 0, PAD_BACK after, the
+ * pad holding a sentinel that must survive) sending a different subset of
+ * the components through each face, as lattice Boltzmann does. A halo
+ * site's component is then right where every axis it lies outside along
+ * carried it, and keeps the sentinel otherwise.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -31,6 +38,76 @@ TDP_KERNEL void kAddOne(double *t_a, int n) {
   TDP_TLP(base, n) {
     TDP_ILP(v) { t_a[base + v] += 1.0; }
   }
+}
+
+#define PAD_FRONT 13
+#define PAD_BACK 21
+#define PADVAL (-777.0)
+
+/* Components sent toward side s of axis d (and unpacked, by the
+ * neighbour, into its halo on side !s): a different half per face. */
+static TDP_HOST_DEVICE int sent(int c, int d, int s) { return (c + d + s) % 2 == 0; }
+
+/* A face box of the padded field and the components it carries. */
+typedef struct {
+  long n[4], lo[4], b[4];
+  long nbox, nall, base;
+  int ncomp, d, s;
+} faceBox;
+
+TDP_KERNEL void kFace(double *dst, const double *src, faceBox g, int unpack) {
+  TDP_TLP_NOSTRIDE(k, g.nbox) {
+    long r = k, x[4];
+    for (int e = 3; e >= 0; e--) {
+      x[e] = g.lo[e] + r % g.b[e];
+      r /= g.b[e];
+    }
+    long site = g.base + ((x[0] * g.n[1] + x[1]) * g.n[2] + x[2]) * g.n[3] + x[3];
+    int j = 0;
+    for (int c = 0; c < g.ncomp; c++) {
+      if (!sent(c, g.d, g.s)) continue;
+      size_t fi = TDP_INDEX(g.nall, g.ncomp, site, c), bi = (size_t) j++ * g.nbox + k;
+      if (unpack) dst[fi] = src[bi];
+      else dst[bi] = src[fi];
+    }
+  }
+}
+
+typedef struct {
+  const targetHaloInfo *in;
+  long nall;
+} customCtx;
+
+static int custom_face(customCtx *cx, int d, int side, double *dst, const double *src,
+                       targetStream_t stream, int unpack) {
+  const targetHaloInfo *in = cx->in;
+  long lo[4], hi[4];
+  targetFaceBox(in->ndim, in->extents, in->nhalo, d, side,
+                unpack ? TARGET_FACE_HALO : TARGET_FACE_EDGE, lo, hi);
+  faceBox g;
+  g.nbox = 1;
+  for (int e = 0; e < 4; e++) { /* as 4-D, leading axes of extent 1 */
+    int a = e - (4 - in->ndim);
+    g.n[e] = a < 0 ? 1 : in->extents[a];
+    g.lo[e] = a < 0 ? 0 : lo[a];
+    g.b[e] = a < 0 ? 1 : hi[a] - lo[a];
+    g.nbox *= g.b[e];
+  }
+  g.nall = cx->nall;
+  g.base = PAD_FRONT;
+  g.ncomp = in->ncomp;
+  g.d = d;
+  g.s = unpack ? !side : side; /* the halo on side s is what the neighbour sent toward !s */
+  TDP_LAUNCH_STREAM(kFace, g.nbox, stream, dst, src, g, unpack);
+  return 0;
+}
+static int custom_pack(void *ctx, int d, int side, double *t_buf, const double *t_f,
+                       targetStream_t stream) {
+  return custom_face((customCtx *) ctx, d, side, t_buf, t_f, stream, 0);
+}
+static int custom_unpack(void *ctx, int d, int side, double *t_f, const double *t_buf,
+                         targetStream_t stream) {
+  return custom_face((customCtx *) ctx, d, side, t_f, t_buf, stream, 1);
 }
 
 static int parse_list(const char *s, long *v, int n) {
@@ -77,6 +154,21 @@ int main(int argc, char **argv) {
   cfg.nhalo = atoi(argv[4]);
   cfg.ncomp = atoi(argv[5]);
   cfg.transport = TARGET_HALO_AUTO;
+  const int custom = getenv("HALO_CHECK_CUSTOM") && atoi(getenv("HALO_CHECK_CUSTOM"));
+  customCtx cx = {NULL, 0};
+  if (custom) {
+    cfg.pack = custom_pack;
+    cfg.unpack = custom_unpack;
+    cfg.ctx = &cx;
+    for (int d = 0; d < ndim; d++) {
+      /* at least the larger half of the components (an upper bound when
+       * the module chooses the split) */
+      long face = cfg.nhalo;
+      for (int e = 0; e < ndim; e++)
+        if (e != d) face *= global[e] / (dl[e] ? dl[e] : 1) + 2L * cfg.nhalo;
+      cfg.face_doubles[d] = face * ((cfg.ncomp + 1) / 2);
+    }
+  }
   targetHalo *h = NULL;
   char err[400];
   if (targetHaloCreate(MPI_COMM_WORLD, &cfg, &h, err, sizeof(err))) {
@@ -88,7 +180,11 @@ int main(int argc, char **argv) {
   const targetHaloInfo *in = targetHaloGetInfo(h);
   const long nsites = in->nsites;
   const int ncomp = in->ncomp, nh = in->nhalo;
-  size_t fsize = TDP_FIELD_SIZE(nsites, ncomp);
+  /* custom: sites stored from PAD_FRONT on, nall allocated */
+  const long nall = custom ? PAD_FRONT + nsites + PAD_BACK : nsites, base = custom ? PAD_FRONT : 0;
+  cx.in = in;
+  cx.nall = nall;
+  size_t fsize = TDP_FIELD_SIZE(nall, ncomp);
   double *f = (double *) malloc(fsize * sizeof(double));
   double *t_f = NULL, *t_work = NULL, *work = NULL;
   const int nwork = 100003;
@@ -101,7 +197,8 @@ int main(int argc, char **argv) {
 
   long nbad = 0, nchecked = 0;
   for (int round = 0; round < 3; round++) {
-    /* interior from the global function, halo the sentinel */
+    /* interior from the global function, halo the sentinel, pad PADVAL */
+    for (size_t i = 0; i < fsize; i++) f[i] = PADVAL;
     for (long s = 0; s < nsites; s++) {
       long x[4], g[4], r = s;
       int inside = 1;
@@ -112,7 +209,8 @@ int main(int argc, char **argv) {
         if (x[d] < nh || x[d] >= in->extents[d] - nh) inside = 0;
       }
       for (int c = 0; c < ncomp; c++)
-        f[TDP_INDEX(nsites, ncomp, s, c)] = inside ? value(ndim, global, g, c, round) : SENTINEL;
+        f[TDP_INDEX(nall, ncomp, base + s, c)] =
+            inside ? value(ndim, global, g, c, round) : SENTINEL;
     }
     copyToTarget(t_f, f, fsize * sizeof(double));
     int rc;
@@ -132,24 +230,36 @@ int main(int argc, char **argv) {
     for (long s = 0; s < nsites; s++) {
       long x[4], g[4], r = s;
       int outside = 0; /* beyond a non-periodic end: the halo keeps the sentinel */
+      int side[4] = {-1, -1, -1, -1}; /* the halo side along each axis, -1: inside */
       for (int d = ndim - 1; d >= 0; d--) {
         x[d] = r % in->extents[d];
         r /= in->extents[d];
         g[d] = in->offset[d] + x[d] - nh;
+        if (x[d] < nh) side[d] = 0;
+        if (x[d] >= in->extents[d] - nh) side[d] = 1;
         if (g[d] < 0 || g[d] >= global[d]) {
           if (cfg.periodic[d]) g[d] = (g[d] + global[d]) % global[d];
           else outside = 1;
         }
       }
       for (int c = 0; c < ncomp; c++) {
-        double want = outside ? SENTINEL : value(ndim, global, g, c, round);
-        double got = f[TDP_INDEX(nsites, ncomp, s, c)];
+        int carried = 1; /* custom: through every face it came */
+        for (int d = 0; d < ndim && custom; d++)
+          if (side[d] >= 0 && !sent(c, d, !side[d])) carried = 0;
+        double want = outside || !carried ? SENTINEL : value(ndim, global, g, c, round);
+        double got = f[TDP_INDEX(nall, ncomp, base + s, c)];
         nchecked++;
         if (got != want && nbad++ < 3)
           fprintf(stderr, "halo_check: rank %d round %d: site %ld component %d: got %.17g, want %.17g\n",
                   rank, round, s, c, got, want);
       }
     }
+  }
+  for (long s = 0; s < nall && custom; s++) { /* the padding untouched */
+    if (s == base) s += nsites;
+    for (int c = 0; c < ncomp && s < nall; c++)
+      if (f[TDP_INDEX(nall, ncomp, s, c)] != PADVAL && nbad++ < 3)
+        fprintf(stderr, "halo_check: rank %d: pad site %ld component %d written\n", rank, s, c);
   }
   copyFromTarget(work, t_work, nwork * sizeof(double));
   for (int i = 0; i < nwork; i++)
@@ -184,9 +294,10 @@ int main(int argc, char **argv) {
     char dims[64] = "";
     for (int d = 0; d < ndim; d++)
       snprintf(dims + strlen(dims), sizeof(dims) - strlen(dims), "%s%d", d ? "x" : "", in->dims[d]);
-    printf("halo_check: %s: %d ranks as %s, halo %d, %d components, transport %s: %ld of %ld "
+    printf("halo_check: %s: %d ranks as %s, halo %d, %d components%s, transport %s: %ld of %ld "
            "values wrong\n",
            sum[0] ? "FAIL" : "PASS", in->nranks, dims, nh, ncomp,
+           custom ? " (caller's pack: padded, a subset per face)" : "",
            targetHaloTransportName(in->transport), sum[0], sum[1]);
   }
   targetStreamDestroy(halo_stream);
