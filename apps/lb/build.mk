@@ -2,7 +2,8 @@
 #   make lb     build $(BUILD)/lb and the checkpoint comparer $(BUILD)/lbcmp
 #   make run    install dependencies, build, and run the Poiseuille demo on
 #               2 MPI ranks; it ends with a PASS/FAIL line (README's main job)
-#   make lb CUDA_AWARE_MPI=1   (TARGET=cuda) hand device pointers to MPI
+#   The halo exchange is targetDP_halo's: it picks device pointers to MPI
+#   (CUDA-aware MPI), CUDA IPC or host staging at run time (docs/halo.md).
 .PHONY: lb run lb-run lb-build-dir
 
 LB_SRCS := $(filter-out apps/lb/lbcmp.c,$(wildcard apps/lb/*.c)) \
@@ -12,8 +13,7 @@ LBCMP_OBJS := $(BUILD)/obj/apps/lb/lbcmp.o $(BUILD)/obj/apps/lb/chkformat.o $(BU
 
 # LB_FLAGS: extra preprocessor/compiler flags for the app only, e.g. the
 # kernel switches of kernels.c (LB_FLAGS=-DLB_NT=0); use its own BUILD.
-LB_CPPFLAGS := $(MPI_CPPFLAGS) \
-               $(if $(filter 1,$(CUDA_AWARE_MPI)),-DLB_CUDA_AWARE_MPI) $(LB_FLAGS)
+LB_CPPFLAGS := $(MPI_CPPFLAGS) $(LB_FLAGS)
 
 $(BUILD)/obj/apps/lb/%.o: PROG_CPPFLAGS += $(LB_CPPFLAGS)
 $(BUILD)/obj/common/decomp.o: PROG_CPPFLAGS += $(LB_CPPFLAGS)

@@ -27,7 +27,7 @@ typedef struct {
   long checkpoint_every;    /* checkpoint interval (0: none); also at the end */
   int decomposition[3];     /* ranks per axis, 0 = choose */
   int kernel;               /* LB_KERNEL_* */
-  int overlap;              /* interior update || halo exchange, then boundary */
+  int overlap;              /* interior update || halo exchange, then boundary; -1: GPU only */
   long triad;               /* doubles per array of the in-run STREAM triad (0: off) */
   int validate;             /* end with the case's PASS/FAIL check */
   char output[LB_PATH_MAX]; /* prefix of every output file */

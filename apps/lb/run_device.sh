@@ -16,8 +16,18 @@
 #   2. host CPU, 1 rank x 16 threads: 128^3 and 256^3 fused, 128^3 split,
 #      recommended build; 128^3 fused with gcc-openmp SoA VVL 8 and with the
 #      default preset (AoSoA VVL 4) for comparison;
-#   3. weak scaling on the host: 1, 2, 4, 8, 16 ranks x 1 thread, 64^3 per rank;
-#   4. weak scaling over GPUs (one rank each) when the machine has more than one.
+#   3. host, weak scaling: 1, 2, 4, 8, 16 ranks x 1 thread, 64^3 per rank, and
+#      128^3 split over the cores as ranks x threads (1x16 ... 16x1): the halo's
+#      share of the step (halo_ms / seq_step_ms) and what overlapping hid;
+#   4. GPUs (one rank each, when there are two or more): 256^3 on 1 GPU,
+#      512x256x256 on 1 and on 2 GPUs (weak: 256^3 per GPU; strong: the same
+#      lattice on 1 and 2), with the transport the module picks (IPC where
+#      MPI is not CUDA-aware) and, for comparison, staged. Per row: update,
+#      pack, transfer, unpack ms per step and hidden_pct. Each run validated:
+#      mass conserved to 1e-12, and a 2-GPU run's last observation line
+#      equals the 1-GPU run's of the same lattice character for character
+#      (bitwise the same fields); "ok - / not ok -" lines.
+# Then python3 apps/lb/lb_model.py $OUT/lb_perf.csv fits the step-time model.
 # docs/lb.md explains the columns and how the numbers were used.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
@@ -54,13 +64,6 @@ build cuda-soa TARGET=cuda
 build c-soa8x CONFIG=gcc-avx512 LAYOUT=SOA VVL=8
 build c-soa8 LAYOUT=SOA VVL=8
 build c-default
-aware=0
-if [ "$ngpu" -gt 1 ] && ompi_info --parsable --all 2>/dev/null |
-   grep -q 'mpi_built_with_cuda_support:value:true'; then
-  aware=1
-  build cuda-aware TARGET=cuda LAYOUT=AOSOA SAL=256 TPB=256 CUDA_AWARE_MPI=1 \
-    BUILD=build/lb-cuda-aware
-fi
 for i in "${!pids[@]}"; do
   key=${keys[$i]}
   if wait "${pids[$i]}"; then
@@ -82,11 +85,39 @@ lbrun() {
   [ -n "$b" ] || { echo "skip ($key not built): $*"; return; }
   echo
   echo "== $key: $np rank(s) x $threads thread(s): $*"
+  # several ranks of several threads: each rank its own block of cores
+  local bind=(--bind-to core --map-by core)
+  [ "$threads" -gt 1 ] && bind=(--bind-to none --map-by core)
+  [ "$threads" -gt 1 ] && [ "$np" -gt 1 ] && bind=(--bind-to core --map-by "slot:PE=$threads")
   OMP_NUM_THREADS=$threads OMP_PROC_BIND=close OMP_PLACES=cores \
-    timeout "$limit" mpirun --bind-to "$([ "$threads" -gt 1 ] && echo none || echo core)" \
-    --map-by core -np "$np" "$b/lb" --params apps/lb/input/benchmark.params \
-    --output "$OUT/run" --summary "$csv" "$@" | grep -v '^step ' ||
-    echo "RUN FAILED or timed out (limit $limit s)"
+    timeout "$limit" mpirun "${bind[@]}" -np "$np" "$b/lb" \
+    --params apps/lb/input/benchmark.params --output "$OUT/run" --summary "$csv" "$@" \
+    >"$OUT/last.log" 2>&1
+  local rc=$?
+  grep -v '^step ' "$OUT/last.log"
+  [ "$rc" -eq 0 ] || echo "RUN FAILED or timed out (limit $limit s)"
+  return $rc
+}
+
+# The validation of a scaling run: its mass conserved to 1e-12 (relative,
+# the progress line), and, given a reference log, its last observation
+# (mass, max|u|, shear amplitude) the same text as the reference run's.
+# lbvalid NAME [REFLOG]
+lbvalid() {
+  local name=$1 ref=${2:-} last
+  last=$(grep '^step ' "$OUT/last.log" | tail -n 1 | sed 's/ *MLUPS.*//')
+  if [ -z "$last" ]; then
+    echo "not ok - $name: no observation"
+    return
+  fi
+  if ! awk -v l="$last" 'BEGIN { match(l, /rel. change [-+0-9.e]+/); v = substr(l, RSTART + 11, RLENGTH - 11) + 0;
+                                 exit !(v <= 1e-12 && v >= -1e-12) }'; then
+    echo "not ok - $name: mass not conserved: $last"
+  elif [ -n "$ref" ] && [ "$last" != "$(grep '^step ' "$ref" | tail -n 1 | sed 's/ *MLUPS.*//')" ]; then
+    echo "not ok - $name: differs from the 1-GPU run: $last"
+  else
+    echo "ok - $name: $last"
+  fi
 }
 
 # ---------------------------------------------------------------- GPU correctness
@@ -94,7 +125,9 @@ val=$(mktemp -d)
 vcheck() { # vcheck NAME NP BUILDKEY ARGS...: the run must succeed
   local name=$1 np=$2 key=$3
   shift 3
-  if [ -n "${B[$key]:-}" ] && OMP_NUM_THREADS=1 timeout 120 mpirun --oversubscribe -np "$np" \
+  # ranks may share a GPU here (correctness, not speed): allowed explicitly
+  if [ -n "${B[$key]:-}" ] && OMP_NUM_THREADS=1 TARGETDP_OVERSUBSCRIBE=1 timeout 120 \
+       mpirun --oversubscribe -np "$np" \
        "${B[$key]}/lb" "$@" >"$val/out.log" 2>&1; then
     echo "ok - $name $(grep -E '^(PASS|FAIL)' "$val/out.log" | cut -c1-120)"
   else
@@ -140,6 +173,10 @@ lbrun 90 1 "$cores" c-soa8x --size 256x256x256 --kernel fused --steps 10
 lbrun 60 1 "$cores" c-soa8 --size 128x128x128 --kernel fused --steps 40
 lbrun 60 1 "$cores" c-default --size 128x128x128 --kernel fused --steps 40
 
+# The scaling runs: a shear wave (varying along x, the split axis, so that a
+# wrong halo changes the observation), force on, one observation at the end.
+sw=(--case shearwave --amplitude 0.01 --force 1e-7,0,0 --validate 0)
+
 # ---------------------------------------------------------------- weak scaling, host
 # 64^3 per rank, one thread each; the triad runs on every rank at once.
 for spec in "1 1,1,1" "2 2,1,1" "4 2,2,1" "8 2,2,2" "16 4,2,2"; do
@@ -148,20 +185,47 @@ for spec in "1 1,1,1" "2 2,1,1" "4 2,2,1" "8 2,2,2" "16 4,2,2"; do
   IFS=, read -r px py pz <<<"$2"
   [ "$np" -le "$cores" ] || continue
   lbrun 60 "$np" 1 c-soa8x --size $((64 * px))x$((64 * py))x$((64 * pz)) --decomposition "$2" \
-    --steps 60 --triad $((1 << 23))
+    --steps 60 --triad $((1 << 23)) "${sw[@]}" --print_every 60 && lbvalid "host weak $np rank(s)"
+done
+# 128^3 over the cores: ranks x threads (docs/lb.md says which split to use)
+for spec in "1 16" "2 8" "4 4" "8 2" "16 1"; do
+  set -- $spec
+  [ $(($1 * $2)) -le "$cores" ] || continue
+  lbrun 60 "$1" "$2" c-soa8x --size 128x128x128 --steps 40 "${sw[@]}" --print_every 40 &&
+    lbvalid "host 128^3 as $1 x $2"
 done
 
 # ---------------------------------------------------------------- weak scaling, GPUs
+# 256^3 on 1 GPU; 512x256x256 on 1 GPU and on 2 (weak: 256^3 per GPU,
+# strong: the same lattice). The 2-GPU runs with the module's choice (IPC
+# here) and forced staged, each checked against the 1-GPU run.
 if [ "$ngpu" -gt 1 ]; then
-  for np in 1 2 4 8; do
-    [ "$np" -le "$ngpu" ] || continue
-    lbrun 90 "$np" 1 cuda --size $((256 * np))x256x256 --decomposition "$np,1,1" --steps 100 \
-      --triad 67108864
-    [ "$aware" = 1 ] && lbrun 90 "$np" 1 cuda-aware --size $((256 * np))x256x256 \
-      --decomposition "$np,1,1" --steps 100 --triad 67108864
-  done
+  g=(--steps 300 --print_every 300 --triad 67108864 "${sw[@]}")
+  lbrun 120 1 1 cuda --size 256x256x256 --decomposition 1,1,1 "${g[@]}" && lbvalid "GPU 256^3, 1 GPU"
+  if lbrun 120 1 1 cuda --size 512x256x256 --decomposition 1,1,1 "${g[@]}"; then
+    lbvalid "GPU 512x256x256, 1 GPU"
+    cp "$OUT/last.log" "$OUT/ref1.log"
+    lbrun 120 2 1 cuda --size 512x256x256 --decomposition 2,1,1 "${g[@]}" &&
+      lbvalid "GPU 512x256x256, 2 GPUs, $(grep -o 'halo [a-z]*$' "$OUT/last.log" | head -n 1)" "$OUT/ref1.log"
+    TARGETDP_HALO=staged lbrun 120 2 1 cuda --size 512x256x256 --decomposition 2,1,1 "${g[@]}" &&
+      lbvalid "GPU 512x256x256, 2 GPUs, halo staged" "$OUT/ref1.log"
+    lbrun 120 2 1 cuda --size 512x256x256 --decomposition 2,1,1 "${g[@]}" --overlap 0 &&
+      lbvalid "GPU 512x256x256, 2 GPUs, not overlapped" "$OUT/ref1.log"
+    rm -f "$OUT/ref1.log"
+  fi
+  # more ranks than GPUs: a clear error at start, no hang
+  if timeout 60 mpirun -np $((ngpu + 1)) "${B[cuda]}/lb" --size 32x32x32 --steps 2 \
+       --output "$OUT/run" >"$OUT/last.log" 2>&1; then
+    echo "not ok - $((ngpu + 1)) ranks on $ngpu GPUs: refused"
+  elif grep -q "lb: error: halo exchange: .*GPU.*TARGETDP_OVERSUBSCRIBE=1" "$OUT/last.log"; then
+    echo "ok - $((ngpu + 1)) ranks on $ngpu GPUs refused: $(grep -o 'lb: error: .*' "$OUT/last.log" | head -c 150)"
+  else
+    echo "not ok - $((ngpu + 1)) ranks on $ngpu GPUs: no clear error"
+    tail -n 5 "$OUT/last.log"
+  fi
 fi
-rm -f "$OUT"/run.csv "$OUT"/run.chk
+rm -f "$OUT"/run.csv "$OUT"/run.chk "$OUT"/last.log
 echo
 echo "== done in $(( $(date +%s) - t0 )) s; results: $csv"
-column -s, -t <"$csv" 2>/dev/null | cut -c1-200 || cat "$csv"
+column -s, -t <"$csv" 2>/dev/null | cut -c1-250 || cat "$csv"
+python3 apps/lb/lb_model.py "$csv" --plot docs/img || echo "lb_model.py failed"

@@ -82,6 +82,14 @@ for bin in "${bins[@]}"; do
     run "$cfg $transport: 4-D, 2 ranks" 2 4 4x6x4x6 0x0x0x0 1 24 1111
     run "$cfg $transport: 4-D, 8 ranks 2x1x2x2, halo 2" 8 4 4x6x8x6 2x1x2x2 2 24 1011
     run "$cfg $transport: 4-D, 8 ranks 1x2x2x2" 8 4 3x4x4x4 1x2x2x2 1 6 1111
+    # the caller's pack/unpack (targetHaloConfig.pack): a padded field, a
+    # different subset of the components through each face (lb's case)
+    export HALO_CHECK_CUSTOM=1
+    run "$cfg $transport: caller's pack, 1 rank" 1 3 6x7x5 0x0x0 1 19 111
+    run "$cfg $transport: caller's pack, 2 ranks, closed x" 2 3 8x6x4 0x0x0 1 19 011
+    run "$cfg $transport: caller's pack, 8 ranks 2x2x2" 8 3 6x8x4 2x2x2 1 19 111
+    run "$cfg $transport: caller's pack, 4-D, 4 ranks, halo 2" 4 4 4x6x4x8 1x2x1x2 2 5 1011
+    unset HALO_CHECK_CUSTOM
   done
   unset TARGETDP_HALO
   bad "$cfg: grid not divisible" 3 "does not divide evenly" 3 10x10x10 3x1x1 1 19 111
