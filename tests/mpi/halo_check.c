@@ -22,7 +22,8 @@
  * pad holding a sentinel that must survive) sending a different subset of
  * the components through each face, as lattice Boltzmann does. A halo
  * site's component is then right where every axis it lies outside along
- * carried it, and keeps the sentinel otherwise.
+ * carried it, and keeps the sentinel otherwise. HALO_CHECK_CUSTOM=2 (no
+ * unpack) and 3 (a face of 0 doubles) must be refused by every rank.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -154,7 +155,8 @@ int main(int argc, char **argv) {
   cfg.nhalo = atoi(argv[4]);
   cfg.ncomp = atoi(argv[5]);
   cfg.transport = TARGET_HALO_AUTO;
-  const int custom = getenv("HALO_CHECK_CUSTOM") && atoi(getenv("HALO_CHECK_CUSTOM"));
+  /* 1: the caller's faces; 2: pack without unpack, 3: a face of 0 doubles (both refused) */
+  const int custom = getenv("HALO_CHECK_CUSTOM") ? atoi(getenv("HALO_CHECK_CUSTOM")) : 0;
   customCtx cx = {NULL, 0};
   if (custom) {
     cfg.pack = custom_pack;
@@ -168,6 +170,8 @@ int main(int argc, char **argv) {
         if (e != d) face *= global[e] / (dl[e] ? dl[e] : 1) + 2L * cfg.nhalo;
       cfg.face_doubles[d] = face * ((cfg.ncomp + 1) / 2);
     }
+    if (custom == 2) cfg.unpack = NULL;
+    if (custom == 3) cfg.face_doubles[ndim - 1] = 0;
   }
   targetHalo *h = NULL;
   char err[400];

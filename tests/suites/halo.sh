@@ -97,6 +97,8 @@ for bin in "${bins[@]}"; do
   bad "$cfg: halo deeper than a sub-domain" 4 "deeper than the sub-domain" 3 8x8x8 4x1x1 3 1 111
   TARGETDP_HALO=ipc bad "$cfg: forced IPC on the host" 3 "TARGETDP_HALO=ipc" 3 12x8x10 0x0x0 1 19 111
   TARGETDP_HALO=foo bad "$cfg: unknown transport" 2 "TARGETDP_HALO=foo" 3 8x8x8 0x0x0 1 1 111
+  HALO_CHECK_CUSTOM=2 bad "$cfg: caller's pack without unpack" 2 ".pack is set but .unpack is not" 3 8x8x8 0x0x0 1 3 111
+  HALO_CHECK_CUSTOM=3 bad "$cfg: caller's face of 0 doubles" 3 "face_doubles\[2\] is 0" 3 12x8x10 0x0x0 1 3 111
 done
 echo "ok - halo: more ranks than GPUs on a node # SKIP no GPU here (tests/run_device.sh runs it)"
 exit 0
