@@ -485,7 +485,9 @@ static double *slot(double *buf, const targetHalo *h, int d, int s) { return buf
 static int count(const targetHalo *h, int d) { return (int) h->nface_doubles[d]; }
 
 void targetHaloGetTimes(const targetHalo *h, targetHaloTimes *t) {
-  if (t) *t = h ? h->times : (targetHaloTimes){0.0, 0.0, 0.0, 0};
+  if (!t) return;
+  if (h) *t = h->times;
+  else memset(t, 0, sizeof(*t));
 }
 void targetHaloResetTimes(targetHalo *h) {
   if (h) memset(&h->times, 0, sizeof(h->times));
