@@ -110,7 +110,7 @@ lbvalid() {
     echo "not ok - $name: no observation"
     return
   fi
-  if ! awk -v l="$last" 'BEGIN { match(l, /rel. change [-+0-9.e]+/); v = substr(l, RSTART + 11, RLENGTH - 11) + 0;
+  if ! awk -v l="$last" 'BEGIN { match(l, /rel. change [-+0-9.e]+/); v = substr(l, RSTART + 12, RLENGTH - 12) + 0;
                                  exit !(v <= 1e-12 && v >= -1e-12) }'; then
     echo "not ok - $name: mass not conserved: $last"
   elif [ -n "$ref" ] && [ "$last" != "$(grep '^step ' "$ref" | tail -n 1 | sed 's/ *MLUPS.*//')" ]; then
@@ -214,7 +214,7 @@ if [ "$ngpu" -gt 1 ]; then
     rm -f "$OUT/ref1.log"
   fi
   # more ranks than GPUs: a clear error at start, no hang
-  if timeout 60 mpirun -np $((ngpu + 1)) "${B[cuda]}/lb" --size 32x32x32 --steps 2 \
+  if timeout 60 mpirun -np $((ngpu + 1)) "${B[cuda]:-/nonexistent}/lb" --size 32x32x32 --steps 2 \
        --output "$OUT/run" >"$OUT/last.log" 2>&1; then
     echo "not ok - $((ngpu + 1)) ranks on $ngpu GPUs: refused"
   elif grep -q "lb: error: halo exchange: .*GPU.*TARGETDP_OVERSUBSCRIBE=1" "$OUT/last.log"; then
