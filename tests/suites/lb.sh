@@ -218,17 +218,17 @@ fi
 # ---------------------------------------------------------------- summary CSV
 # One row per run: the device and the halo transport (the module's choice)
 # with the per-phase halo times and the share hidden behind the update.
-rm -f "$tmp/sum.csv"
-if lb 2 "$ref" sum --size 16x8x8 --steps 20 --print_every 0 --validate 0 --summary "$tmp/sum.csv" &&
-   lb 1 "$ref" sum1 --size 16x8x8 --steps 20 --print_every 0 --validate 0 --summary "$tmp/sum.csv" &&
+rm -f "$tmp/rows.csv"
+if lb 2 "$ref" sum --size 16x8x8 --steps 20 --print_every 0 --validate 0 --summary "$tmp/rows.csv" &&
+   lb 1 "$ref" sum1 --size 16x8x8 --steps 20 --print_every 0 --validate 0 --summary "$tmp/rows.csv" &&
    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; ok = ("device" in c) && ("halo_path" in c) &&
               ("pack_ms" in c) && ("transfer_ms" in c) && ("unpack_ms" in c) && ("hidden_pct" in c); next }
             { n++; if ($c["halo_path"] != "direct" || $c["device"] != "host" || $c["hidden_pct"] < 0 ||
                        $c["hidden_pct"] > 100 || NF != length(c)) ok = 0 }
-            END { exit !(ok && n == 2) }' "$tmp/sum.csv"; then
+            END { exit !(ok && n == 2) }' "$tmp/rows.csv"; then
   ok "summary CSV rows carry device, halo_path, pack/transfer/unpack ms and hidden_pct"
 else
-  notok "summary CSV rows carry device, halo_path, pack/transfer/unpack ms and hidden_pct" "$tmp/sum.csv"
+  notok "summary CSV rows carry device, halo_path, pack/transfer/unpack ms and hidden_pct" "$tmp/rows.csv"
 fi
 
 # ---------------------------------------------------------------- make run
