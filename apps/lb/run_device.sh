@@ -27,7 +27,8 @@
 #      mass conserved to 1e-12, and a 2-GPU run's last observation line
 #      equals the 1-GPU run's of the same lattice character for character
 #      (bitwise the same fields); "ok - / not ok -" lines.
-# Then python3 apps/lb/lb_model.py $OUT/lb_perf.csv fits the step-time model.
+# Then apps/lb/lb_model.py fits the step-time model to the rows: $OUT/lb_model.txt
+# and $OUT/lb_model_weak_strong.svg (for docs/img/).
 # docs/lb.md explains the columns and how the numbers were used.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
@@ -228,4 +229,6 @@ rm -f "$OUT"/run.csv "$OUT"/run.chk "$OUT"/last.log
 echo
 echo "== done in $(( $(date +%s) - t0 )) s; results: $csv"
 column -s, -t <"$csv" 2>/dev/null | cut -c1-250 || cat "$csv"
-python3 apps/lb/lb_model.py "$csv" --plot docs/img || echo "lb_model.py failed"
+python3 apps/lb/plot_scaling.py "$csv" || echo "plot_scaling.py failed"
+# the model's fit and prediction; the plot lands in $OUT (copy it to docs/img/)
+python3 apps/lb/lb_model.py "$csv" --plot "$OUT" | tee "$OUT/lb_model.txt" || echo "lb_model.py failed"
