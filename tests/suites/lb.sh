@@ -231,6 +231,35 @@ else
   notok "summary CSV rows carry device, halo_path, pack/transfer/unpack ms and hidden_pct" "$tmp/rows.csv"
 fi
 
+# The step-time model (apps/lb/lb_model.py): fitted to the host rows just
+# written plus GPU rows made up for the test (the device run gives real
+# ones), it must print every point against the model and draw the plot.
+if [ -f "$tmp/rows.csv" ] && command -v python3 >/dev/null; then
+  cp "$tmp/rows.csv" "$tmp/model.csv"
+  {
+    # backend..halo_path, device, pack, transfer, unpack, hidden, seq_step, halo_mb
+    echo "cuda,AOSOA,1,fused,1,1,256,256,256,300,11597,1.447,1.367,0,0,0.08,3731,3500,4150,89.9,84.0,ipc,TEST GPU,0.02,0.01,0.02,0.0,1.447,0.0"
+    echo "cuda,AOSOA,1,fused,1,1,512,256,256,300,11597,2.894,2.734,0,0,0.16,3731,3500,4150,89.9,84.0,ipc,TEST GPU,0.02,0.01,0.02,0.0,2.894,0.0"
+    echo "cuda,AOSOA,1,fused,2,1,512,256,256,300,22000,1.525,1.367,0,0,0.20,3731,3500,4150,89.9,84.0,ipc,TEST GPU,0.03,0.12,0.03,80.0,1.567,5.33"
+    echo "cuda,AOSOA,1,fused,2,1,512,256,256,300,17000,2.100,1.367,0,0,1.20,3731,3500,4150,89.9,84.0,staged,TEST GPU,0.03,1.10,0.03,40.0,2.567,5.33"
+  } >>"$tmp/model.csv"
+  if python3 apps/lb/lb_model.py "$tmp/model.csv" --plot "$tmp" >"$tmp/model.log" 2>&1 &&
+     [ "$(grep -cE '^(c|cuda) ' "$tmp/model.log")" -eq 6 ] && grep -q "^# worst error" "$tmp/model.log" &&
+     grep -q "^  4096 " "$tmp/model.log" && grep -q "<polyline" "$tmp/lb_model_weak_strong.svg"; then
+    ok "lb_model.py fits the rows, predicts each measured point ($(grep -o 'worst error .*' "$tmp/model.log")) and plots to 4096 GPUs"
+  else
+    notok "lb_model.py fits the rows, predicts each measured point and plots to 4096 GPUs" "$tmp/model.log"
+  fi
+  # rows without the model's columns: a clear refusal
+  head -n 1 apps/lb/results/lb_perf.csv >"$tmp/old.csv"
+  if ! python3 apps/lb/lb_model.py "$tmp/old.csv" >"$tmp/model-old.log" 2>&1 &&
+     grep -q "no rows with the halo columns" "$tmp/model-old.log"; then
+    ok "lb_model.py refuses a CSV without the halo columns"
+  else
+    notok "lb_model.py refuses a CSV without the halo columns" "$tmp/model-old.log"
+  fi
+fi
+
 # ---------------------------------------------------------------- make run
 if make --no-print-directory run >"$tmp/makerun.log" 2>&1 && grep -q "^PASS: " "$tmp/makerun.log"; then
   ok "make run (the README's main job) ends with PASS"
