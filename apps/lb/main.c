@@ -28,6 +28,13 @@ static int fail(int rank, const char *err, int status) {
   return status;
 }
 
+/* A halo exchange that fails during the run fails on one rank while the
+ * others wait for its messages: abort the job rather than hang it. */
+static void halo_failed(const decompInfo *dc, const char *err) {
+  fprintf(stderr, "lb: error: rank %d: %s\n", dc->rank, err);
+  MPI_Abort(dc->comm, 1);
+}
+
 /* Seconds summed over steps. Sequential steps (halo, then the update)
  * give halo, update, propagate, collide; overlapped steps (interior ||
  * halo, then boundary) their own step time, from which the share of the
@@ -257,9 +264,9 @@ int main(int argc, char **argv) {
      * both give bitwise the same fields. */
     const int overlap = p.overlap && p.kernel == LB_KERNEL_FUSED && tm.steps % 10 != 0;
     if (overlap) {
-      if (lbHaloStart(&halo, L.t_f, err, sizeof(err))) return fail(dc.rank, err, 1);
+      if (lbHaloStart(&halo, L.t_f, err, sizeof(err))) halo_failed(&dc, err);
       lbUpdateInterior(&L.g, L.t_f, L.t_fn, upd_stream);
-      if (lbHaloWait(&halo, err, sizeof(err))) return fail(dc.rank, err, 1);
+      if (lbHaloWait(&halo, err, sizeof(err))) halo_failed(&dc, err);
       targetStreamSynchronize(upd_stream); /* the boundary rewrites some of its sites */
       lbUpdateBoundary(&L.g, L.t_f, L.t_fn, halo.stream);
       targetStreamSynchronize(halo.stream);
@@ -267,7 +274,7 @@ int main(int argc, char **argv) {
       tm.ovl += t2 - t0;
       tm.ovl_steps++;
     } else {
-      if (lbHaloExchange(&halo, L.t_f, err, sizeof(err))) return fail(dc.rank, err, 1);
+      if (lbHaloExchange(&halo, L.t_f, err, sizeof(err))) halo_failed(&dc, err);
       targetSynchronize();
       t1 = timerNow();
       tm.halo += t1 - t0;
