@@ -13,8 +13,8 @@ TDP_KERNEL static void triad_kernel(double *a, const double *b, const double *c,
 }
 
 double triadBandwidth(long n, int reps) {
-  if (n < 1 || n > (1L << 30) || reps < 1) {
-    fprintf(stderr, "triadBandwidth: need 1 <= n <= 2^30 and reps >= 1, not n = %ld, reps = %d\n",
+  if (n < 1 || n > 2147483647L || reps < 1) { /* the kernel counts sites in an int */
+    fprintf(stderr, "triadBandwidth: need 1 <= n <= 2^31 - 1 and reps >= 1, not n = %ld, reps = %d\n",
             n, reps);
     exit(1);
   }

@@ -7,7 +7,7 @@
 .PHONY: lb run lb-run lb-build-dir
 
 LB_SRCS := $(filter-out apps/lb/lbcmp.c,$(wildcard apps/lb/*.c)) \
-           common/decomp.c common/cli.c common/timer.c common/fileio.c
+           common/decomp.c common/cli.c common/timer.c common/fileio.c common/triad.c
 LB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LB_SRCS))
 LBCMP_OBJS := $(BUILD)/obj/apps/lb/lbcmp.o $(BUILD)/obj/apps/lb/chkformat.o $(BUILD)/obj/common/fileio.o
 

@@ -498,37 +498,3 @@ void lbFace(const lbGeom *g, int d, int side, int unpack, double *t_f, double *t
 void lbWallReflect(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream) {
   TDP_LAUNCH_STREAM(lb_wall_reflect, lbPlaneSites(g, d), stream, t_f, *g, d, side);
 }
-
-/* ---------------------------------------------------------------------- */
-
-TDP_KERNEL void lb_triad(double *__restrict__ a, const double *__restrict__ b,
-                              const double *__restrict__ c, double s, int n) {
-  TDP_TLP(base, n) {
-    TDP_ILP(v) a[base + v] = b[base + v] + s * c[base + v];
-  }
-}
-
-double lbTriad(long n, int reps) {
-  double *a = NULL, *b = NULL, *c = NULL;
-  size_t nbytes = (size_t) n * sizeof(double);
-  targetMalloc(&a, nbytes);
-  targetMalloc(&b, nbytes);
-  targetMalloc(&c, nbytes);
-  /* Parallel first touch, with the same static schedule as the kernel. */
-  targetSetConstant(a, 0.0, (size_t) n);
-  targetSetConstant(b, 1.0, (size_t) n);
-  targetSetConstant(c, 2.0, (size_t) n);
-  double best = 1e30;
-  for (int r = 0; r <= reps; r++) { /* r = 0 warms up */
-    targetSynchronize();
-    double t0 = timerNow();
-    TDP_LAUNCH(lb_triad, (int) n, a, b, c, 3.0, (int) n);
-    targetSynchronize();
-    double t = timerNow() - t0;
-    if (r > 0 && t < best) best = t;
-  }
-  targetFree(a);
-  targetFree(b);
-  targetFree(c);
-  return 24.0 * (double) n / best * 1e-9;
-}

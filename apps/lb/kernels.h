@@ -50,8 +50,4 @@ void lbFace(const lbGeom *g, int d, int side, int unpack, double *t_f, double *t
             targetStream_t stream);
 void lbWallReflect(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream);
 
-/* STREAM triad a = b + s c on n doubles per array with the same layer and
- * timer as the LB kernels: best of reps, in GB/s (24 bytes per element). */
-double lbTriad(long n, int reps);
-
 #endif

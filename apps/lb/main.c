@@ -13,6 +13,7 @@
 #include "common/decomp.h"
 #include "common/fileio.h"
 #include "common/timer.h"
+#include "common/triad.h"
 #include "diag.h"
 #include "halo.h"
 #include "kernels.h"
@@ -233,7 +234,7 @@ int main(int argc, char **argv) {
   double triad = 0.0;
   if (p.triad > 0) { /* every rank at once: the node's (or GPUs') bandwidth */
     MPI_Barrier(dc.comm);
-    double mine = lbTriad(p.triad, 10);
+    double mine = triadBandwidth(p.triad, 10);
     MPI_Allreduce(&mine, &triad, 1, MPI_DOUBLE, MPI_SUM, dc.comm);
   }
 
