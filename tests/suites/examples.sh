@@ -67,7 +67,7 @@ for cfg in "${cfgs[@]}"; do
   # Sizes that 4 ranks split evenly both ways; 6 x 4 leaves 3 x 2 sites a rank.
   for run in "64 48 200 1 0 0" "64 48 200 4 2 2" "64 48 200 4 4 1" "40 36 150 4 0 0" "6 4 5 4 2 2"; do
     read -r nx ny n np px py <<<"$run"
-    name="examples/heat_mpi = heat_serial to round-off, $np ranks (${px}x$py; 0: chosen), LAYOUT=$layout VVL=$vvl, $nx x $ny, $n steps"
+    name="examples/heat_mpi = heat_serial to round-off, $np ranks (dims ${px}x$py, 0 = chosen), LAYOUT=$layout VVL=$vvl, $nx x $ny, $n steps"
     log="$build/heat_mpi.log"
     if "$build/heat_serial" "$nx" "$ny" "$n" "$build/heat_serial.txt" >/dev/null &&
        rm -f "$build/heat_mpi.txt" &&
