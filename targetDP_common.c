@@ -392,7 +392,9 @@ static int check_elements(const void *t, size_t esz, const char *what, tdpSite a
 
 int tdpSetConstantT(void *t_a, const void *value, size_t n, tdpType type, size_t esz,
                     const char *f, int l) {
-  tdpSite at = SITE(value == tdpZeroBytes_ ? "targetZero" : "targetSetConstant");
+  /* all bytes zero: named targetZero (as a double 0.0 always was) */
+  int zero = value && esz <= sizeof(tdpZeroBytes_) && memcmp(value, tdpZeroBytes_, esz) == 0;
+  tdpSite at = SITE(zero ? "targetZero" : "targetSetConstant");
   int rc = check_live(at);
   if (rc == TARGET_SUCCESS) rc = check_type(type, esz, at);
   if (rc == TARGET_SUCCESS) rc = check_ptrs(t_a, value, n, at);
@@ -403,8 +405,7 @@ int tdpSetConstantT(void *t_a, const void *value, size_t n, tdpType type, size_t
 }
 
 int tdpSetConstant(double *t_a, double value, size_t n, const char *f, int l) {
-  return tdpSetConstantT(t_a, value == 0.0 ? (const void *) tdpZeroBytes_ : (const void *) &value,
-                         n, TDP_TYPE_DOUBLE, sizeof(double), f, l);
+  return tdpSetConstantT(t_a, &value, n, TDP_TYPE_DOUBLE, sizeof(double), f, l);
 }
 
 static int check_field(const void *dst, const void *src, long nsites, long ncomp,
