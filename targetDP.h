@@ -448,12 +448,6 @@ static inline unsigned int tdpNumBlocks(long n, long per_block, int capped) {
   return (unsigned int) (nb < 1 ? 1 : nb);
 }
 
-static __device__ inline void targetAtomicAddDouble(double *t, double v) {
-  atomicAdd(t, v);
-}
-static __device__ inline void targetAtomicAddInt(int *t, int v) {
-  atomicAdd(t, v);
-}
 
 #include <stdio.h> /* device printf, for the block-size trap below */
 
@@ -511,14 +505,15 @@ static __device__ inline double tdpFromBits_(unsigned long long b, double) {
   return __longlong_as_double((long long) b);
 }
 static __device__ inline float tdpFromBits_(unsigned int b, float) { return __int_as_float((int) b); }
-template <tdpReduceOp op, typename T> static __device__ inline void tdpAtomicCas_(T *t, T v) {
+/* Returns the value it replaced (or found, when v changed nothing). */
+template <tdpReduceOp op, typename T> static __device__ inline T tdpAtomicCas_(T *t, T v) {
   typedef decltype(tdpBits_(v)) Bits;
   Bits *tb = (Bits *) t, old = *tb;
   for (;;) {
     T cur = tdpFromBits_(old, v);
-    if (tdpCombine_<op>(cur, v) == cur) return; /* v would change nothing */
+    if (tdpCombine_<op>(cur, v) == cur) return cur; /* v would change nothing */
     Bits seen = atomicCAS(tb, old, tdpBits_(v));
-    if (seen == old) return;
+    if (seen == old) return cur;
     old = seen;
   }
 }
@@ -544,6 +539,74 @@ template <tdpReduceOp op, typename T> static __device__ inline void tdpBlockOp_(
   T r = tdpBlockReduce_<op>(partial);
   if (threadIdx.x == 0) tdpAtomic_<op>(t, r);
 }
+/* Atomics for target code (docs/api.md, "Atomics"): each returns the value
+ * the location held before. The primitives map each type to the hardware
+ * atomic (long through its 64-bit twin); float and double min/max go
+ * through the compare-and-swap loop of the block reductions above, and a
+ * float/double compare-and-swap compares values (==) in a loop on the bits,
+ * as the C backend's omp atomic compare does. */
+static __device__ inline int tdpAtomicAddN_(int *t, int v) { return atomicAdd(t, v); }
+static __device__ inline long tdpAtomicAddN_(long *t, long v) {
+  return (long) atomicAdd((unsigned long long *) t, (unsigned long long) v);
+}
+static __device__ inline float tdpAtomicAddN_(float *t, float v) { return atomicAdd(t, v); }
+static __device__ inline double tdpAtomicAddN_(double *t, double v) { return atomicAdd(t, v); }
+static __device__ inline int tdpAtomicExchN_(int *t, int v) { return atomicExch(t, v); }
+static __device__ inline long tdpAtomicExchN_(long *t, long v) {
+  return (long) atomicExch((unsigned long long *) t, (unsigned long long) v);
+}
+static __device__ inline float tdpAtomicExchN_(float *t, float v) { return atomicExch(t, v); }
+static __device__ inline double tdpAtomicExchN_(double *t, double v) {
+  return tdpFromBits_(atomicExch((unsigned long long *) t, tdpBits_(v)), v);
+}
+template <tdpReduceOp op> static __device__ inline int tdpAtomicMinMaxN_(int *t, int v) {
+  return op == TDP_MIN ? atomicMin(t, v) : atomicMax(t, v);
+}
+template <tdpReduceOp op> static __device__ inline long tdpAtomicMinMaxN_(long *t, long v) {
+  return (long) (op == TDP_MIN ? atomicMin((long long *) t, (long long) v)
+                               : atomicMax((long long *) t, (long long) v));
+}
+template <tdpReduceOp op> static __device__ inline float tdpAtomicMinMaxN_(float *t, float v) {
+  return tdpAtomicCas_<op>(t, v);
+}
+template <tdpReduceOp op> static __device__ inline double tdpAtomicMinMaxN_(double *t, double v) {
+  return tdpAtomicCas_<op>(t, v);
+}
+static __device__ inline int tdpAtomicCasN_(int *t, int e, int d) { return atomicCAS(t, e, d); }
+static __device__ inline long tdpAtomicCasN_(long *t, long e, long d) {
+  return (long) atomicCAS((unsigned long long *) t, (unsigned long long) e,
+                          (unsigned long long) d);
+}
+template <typename T> static __device__ inline T tdpAtomicCasValue_(T *t, T e, T d) {
+  typedef decltype(tdpBits_(e)) Bits;
+  Bits *tb = (Bits *) t, old = *tb;
+  for (;;) {
+    T cur = tdpFromBits_(old, e);
+    if (!(cur == e)) return cur;
+    Bits seen = atomicCAS(tb, old, tdpBits_(d));
+    if (seen == old) return cur;
+    old = seen;
+  }
+}
+static __device__ inline float tdpAtomicCasN_(float *t, float e, float d) {
+  return tdpAtomicCasValue_(t, e, d);
+}
+static __device__ inline double tdpAtomicCasN_(double *t, double e, double d) {
+  return tdpAtomicCasValue_(t, e, d);
+}
+#define TDP_ATOMICS_(Name, T)                                                               \
+  static __device__ inline T targetAtomicAdd##Name(T *t, T v) { return tdpAtomicAddN_(t, v); } \
+  static __device__ inline T targetAtomicMin##Name(T *t, T v) {                             \
+    return tdpAtomicMinMaxN_<TDP_MIN>(t, v);                                                \
+  }                                                                                         \
+  static __device__ inline T targetAtomicMax##Name(T *t, T v) {                             \
+    return tdpAtomicMinMaxN_<TDP_MAX>(t, v);                                                \
+  }                                                                                         \
+  static __device__ inline T targetAtomicExch##Name(T *t, T v) { return tdpAtomicExchN_(t, v); } \
+  static __device__ inline T targetAtomicCAS##Name(T *t, T expected, T desired) {           \
+    return tdpAtomicCasN_(t, expected, desired);                                            \
+  }
+
 #define TDP_BLOCK_OPS_(Name, T)                                                              \
   static __device__ inline void targetBlockAdd##Name(T *t, T p) { tdpBlockOp_<TDP_SUM>(t, p); } \
   static __device__ inline void targetBlockMin##Name(T *t, T p) { tdpBlockOp_<TDP_MIN>(t, p); } \
@@ -687,14 +750,51 @@ static inline int tdpLanes_(int nlane) {
 #define TDP_CHEVRONS_NOSTRIDE_(N)
 #define TDP_CHEVRONS_REDUCE_(N)
 
-static inline void targetAtomicAddDouble(double *t, double v) {
-  TDP_OMP_(atomic update)
-  *t += v;
-}
-static inline void targetAtomicAddInt(int *t, int v) {
-  TDP_OMP_(atomic update)
-  *t += v;
-}
+/* Atomics for target code (docs/api.md, "Atomics"): each returns the value
+ * the location held before. Add and exchange are omp atomic capture; min,
+ * max and compare-and-swap are OpenMP 5.1 omp atomic compare capture where
+ * the compiler has it (gcc >= 12, clang >= 16, or any compiler announcing
+ * OpenMP 5.1). Elsewhere (clang 14 of the dev box) all five take one named
+ * critical section instead: a critical section excludes only other critical
+ * sections, so an atomic add beside a critical min on the same location
+ * would race; one mechanism for all of them keeps them exclusive. */
+#if defined(_OPENMP) &&                                                          \
+    (_OPENMP >= 202011 || (defined(__clang__) && __clang_major__ >= 16) ||       \
+     (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 12))
+#define TDP_ATOMIC_CAPTURE_ TDP_OMP_(atomic capture)
+#define TDP_ATOMIC_COMPARE_ TDP_OMP_(atomic compare capture)
+#else
+#define TDP_ATOMIC_CAPTURE_ TDP_OMP_(critical(tdp_atomic_))
+#define TDP_ATOMIC_COMPARE_ TDP_OMP_(critical(tdp_atomic_))
+#endif
+/* (void) desired: gcc 12 calls it unused inside a compare capture. */
+#define TDP_ATOMICS_(Name, T)                                                  \
+  static inline T targetAtomicAdd##Name(T *t, T v) {                           \
+    T old;                                                                     \
+    TDP_ATOMIC_CAPTURE_ { old = *t; *t += v; }                                 \
+    return old;                                                                \
+  }                                                                            \
+  static inline T targetAtomicExch##Name(T *t, T v) {                          \
+    T old;                                                                     \
+    TDP_ATOMIC_CAPTURE_ { old = *t; *t = v; }                                  \
+    return old;                                                                \
+  }                                                                            \
+  static inline T targetAtomicMin##Name(T *t, T v) {                           \
+    T old;                                                                     \
+    TDP_ATOMIC_COMPARE_ { old = *t; if (v < *t) { *t = v; } }                  \
+    return old;                                                                \
+  }                                                                            \
+  static inline T targetAtomicMax##Name(T *t, T v) {                           \
+    T old;                                                                     \
+    TDP_ATOMIC_COMPARE_ { old = *t; if (v > *t) { *t = v; } }                  \
+    return old;                                                                \
+  }                                                                            \
+  static inline T targetAtomicCAS##Name(T *t, T expected, T desired) {         \
+    T old;                                                                     \
+    (void) desired;                                                            \
+    TDP_ATOMIC_COMPARE_ { old = *t; if (*t == expected) { *t = desired; } }    \
+    return old;                                                                \
+  }
 /* Called after the TLP loop, where the reduction clause has already
  * combined the threads' partials: one atomic (or, for min and max, which
  * have no omp atomic before OpenMP 5.1, one critical section) per call. */
@@ -714,6 +814,10 @@ static inline void targetAtomicAddInt(int *t, int v) {
 
 #endif /* __CUDACC__ */
 
+TDP_ATOMICS_(Int, int)
+TDP_ATOMICS_(Long, long)
+TDP_ATOMICS_(Float, float)
+TDP_ATOMICS_(Double, double)
 TDP_BLOCK_OPS_(Double, double)
 TDP_BLOCK_OPS_(Float, float)
 TDP_BLOCK_OPS_(Int, int)
@@ -882,6 +986,30 @@ typedef enum {
 
 #define TDP_AT __FILE__, __LINE__
 
+/* Element types of the typed helpers (docs/api.md, "Element types"). Each
+ * helper has one implementation over the element size (moves: fills,
+ * copies, packs, conversions) or one per arithmetic type generated from one
+ * definition (reductions). The complex types are C99 double _Complex and
+ * float _Complex in C; in C++ (and CUDA) a struct of the same layout, two
+ * doubles or floats (real, imaginary), as cuDoubleComplex / cuFloatComplex. */
+typedef enum {
+  TDP_TYPE_INT = 0,
+  TDP_TYPE_LONG = 1,
+  TDP_TYPE_DOUBLE = 2,
+  TDP_TYPE_FLOAT = 3,
+  TDP_TYPE_DOUBLE_COMPLEX = 4,
+  TDP_TYPE_FLOAT_COMPLEX = 5
+} tdpType;
+typedef tdpType tdpScanType; /* the scans take int, long and double */
+#ifdef __cplusplus
+typedef struct { double re, im; } tdpDoubleComplex;
+typedef struct { float re, im; } tdpFloatComplex;
+#else
+typedef double _Complex tdpDoubleComplex;
+typedef float _Complex tdpFloatComplex;
+#endif
+size_t tdpTypeSize(tdpType type); /* bytes of one element; 0 for an unknown type */
+
 int tdpInit(const char *caller_config, const char *file, int line);
 int tdpFinalize(const char *file, int line);
 #define targetInit() tdpInit(TARGETDP_CONFIG, TDP_AT)
@@ -970,6 +1098,187 @@ int tdpConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int 
 #define targetSoA2AoS(t_aos, t_soa, nsites, ncomp) \
   tdpConvert((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
 
+/* ---------------------------------------------------------------------- */
+/* Element types. The generic calls take the element type and its size
+ * (sizeof of the caller's element, checked against the type): one
+ * implementation per helper. The typed names below are thin inline
+ * wrappers, one set per type generated by TDP_TYPED_API_, that check the
+ * pointer types at compile time. Naming: the double call's name with the
+ * type appended (targetSetConstantFloat, copyToTargetSitesLong,
+ * targetAoS2SoADoubleComplex, targetPackBoxInt, ...), and the reductions
+ * target<Type>Sum/Min/Max (targetFloatSum, targetLongMax, ...; complex
+ * types have Sum only: there is no order on them). Result of a reduction:
+ * long long for int, long for long, float for float (summed in double),
+ * the element type otherwise. The untyped names are the double ones. */
+int tdpSetConstantT(void *t_a, const void *value, size_t n, tdpType type, size_t esz,
+                    const char *f, int l);
+int tdpReduceT(void *res, const void *t_a, size_t n, tdpType type, size_t esz, tdpReduceOp op,
+               const char *f, int l);
+int tdpCopySitesT(void *dst, const void *src, long nsites, long ncomp, tdpType type, size_t esz,
+                  const int *sites, long nlist, int to_target, const char *f, int l);
+int tdpCopyMaskedT(void *dst, const void *src, long nsites, long ncomp, tdpType type,
+                   size_t esz, const char *mask, int to_target, const char *f, int l);
+int tdpCopy3DT(void *dst, const void *src, const int extents[3], long nhalo, long ncomp,
+               tdpType type, size_t esz, int to_target, const char *f, int l);
+int tdpConvertT(void *t_dst, const void *t_src, long nsites, long ncomp, tdpType type,
+                size_t esz, int aos2soa, const char *f, int l);
+
+/* All bytes zero is 0 in every element type (IEEE 754, two's complement). */
+static const unsigned char tdpZeroBytes_[16] = {0};
+#define TDP_TYPED_API_(Name, T, TYPE, R)                                                       \
+  static inline int tdpSetConstant##Name##_(T *t_a, T value, size_t n, const char *f, int l) { \
+    return tdpSetConstantT(t_a, &value, n, TYPE, sizeof(T), f, l);                             \
+  }                                                                                            \
+  static inline int tdpZero##Name##_(T *t_a, size_t n, const char *f, int l) {                 \
+    return tdpSetConstantT(t_a, tdpZeroBytes_, n, TYPE, sizeof(T), f, l);                      \
+  }                                                                                            \
+  static inline int tdpReduce##Name##_(R *res, const T *t_a, size_t n, tdpReduceOp op,         \
+                                       const char *f, int l) {                                 \
+    return tdpReduceT(res, t_a, n, TYPE, sizeof(T), op, f, l);                                 \
+  }                                                                                            \
+  static inline int tdpCopySites##Name##_(T *dst, const T *src, long nsites, long ncomp,       \
+                                          const int *sites, long nlist, int to_target,         \
+                                          const char *f, int l) {                              \
+    return tdpCopySitesT(dst, src, nsites, ncomp, TYPE, sizeof(T), sites, nlist, to_target,   \
+                         f, l);                                                                \
+  }                                                                                            \
+  static inline int tdpCopyMasked##Name##_(T *dst, const T *src, long nsites, long ncomp,      \
+                                           const char *mask, int to_target, const char *f,     \
+                                           int l) {                                            \
+    return tdpCopyMaskedT(dst, src, nsites, ncomp, TYPE, sizeof(T), mask, to_target, f, l);    \
+  }                                                                                            \
+  static inline int tdpCopy3D##Name##_(T *dst, const T *src, const int extents[3], long nhalo, \
+                                       long ncomp, int to_target, const char *f, int l) {      \
+    return tdpCopy3DT(dst, src, extents, nhalo, ncomp, TYPE, sizeof(T), to_target, f, l);      \
+  }                                                                                            \
+  static inline int tdpConvert##Name##_(T *t_dst, const T *t_src, long nsites, long ncomp,     \
+                                        int aos2soa, const char *f, int l) {                   \
+    return tdpConvertT(t_dst, t_src, nsites, ncomp, TYPE, sizeof(T), aos2soa, f, l);           \
+  }
+TDP_TYPED_API_(Double, double, TDP_TYPE_DOUBLE, double)
+TDP_TYPED_API_(Float, float, TDP_TYPE_FLOAT, float)
+TDP_TYPED_API_(Int, int, TDP_TYPE_INT, long long)
+TDP_TYPED_API_(Long, long, TDP_TYPE_LONG, long)
+TDP_TYPED_API_(DoubleComplex, tdpDoubleComplex, TDP_TYPE_DOUBLE_COMPLEX, tdpDoubleComplex)
+TDP_TYPED_API_(FloatComplex, tdpFloatComplex, TDP_TYPE_FLOAT_COMPLEX, tdpFloatComplex)
+/* The public typed names (one line each: a #define cannot be generated). */
+#define targetSetConstantDouble(t_a, value, n) tdpSetConstantDouble_((t_a), (value), (n), TDP_AT)
+#define targetZeroDouble(t_a, n) tdpZeroDouble_((t_a), (n), TDP_AT)
+#define copyToTargetSitesDouble(t_dst, src, nsites, ncomp, sites, nlist) \
+  tdpCopySitesDouble_((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
+#define copyFromTargetSitesDouble(dst, t_src, nsites, ncomp, sites, nlist) \
+  tdpCopySitesDouble_((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
+#define copyToTargetMaskedDouble(t_dst, src, nsites, ncomp, mask) \
+  tdpCopyMaskedDouble_((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
+#define copyFromTargetMaskedDouble(dst, t_src, nsites, ncomp, mask) \
+  tdpCopyMaskedDouble_((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
+#define copyToTarget3DHaloDouble(t_dst, src, extents, nhalo, ncomp) \
+  tdpCopy3DDouble_((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
+#define copyFromTarget3DEdgeDouble(dst, t_src, extents, nhalo, ncomp) \
+  tdpCopy3DDouble_((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
+#define targetAoS2SoADouble(t_soa, t_aos, nsites, ncomp) \
+  tdpConvertDouble_((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
+#define targetSoA2AoSDouble(t_aos, t_soa, nsites, ncomp) \
+  tdpConvertDouble_((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
+#define targetSetConstantFloat(t_a, value, n) tdpSetConstantFloat_((t_a), (value), (n), TDP_AT)
+#define targetZeroFloat(t_a, n) tdpZeroFloat_((t_a), (n), TDP_AT)
+#define targetFloatSum(res, t_a, n) tdpReduceFloat_((res), (t_a), (n), TDP_SUM, TDP_AT)
+#define targetFloatMin(res, t_a, n) tdpReduceFloat_((res), (t_a), (n), TDP_MIN, TDP_AT)
+#define targetFloatMax(res, t_a, n) tdpReduceFloat_((res), (t_a), (n), TDP_MAX, TDP_AT)
+#define copyToTargetSitesFloat(t_dst, src, nsites, ncomp, sites, nlist) \
+  tdpCopySitesFloat_((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
+#define copyFromTargetSitesFloat(dst, t_src, nsites, ncomp, sites, nlist) \
+  tdpCopySitesFloat_((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
+#define copyToTargetMaskedFloat(t_dst, src, nsites, ncomp, mask) \
+  tdpCopyMaskedFloat_((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
+#define copyFromTargetMaskedFloat(dst, t_src, nsites, ncomp, mask) \
+  tdpCopyMaskedFloat_((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
+#define copyToTarget3DHaloFloat(t_dst, src, extents, nhalo, ncomp) \
+  tdpCopy3DFloat_((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
+#define copyFromTarget3DEdgeFloat(dst, t_src, extents, nhalo, ncomp) \
+  tdpCopy3DFloat_((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
+#define targetAoS2SoAFloat(t_soa, t_aos, nsites, ncomp) \
+  tdpConvertFloat_((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
+#define targetSoA2AoSFloat(t_aos, t_soa, nsites, ncomp) \
+  tdpConvertFloat_((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
+#define targetSetConstantInt(t_a, value, n) tdpSetConstantInt_((t_a), (value), (n), TDP_AT)
+#define targetZeroInt(t_a, n) tdpZeroInt_((t_a), (n), TDP_AT)
+#define copyToTargetSitesInt(t_dst, src, nsites, ncomp, sites, nlist) \
+  tdpCopySitesInt_((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
+#define copyFromTargetSitesInt(dst, t_src, nsites, ncomp, sites, nlist) \
+  tdpCopySitesInt_((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
+#define copyToTargetMaskedInt(t_dst, src, nsites, ncomp, mask) \
+  tdpCopyMaskedInt_((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
+#define copyFromTargetMaskedInt(dst, t_src, nsites, ncomp, mask) \
+  tdpCopyMaskedInt_((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
+#define copyToTarget3DHaloInt(t_dst, src, extents, nhalo, ncomp) \
+  tdpCopy3DInt_((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
+#define copyFromTarget3DEdgeInt(dst, t_src, extents, nhalo, ncomp) \
+  tdpCopy3DInt_((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
+#define targetAoS2SoAInt(t_soa, t_aos, nsites, ncomp) \
+  tdpConvertInt_((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
+#define targetSoA2AoSInt(t_aos, t_soa, nsites, ncomp) \
+  tdpConvertInt_((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
+#define targetSetConstantLong(t_a, value, n) tdpSetConstantLong_((t_a), (value), (n), TDP_AT)
+#define targetZeroLong(t_a, n) tdpZeroLong_((t_a), (n), TDP_AT)
+#define targetLongSum(res, t_a, n) tdpReduceLong_((res), (t_a), (n), TDP_SUM, TDP_AT)
+#define targetLongMin(res, t_a, n) tdpReduceLong_((res), (t_a), (n), TDP_MIN, TDP_AT)
+#define targetLongMax(res, t_a, n) tdpReduceLong_((res), (t_a), (n), TDP_MAX, TDP_AT)
+#define copyToTargetSitesLong(t_dst, src, nsites, ncomp, sites, nlist) \
+  tdpCopySitesLong_((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
+#define copyFromTargetSitesLong(dst, t_src, nsites, ncomp, sites, nlist) \
+  tdpCopySitesLong_((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
+#define copyToTargetMaskedLong(t_dst, src, nsites, ncomp, mask) \
+  tdpCopyMaskedLong_((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
+#define copyFromTargetMaskedLong(dst, t_src, nsites, ncomp, mask) \
+  tdpCopyMaskedLong_((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
+#define copyToTarget3DHaloLong(t_dst, src, extents, nhalo, ncomp) \
+  tdpCopy3DLong_((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
+#define copyFromTarget3DEdgeLong(dst, t_src, extents, nhalo, ncomp) \
+  tdpCopy3DLong_((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
+#define targetAoS2SoALong(t_soa, t_aos, nsites, ncomp) \
+  tdpConvertLong_((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
+#define targetSoA2AoSLong(t_aos, t_soa, nsites, ncomp) \
+  tdpConvertLong_((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
+#define targetSetConstantDoubleComplex(t_a, value, n) tdpSetConstantDoubleComplex_((t_a), (value), (n), TDP_AT)
+#define targetZeroDoubleComplex(t_a, n) tdpZeroDoubleComplex_((t_a), (n), TDP_AT)
+#define targetDoubleComplexSum(res, t_a, n) tdpReduceDoubleComplex_((res), (t_a), (n), TDP_SUM, TDP_AT)
+#define copyToTargetSitesDoubleComplex(t_dst, src, nsites, ncomp, sites, nlist) \
+  tdpCopySitesDoubleComplex_((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
+#define copyFromTargetSitesDoubleComplex(dst, t_src, nsites, ncomp, sites, nlist) \
+  tdpCopySitesDoubleComplex_((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
+#define copyToTargetMaskedDoubleComplex(t_dst, src, nsites, ncomp, mask) \
+  tdpCopyMaskedDoubleComplex_((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
+#define copyFromTargetMaskedDoubleComplex(dst, t_src, nsites, ncomp, mask) \
+  tdpCopyMaskedDoubleComplex_((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
+#define copyToTarget3DHaloDoubleComplex(t_dst, src, extents, nhalo, ncomp) \
+  tdpCopy3DDoubleComplex_((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
+#define copyFromTarget3DEdgeDoubleComplex(dst, t_src, extents, nhalo, ncomp) \
+  tdpCopy3DDoubleComplex_((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
+#define targetAoS2SoADoubleComplex(t_soa, t_aos, nsites, ncomp) \
+  tdpConvertDoubleComplex_((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
+#define targetSoA2AoSDoubleComplex(t_aos, t_soa, nsites, ncomp) \
+  tdpConvertDoubleComplex_((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
+#define targetSetConstantFloatComplex(t_a, value, n) tdpSetConstantFloatComplex_((t_a), (value), (n), TDP_AT)
+#define targetZeroFloatComplex(t_a, n) tdpZeroFloatComplex_((t_a), (n), TDP_AT)
+#define targetFloatComplexSum(res, t_a, n) tdpReduceFloatComplex_((res), (t_a), (n), TDP_SUM, TDP_AT)
+#define copyToTargetSitesFloatComplex(t_dst, src, nsites, ncomp, sites, nlist) \
+  tdpCopySitesFloatComplex_((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
+#define copyFromTargetSitesFloatComplex(dst, t_src, nsites, ncomp, sites, nlist) \
+  tdpCopySitesFloatComplex_((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
+#define copyToTargetMaskedFloatComplex(t_dst, src, nsites, ncomp, mask) \
+  tdpCopyMaskedFloatComplex_((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
+#define copyFromTargetMaskedFloatComplex(dst, t_src, nsites, ncomp, mask) \
+  tdpCopyMaskedFloatComplex_((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
+#define copyToTarget3DHaloFloatComplex(t_dst, src, extents, nhalo, ncomp) \
+  tdpCopy3DFloatComplex_((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
+#define copyFromTarget3DEdgeFloatComplex(dst, t_src, extents, nhalo, ncomp) \
+  tdpCopy3DFloatComplex_((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
+#define targetAoS2SoAFloatComplex(t_soa, t_aos, nsites, ncomp) \
+  tdpConvertFloatComplex_((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
+#define targetSoA2AoSFloatComplex(t_aos, t_soa, nsites, ncomp) \
+  tdpConvertFloatComplex_((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
+
 /* Called by TDP_LAUNCH on CUDA right after kernel<<<...>>>: a launch that
  * failed is reported with the kernel's name and the launch's file:line. */
 int tdpLaunchCheck(const char *kernel, const char *f, int l);
@@ -1011,7 +1320,6 @@ int tdpCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, const c
  * exceed INT_MAX as long. */
 
 typedef enum { TDP_SCAN_INCLUSIVE = 0, TDP_SCAN_EXCLUSIVE = 1 } tdpScanMode;
-typedef enum { TDP_TYPE_INT = 0, TDP_TYPE_LONG = 1, TDP_TYPE_DOUBLE = 2 } tdpScanType;
 int tdpScan(void *t_out, const void *t_in, size_t n, tdpScanType type, tdpScanMode mode,
             const char *f, int l);
 #define targetScanInclusiveInt(t_out, t_in, n) \
@@ -1168,6 +1476,47 @@ int tdpPackBox(double *t_dst, const double *t_src, int ndim, const long extents[
   tdpPackBox((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
 #define targetUnpackBox(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
   tdpPackBox((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+int tdpPackBoxT(void *t_dst, const void *t_src, int ndim, const long extents[], const long lo[],
+                const long hi[], int ncomp, tdpType type, size_t esz, int unpack,
+                targetStream_t stream, const char *f, int l);
+#define TDP_TYPED_PACK_(Name, T, TYPE)                                                          \
+  static inline int tdpPackBox##Name##_(T *t_dst, const T *t_src, int ndim,                    \
+                                        const long extents[], const long lo[], const long hi[], \
+                                        int ncomp, int unpack, targetStream_t stream,           \
+                                        const char *f, int l) {                                 \
+    return tdpPackBoxT(t_dst, t_src, ndim, extents, lo, hi, ncomp, TYPE, sizeof(T), unpack,     \
+                       stream, f, l);                                                           \
+  }
+TDP_TYPED_PACK_(Double, double, TDP_TYPE_DOUBLE)
+TDP_TYPED_PACK_(Float, float, TDP_TYPE_FLOAT)
+TDP_TYPED_PACK_(Int, int, TDP_TYPE_INT)
+TDP_TYPED_PACK_(Long, long, TDP_TYPE_LONG)
+TDP_TYPED_PACK_(DoubleComplex, tdpDoubleComplex, TDP_TYPE_DOUBLE_COMPLEX)
+TDP_TYPED_PACK_(FloatComplex, tdpFloatComplex, TDP_TYPE_FLOAT_COMPLEX)
+#define targetPackBoxDouble(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxDouble_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxDouble(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxDouble_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxFloat(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxFloat_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxFloat(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxFloat_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxInt(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxInt_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxInt(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxInt_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxLong(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxLong_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxLong(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxLong_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxDoubleComplex(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxDoubleComplex_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxDoubleComplex(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxDoubleComplex_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxFloatComplex(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxFloatComplex_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxFloatComplex(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxFloatComplex_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
 /* The box of one face: along dim, side 0 (low) or 1 (high), the halo
  * (the outer nhalo layers) or the edge (the nhalo layers inside them:
  * what the neighbour's halo is filled from); every other axis whole, halo

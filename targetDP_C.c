@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L /* posix_memalign, sysconf, clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -101,30 +102,55 @@ int tdpBackendCopyConst(void *t_symbol, const void *src, size_t nbytes, tdpSite 
   return TARGET_SUCCESS;
 }
 
-int tdpBackendSetConstant(double *t_a, double value, size_t n, tdpSite at) {
+/* Element moves: one implementation over the element size, which is 4, 8
+ * or 16 (checked by the common half). A memcpy of a constant size compiles
+ * to one load and one store; the switch picks the size once per call. */
+typedef struct {
+  uint64_t w[2];
+} tdpE16_;
+#define TDP_BY_SIZE_(esz, ...)          \
+  do {                                   \
+    switch (esz) {                       \
+    case 4: { typedef uint32_t E; __VA_ARGS__ } break; \
+    case 8: { typedef uint64_t E; __VA_ARGS__ } break; \
+    default: { typedef tdpE16_ E; __VA_ARGS__ } break; \
+    }                                    \
+  } while (0)
+
+int tdpBackendSetConstant(void *t_a, const void *value, size_t esz, size_t n, tdpSite at) {
   (void) at;
-  TDP_OMP_PFS_()
-  for (size_t i = 0; i < n; i++) t_a[i] = value;
+  TDP_BY_SIZE_(esz, {
+    E v;
+    E *a = (E *) t_a;
+    memcpy(&v, value, sizeof(E));
+    TDP_OMP_(parallel for schedule(static))
+    for (size_t i = 0; i < n; i++) a[i] = v;
+  });
   return TARGET_SUCCESS;
 }
 
-int tdpBackendCopySites(double *dst, const double *src, long nsites, long ncomp,
+int tdpBackendCopySites(void *dst, const void *src, long nsites, long ncomp, size_t esz,
                         const long *sites, long nlist, int to_target, tdpSite at) {
   (void) nsites; /* not every layout needs it */
   (void) to_target;
   (void) at;
-  TDP_OMP_(parallel for schedule(static))
-  for (long k = 0; k < nlist; k++) {
-    for (long c = 0; c < ncomp; c++) {
-      size_t i = TDP_INDEX(nsites, ncomp, sites[k], c);
-      dst[i] = src[i];
+  TDP_BY_SIZE_(esz, {
+    E *d = (E *) dst;
+    const E *sr = (const E *) src;
+    TDP_OMP_(parallel for schedule(static))
+    for (long k = 0; k < nlist; k++) {
+      for (long c = 0; c < ncomp; c++) {
+        size_t i = TDP_INDEX(nsites, ncomp, sites[k], c);
+        d[i] = sr[i];
+      }
     }
-  }
+  });
   return TARGET_SUCCESS;
 }
 
-/* op is TDP_SUM, TDP_MIN or TDP_MAX; T the element type, A the result type. */
-#define REDUCE(T, A, res, t_a, n, op)                                           \
+/* op is TDP_SUM, TDP_MIN or TDP_MAX; A the accumulator type; every stride-th
+ * element of t_a. */
+#define REDUCE_AT_(A, res, t_a, n, op, stride)                                           \
   do {                                                                          \
     size_t nblocks = ((n) + REDUCE_BLOCK - 1) / REDUCE_BLOCK;                   \
     A *part = (A *) calloc(nblocks, sizeof(A)); /* calloc: no maybe-uninit */ \
@@ -132,18 +158,18 @@ int tdpBackendCopySites(double *dst, const double *src, long nsites, long ncomp,
     TDP_OMP_(parallel for schedule(static))                               \
     for (size_t b = 0; b < nblocks; b++) {                                      \
       size_t lo = b * REDUCE_BLOCK, hi = lo + REDUCE_BLOCK < (n) ? lo + REDUCE_BLOCK : (n); \
-      A acc = (A) (t_a)[lo];                                                    \
+      A acc = (A) (t_a)[lo * (stride)];                                                    \
       if ((op) == TDP_SUM) {                                                    \
         A s = 0;                                                                \
         TDP_OMP_SIMD_(reduction(+:s))                                     \
-        for (size_t i = lo; i < hi; i++) s += (A) (t_a)[i];                     \
+        for (size_t i = lo; i < hi; i++) s += (A) (t_a)[i * (stride)];                     \
         acc = s;                                                                \
       } else if ((op) == TDP_MIN) {                                             \
         TDP_OMP_SIMD_(reduction(min:acc))                                 \
-        for (size_t i = lo; i < hi; i++) acc = (A) (t_a)[i] < acc ? (A) (t_a)[i] : acc; \
+        for (size_t i = lo; i < hi; i++) acc = (A) (t_a)[i * (stride)] < acc ? (A) (t_a)[i * (stride)] : acc; \
       } else {                                                                  \
         TDP_OMP_SIMD_(reduction(max:acc))                                 \
-        for (size_t i = lo; i < hi; i++) acc = (A) (t_a)[i] > acc ? (A) (t_a)[i] : acc; \
+        for (size_t i = lo; i < hi; i++) acc = (A) (t_a)[i * (stride)] > acc ? (A) (t_a)[i * (stride)] : acc; \
       }                                                                         \
       part[b] = acc;                                                            \
     }                                                                           \
@@ -157,27 +183,51 @@ int tdpBackendCopySites(double *dst, const double *src, long nsites, long ncomp,
     free(part);                                                                 \
   } while (0)
 
-int tdpBackendReduceDouble(double *res, const double *t_a, size_t n, tdpReduceOp op, tdpSite at) {
-  REDUCE(double, double, res, t_a, n, op);
-  return TARGET_SUCCESS;
-}
+/* A complex sum is the sums of its real and imaginary parts: two strided
+ * real reductions, in the same fixed order as the real types. */
+#define REDUCE_STRIDED_(T, A, R, res, t_a, n, op, stride)                  \
+  do {                                                                      \
+    A r_;                                                                   \
+    const T *a_ = (const T *) (t_a);                                        \
+    size_t st_ = (stride);                                                  \
+    REDUCE_AT_(A, &r_, a_, (n), (op), st_);                                 \
+    *(R *) (res) = (R) r_;                                                  \
+  } while (0)
 
-int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op, tdpSite at) {
-  REDUCE(int, long long, res, t_a, n, op);
-  return TARGET_SUCCESS;
-}
-
-int tdpBackendConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
-                      tdpSite at) {
-  (void) at;
-  TDP_OMP_(parallel for schedule(static))
-  for (long s = 0; s < nsites; s++) {
-    for (long c = 0; c < ncomp; c++) {
-      size_t aos = (size_t) s * ncomp + c, soa = (size_t) c * nsites + s;
-      if (aos2soa) t_dst[soa] = t_src[aos];
-      else t_dst[aos] = t_src[soa];
-    }
+int tdpBackendReduce(void *res, const void *t_a, size_t n, tdpType type, tdpReduceOp op,
+                     tdpSite at) {
+  switch (type) {
+  case TDP_TYPE_INT: REDUCE_STRIDED_(int, long long, long long, res, t_a, n, op, 1); break;
+  case TDP_TYPE_LONG: REDUCE_STRIDED_(long, long, long, res, t_a, n, op, 1); break;
+  case TDP_TYPE_FLOAT: REDUCE_STRIDED_(float, double, float, res, t_a, n, op, 1); break;
+  case TDP_TYPE_DOUBLE: REDUCE_STRIDED_(double, double, double, res, t_a, n, op, 1); break;
+  case TDP_TYPE_DOUBLE_COMPLEX:
+    REDUCE_STRIDED_(double, double, double, res, t_a, n, op, 2);
+    REDUCE_STRIDED_(double, double, double, (double *) res + 1, (const double *) t_a + 1, n, op, 2);
+    break;
+  case TDP_TYPE_FLOAT_COMPLEX:
+    REDUCE_STRIDED_(float, double, float, res, t_a, n, op, 2);
+    REDUCE_STRIDED_(float, double, float, (float *) res + 1, (const float *) t_a + 1, n, op, 2);
+    break;
   }
+  return TARGET_SUCCESS;
+}
+
+int tdpBackendConvert(void *t_dst, const void *t_src, long nsites, long ncomp, size_t esz,
+                      int aos2soa, tdpSite at) {
+  (void) at;
+  TDP_BY_SIZE_(esz, {
+    E *d = (E *) t_dst;
+    const E *sr = (const E *) t_src;
+    TDP_OMP_(parallel for schedule(static))
+    for (long s = 0; s < nsites; s++) {
+      for (long c = 0; c < ncomp; c++) {
+        size_t aos = (size_t) s * ncomp + c, soa = (size_t) c * nsites + s;
+        if (aos2soa) d[soa] = sr[aos];
+        else d[aos] = sr[soa];
+      }
+    }
+  });
   return TARGET_SUCCESS;
 }
 

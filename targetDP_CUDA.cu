@@ -148,21 +148,35 @@ int tdpBackendCopyConst(void *t_symbol, const void *src, size_t nbytes, tdpSite 
   return TARGET_SUCCESS;
 }
 
-static __global__ void set_kernel(double *a, double value, size_t n) {
+/* Element moves: one implementation over the element size (4, 8 or 16
+ * bytes, checked by the common half), a template instantiated per size. */
+struct tdpE16_ {
+  unsigned long long w[2];
+};
+template <typename E> static __global__ void set_kernel(E *a, E value, size_t n) {
   for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
        i += (size_t) gridDim.x * blockDim.x)
     a[i] = value;
 }
 
-int tdpBackendSetConstant(double *t_a, double value, size_t n, tdpSite at) {
-  set_kernel<<<lib_blocks(n), LIB_TPB>>>(t_a, value, n);
+template <typename E> static int set_n(void *t_a, const void *value, size_t n, tdpSite at) {
+  E v;
+  memcpy(&v, value, sizeof(E));
+  set_kernel<E><<<lib_blocks(n), LIB_TPB>>>((E *) t_a, v, n);
   CUDA_TRY(cudaGetLastError(), at);
   return TARGET_SUCCESS;
 }
 
+int tdpBackendSetConstant(void *t_a, const void *value, size_t esz, size_t n, tdpSite at) {
+  if (esz == 4) return set_n<unsigned int>(t_a, value, n, at);
+  if (esz == 8) return set_n<unsigned long long>(t_a, value, n, at);
+  return set_n<tdpE16_>(t_a, value, n, at);
+}
+
 /* Subset copies move only the listed sites: packed as buf[c * nlist + k]
- * so that consecutive threads touch consecutive words of the buffer. */
-static __global__ void sites_kernel(double *field, double *buf, const long *sites, long nlist,
+ * so that consecutive threads touch consecutive elements of the buffer. */
+template <typename E>
+static __global__ void sites_kernel(E *field, E *buf, const long *sites, long nlist,
                                     long nsites, long ncomp, int unpack) {
   for (long k = (long) blockIdx.x * blockDim.x + threadIdx.x; k < nlist;
        k += (long) gridDim.x * blockDim.x) {
@@ -174,33 +188,45 @@ static __global__ void sites_kernel(double *field, double *buf, const long *site
   }
 }
 
-int tdpBackendCopySites(double *dst, const double *src, long nsites, long ncomp,
-                        const long *sites, long nlist, int to_target, tdpSite at) {
+template <typename E>
+static int copy_sites(void *dstv, const void *srcv, long nsites, long ncomp, const long *sites,
+                      long nlist, int to_target, tdpSite at) {
+  E *dst = (E *) dstv;
+  const E *src = (const E *) srcv;
   size_t nval = (size_t) nlist * ncomp;
   size_t sites_bytes = ((nlist * sizeof(long) + 255) / 256) * 256; /* keep buf aligned */
-  int rc = grow_scratch(sites_bytes + nval * sizeof(double), nval * sizeof(double), at);
+  int rc = grow_scratch(sites_bytes + nval * sizeof(E), nval * sizeof(E), at);
   if (rc) return rc;
   long *d_sites = (long *) d_scratch;
-  double *d_buf = (double *) ((char *) d_scratch + sites_bytes);
-  double *h_buf = (double *) h_scratch;
+  E *d_buf = (E *) ((char *) d_scratch + sites_bytes);
+  E *h_buf = (E *) h_scratch;
   CUDA_TRY(cudaMemcpy(d_sites, sites, nlist * sizeof(long), cudaMemcpyHostToDevice), at);
   if (to_target) {
     for (long k = 0; k < nlist; k++)
       for (long c = 0; c < ncomp; c++)
         h_buf[(size_t) c * nlist + k] = src[TDP_INDEX(nsites, ncomp, sites[k], c)];
-    CUDA_TRY(cudaMemcpy(d_buf, h_buf, nval * sizeof(double), cudaMemcpyHostToDevice), at);
-    sites_kernel<<<lib_blocks(nlist), LIB_TPB>>>(dst, d_buf, d_sites, nlist, nsites, ncomp, 1);
+    CUDA_TRY(cudaMemcpy(d_buf, h_buf, nval * sizeof(E), cudaMemcpyHostToDevice), at);
+    sites_kernel<E><<<lib_blocks(nlist), LIB_TPB>>>(dst, d_buf, d_sites, nlist, nsites, ncomp, 1);
     CUDA_TRY(cudaGetLastError(), at);
   } else {
-    sites_kernel<<<lib_blocks(nlist), LIB_TPB>>>((double *) src, d_buf, d_sites, nlist, nsites,
-                                                 ncomp, 0);
+    sites_kernel<E><<<lib_blocks(nlist), LIB_TPB>>>((E *) src, d_buf, d_sites, nlist, nsites,
+                                                    ncomp, 0);
     CUDA_TRY(cudaGetLastError(), at);
-    CUDA_TRY(cudaMemcpy(h_buf, d_buf, nval * sizeof(double), cudaMemcpyDeviceToHost), at);
+    CUDA_TRY(cudaMemcpy(h_buf, d_buf, nval * sizeof(E), cudaMemcpyDeviceToHost), at);
     for (long k = 0; k < nlist; k++)
       for (long c = 0; c < ncomp; c++)
         dst[TDP_INDEX(nsites, ncomp, sites[k], c)] = h_buf[(size_t) c * nlist + k];
   }
   return TARGET_SUCCESS;
+}
+
+int tdpBackendCopySites(void *dst, const void *src, long nsites, long ncomp, size_t esz,
+                        const long *sites, long nlist, int to_target, tdpSite at) {
+  if (esz == 4)
+    return copy_sites<unsigned int>(dst, src, nsites, ncomp, sites, nlist, to_target, at);
+  if (esz == 8)
+    return copy_sites<unsigned long long>(dst, src, nsites, ncomp, sites, nlist, to_target, at);
+  return copy_sites<tdpE16_>(dst, src, nsites, ncomp, sites, nlist, to_target, at);
 }
 
 /* Reductions: each thread folds a grid-stride slice, the block combines
@@ -209,48 +235,68 @@ int tdpBackendCopySites(double *dst, const double *src, long nsites, long ncomp,
  * gives the same bits every time. The operation is a template argument, so
  * the loop holds no run-time branch on it. */
 template <tdpReduceOp op, typename T, typename A>
-__global__ void reduce_kernel(const T *a, size_t n, A *out) {
+__global__ void reduce_kernel(const T *a, size_t n, size_t stride, A *out) {
   /* The identity of min and max is the first element: valid for any type. */
   A acc = (op == TDP_SUM) ? (A) 0 : (A) a[0];
   for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
        i += (size_t) gridDim.x * blockDim.x)
-    acc = tdpCombine_<op>(acc, (A) a[i]);
+    acc = tdpCombine_<op>(acc, (A) a[i * stride]);
   acc = tdpBlockReduce_<op>(acc);
   if (threadIdx.x == 0) out[blockIdx.x] = acc;
 }
 
 template <tdpReduceOp op, typename T, typename A>
-static void reduce_launch(const T *t_a, size_t n, A *partial, unsigned int nb) {
-  reduce_kernel<op, T, A><<<nb, LIB_TPB>>>(t_a, n, partial);
-  reduce_kernel<op, A, A><<<1, LIB_TPB>>>(partial, nb, partial + REDUCE_BLOCKS);
+static void reduce_launch(const T *t_a, size_t n, size_t stride, A *partial, unsigned int nb) {
+  reduce_kernel<op, T, A><<<nb, LIB_TPB>>>(t_a, n, stride, partial);
+  reduce_kernel<op, A, A><<<1, LIB_TPB>>>(partial, nb, 1, partial + REDUCE_BLOCKS);
 }
 
-template <typename T, typename A>
-static int reduce(A *res, const T *t_a, size_t n, tdpReduceOp op, tdpSite at) {
+/* Every stride-th element of t_a (a complex sum is two strided real sums),
+ * accumulated in A, the result stored as R. */
+template <typename T, typename A, typename R>
+static int reduce(void *resv, const void *t_av, size_t n, size_t stride, tdpReduceOp op,
+                  tdpSite at) {
+  const T *t_a = (const T *) t_av;
+  R *res = (R *) resv;
   int rc = grow_scratch((REDUCE_BLOCKS + 1) * sizeof(A), 0, at);
   if (rc) return rc;
   A *partial = (A *) d_scratch;
   unsigned int nb = lib_blocks(n) < REDUCE_BLOCKS ? lib_blocks(n) : REDUCE_BLOCKS;
   switch (op) {
-  case TDP_SUM: reduce_launch<TDP_SUM>(t_a, n, partial, nb); break;
-  case TDP_MIN: reduce_launch<TDP_MIN>(t_a, n, partial, nb); break;
-  case TDP_MAX: reduce_launch<TDP_MAX>(t_a, n, partial, nb); break;
+  case TDP_SUM: reduce_launch<TDP_SUM>(t_a, n, stride, partial, nb); break;
+  case TDP_MIN: reduce_launch<TDP_MIN>(t_a, n, stride, partial, nb); break;
+  case TDP_MAX: reduce_launch<TDP_MAX>(t_a, n, stride, partial, nb); break;
   }
   CUDA_TRY(cudaGetLastError(), at);
-  CUDA_TRY(cudaMemcpy(res, partial + REDUCE_BLOCKS, sizeof(A), cudaMemcpyDeviceToHost), at);
+  A r;
+  CUDA_TRY(cudaMemcpy(&r, partial + REDUCE_BLOCKS, sizeof(A), cudaMemcpyDeviceToHost), at);
+  *res = (R) r;
   return TARGET_SUCCESS;
 }
 
-int tdpBackendReduceDouble(double *res, const double *t_a, size_t n, tdpReduceOp op, tdpSite at) {
-  return reduce<double, double>(res, t_a, n, op, at);
-}
-
-int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op, tdpSite at) {
-  return reduce<int, long long>(res, t_a, n, op, at);
+int tdpBackendReduce(void *res, const void *t_a, size_t n, tdpType type, tdpReduceOp op,
+                     tdpSite at) {
+  int rc;
+  switch (type) {
+  case TDP_TYPE_INT: return reduce<int, long long, long long>(res, t_a, n, 1, op, at);
+  case TDP_TYPE_LONG: return reduce<long, long, long>(res, t_a, n, 1, op, at);
+  case TDP_TYPE_FLOAT: return reduce<float, double, float>(res, t_a, n, 1, op, at);
+  case TDP_TYPE_DOUBLE: return reduce<double, double, double>(res, t_a, n, 1, op, at);
+  case TDP_TYPE_DOUBLE_COMPLEX:
+    rc = reduce<double, double, double>(res, t_a, n, 2, op, at);
+    return rc ? rc : reduce<double, double, double>((double *) res + 1, (const double *) t_a + 1,
+                                                     n, 2, op, at);
+  case TDP_TYPE_FLOAT_COMPLEX:
+    rc = reduce<float, double, float>(res, t_a, n, 2, op, at);
+    return rc ? rc : reduce<float, double, float>((float *) res + 1, (const float *) t_a + 1, n,
+                                                   2, op, at);
+  }
+  return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "unknown element type %d", (int) type);
 }
 
 /* One thread per SoA element: the SoA side is read or written coalesced. */
-static __global__ void convert_kernel(double *dst, const double *src, long nsites, long ncomp,
+template <typename E>
+static __global__ void convert_kernel(E *dst, const E *src, long nsites, long ncomp,
                                       int aos2soa) {
   size_t n = (size_t) nsites * ncomp;
   for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
@@ -261,10 +307,18 @@ static __global__ void convert_kernel(double *dst, const double *src, long nsite
   }
 }
 
-int tdpBackendConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
-                      tdpSite at) {
-  convert_kernel<<<lib_blocks((size_t) nsites * ncomp), LIB_TPB>>>(t_dst, t_src, nsites, ncomp,
-                                                                   aos2soa);
+int tdpBackendConvert(void *t_dst, const void *t_src, long nsites, long ncomp, size_t esz,
+                      int aos2soa, tdpSite at) {
+  unsigned int nb = lib_blocks((size_t) nsites * ncomp);
+  if (esz == 4)
+    convert_kernel<<<nb, LIB_TPB>>>((unsigned int *) t_dst, (const unsigned int *) t_src, nsites,
+                                    ncomp, aos2soa);
+  else if (esz == 8)
+    convert_kernel<<<nb, LIB_TPB>>>((unsigned long long *) t_dst,
+                                    (const unsigned long long *) t_src, nsites, ncomp, aos2soa);
+  else
+    convert_kernel<<<nb, LIB_TPB>>>((tdpE16_ *) t_dst, (const tdpE16_ *) t_src, nsites, ncomp,
+                                    aos2soa);
   CUDA_TRY(cudaGetLastError(), at);
   return TARGET_SUCCESS;
 }

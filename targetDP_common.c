@@ -279,8 +279,9 @@ int tdpMalloc(void **t_ptr, size_t nbytes, int zero, int unified, const char *f,
   if (rc == TARGET_SUCCESS) track_add(*t_ptr, nbytes, unified, at);
 #ifdef TARGETDP_CHECK
   /* Fresh target memory is NaN, so data never copied there shows up. */
+  const double nan_ = NAN;
   if (rc == TARGET_SUCCESS && !zero && nbytes >= sizeof(double))
-    rc = tdpBackendSetConstant((double *) *t_ptr, NAN, nbytes / sizeof(double), at);
+    rc = tdpBackendSetConstant(*t_ptr, &nan_, sizeof(double), nbytes / sizeof(double), at);
   if (rc == TARGET_SUCCESS && unified) rc = tdpBackendSynchronize(at); /* host may touch it */
 #endif
   return rc;
@@ -302,8 +303,9 @@ int tdpFree(void *t_ptr, const char *f, int l) {
                    a->kind == TDP_ALLOC_PINNED ? "targetFreeHost" : "targetIpcCloseHandle");
 #ifdef TARGETDP_CHECK
   /* Poisoned on the way out too: a stale pointer then reads NaN. */
+  const double nan_ = NAN;
   if (a->nbytes >= sizeof(double))
-    tdpBackendSetConstant((double *) t_ptr, NAN, a->nbytes / sizeof(double), at);
+    tdpBackendSetConstant(t_ptr, &nan_, sizeof(double), a->nbytes / sizeof(double), at);
 #endif
   track_remove(t_ptr);
   return TDP_PROFILED_(at.call, 0.0, tdpBackendFree(t_ptr, at));
@@ -336,17 +338,78 @@ int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t nb
   return rc ? rc : tdpBackendCopyConst(t_symbol, src, nbytes, at);
 }
 
-int tdpSetConstant(double *t_a, double value, size_t n, const char *f, int l) {
-  tdpSite at = SITE(value == 0.0 ? "targetZero" : "targetSetConstant");
+/* ---------------------------------------------------------------------- */
+/* Element types: the checks in bytes, one implementation per helper. */
+
+
+size_t tdpTypeSize(tdpType type) {
+  switch (type) {
+  case TDP_TYPE_INT: return sizeof(int);
+  case TDP_TYPE_LONG: return sizeof(long);
+  case TDP_TYPE_DOUBLE: return sizeof(double);
+  case TDP_TYPE_FLOAT: return sizeof(float);
+  case TDP_TYPE_DOUBLE_COMPLEX: return 2 * sizeof(double);
+  case TDP_TYPE_FLOAT_COMPLEX: return 2 * sizeof(float);
+  }
+  return 0;
+}
+
+static const char *type_name(tdpType type) {
+  static const char *names[] = {"int", "long", "double", "float", "double complex",
+                                "float complex"};
+  return tdpTypeSize(type) ? names[type] : "unknown";
+}
+
+/* The element type is known and its size is the caller's sizeof. In a
+ * checked build, a target pointer must also sit on an element boundary of
+ * its allocation and the allocation be a whole number of elements: a
+ * float field passed to a double call (or the reverse) shows there. */
+static int check_type(tdpType type, size_t esz, tdpSite at) {
+  size_t want = tdpTypeSize(type);
+  if (want == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "unknown element type %d", (int) type);
+  if (esz != want)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "element size %zu does not match the type %s (%zu bytes)", esz,
+                   type_name(type), want);
+  return TARGET_SUCCESS;
+}
+static int check_elements(const void *t, size_t esz, const char *what, tdpSite at) {
+#ifdef TARGETDP_CHECK
+  tdpAlloc *a = track_find(t);
+  if (a && (a->nbytes % esz || (size_t) ((const char *) t - a->ptr) % esz))
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "%s: its allocation of %zu bytes (from %s:%d) is not a whole number of "
+                   "%zu-byte elements from this pointer on: the wrong element type?",
+                   what, a->nbytes, a->from.file, a->from.line, esz);
+#else
+  (void) t;
+  (void) esz;
+  (void) what;
+  (void) at;
+#endif
+  return TARGET_SUCCESS;
+}
+
+int tdpSetConstantT(void *t_a, const void *value, size_t n, tdpType type, size_t esz,
+                    const char *f, int l) {
+  /* all bytes zero: named targetZero (as a double 0.0 always was) */
+  int zero = value && esz <= sizeof(tdpZeroBytes_) && memcmp(value, tdpZeroBytes_, esz) == 0;
+  tdpSite at = SITE(zero ? "targetZero" : "targetSetConstant");
   int rc = check_live(at);
-  if (rc == TARGET_SUCCESS) rc = check_ptrs(t_a, t_a, n, at);
-  if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(double), "the target array", at);
-  return rc ? rc : TDP_PROFILED_(at.call, (double) n * sizeof(double),
-                                  tdpBackendSetConstant(t_a, value, n, at));
+  if (rc == TARGET_SUCCESS) rc = check_type(type, esz, at);
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(t_a, value, n, at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * esz, "the target array", at);
+  if (rc == TARGET_SUCCESS) rc = check_elements(t_a, esz, "the target array", at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) n * esz,
+                                  tdpBackendSetConstant(t_a, value, esz, n, at));
+}
+
+int tdpSetConstant(double *t_a, double value, size_t n, const char *f, int l) {
+  return tdpSetConstantT(t_a, &value, n, TDP_TYPE_DOUBLE, sizeof(double), f, l);
 }
 
 static int check_field(const void *dst, const void *src, long nsites, long ncomp,
-                       int to_target, tdpSite at) {
+                       size_t esz, int to_target, tdpSite at) {
   /* to_target: 1 dst is the target field, 0 src is, 2 both are plain
    * (unpadded) target arrays of nsites * ncomp. */
   int rc = check_live(at);
@@ -358,23 +421,28 @@ static int check_field(const void *dst, const void *src, long nsites, long ncomp
   /* Two large extents would wrap the byte count below into a small number
    * that passes the room check. */
   if ((size_t) nsites > SIZE_MAX / 64 ||
-      (size_t) ncomp > SIZE_MAX / 4 / sizeof(double) / TDP_NSITES_ALLOC(nsites))
+      (size_t) ncomp > SIZE_MAX / 4 / 16 / TDP_NSITES_ALLOC(nsites))
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nsites %ld x ncomp %ld is absurd", nsites,
                    ncomp);
-  size_t nbytes = TDP_FIELD_SIZE(nsites, ncomp) * sizeof(double);
+  size_t nbytes = TDP_FIELD_SIZE(nsites, ncomp) * esz;
   if (to_target == 2) {
-    nbytes = (size_t) nsites * ncomp * sizeof(double);
+    nbytes = (size_t) nsites * ncomp * esz;
     rc = check_room(dst, nbytes, "the destination field", at);
-    return rc ? rc : check_room(src, nbytes, "the source field", at);
+    if (rc == TARGET_SUCCESS) rc = check_room(src, nbytes, "the source field", at);
+    if (rc == TARGET_SUCCESS) rc = check_elements(dst, esz, "the destination field", at);
+    return rc ? rc : check_elements(src, esz, "the source field", at);
   }
   rc = check_room(to_target ? dst : src, nbytes, "the target field", at);
+  if (rc == TARGET_SUCCESS) rc = check_elements(to_target ? dst : src, esz, "the target field", at);
   return rc ? rc : check_host(to_target ? src : dst, nbytes, "the host field", at);
 }
 
-int tdpCopySites(double *dst, const double *src, long nsites, long ncomp, const int *sites,
-                 long nlist, int to_target, const char *f, int l) {
+int tdpCopySitesT(void *dst, const void *src, long nsites, long ncomp, tdpType type, size_t esz,
+                  const int *sites, long nlist, int to_target, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTargetSites" : "copyFromTargetSites");
-  int rc = check_field(dst, src, nsites, ncomp, to_target, at);
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_type(type, esz, at);
+  if (rc == TARGET_SUCCESS) rc = check_field(dst, src, nsites, ncomp, esz, to_target, at);
   if (rc) return rc;
   if (nlist < 0 || (nlist > 0 && !sites))
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "bad site list");
@@ -391,16 +459,24 @@ int tdpCopySites(double *dst, const double *src, long nsites, long ncomp, const 
   long *wide = (long *) malloc(sizeof(long) * (size_t) nlist);
   if (!wide) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %ld sites", nlist);
   for (long k = 0; k < nlist; k++) wide[k] = sites[k];
-  rc = TDP_PROFILED_(at.call, (double) nlist * ncomp * sizeof(double),
-                     tdpBackendCopySites(dst, src, nsites, ncomp, wide, nlist, to_target, at));
+  rc = TDP_PROFILED_(at.call, (double) nlist * ncomp * esz,
+                     tdpBackendCopySites(dst, src, nsites, ncomp, esz, wide, nlist, to_target, at));
   free(wide);
   return rc;
 }
 
-int tdpCopyMasked(double *dst, const double *src, long nsites, long ncomp, const char *mask,
-                  int to_target, const char *f, int l) {
+int tdpCopySites(double *dst, const double *src, long nsites, long ncomp, const int *sites,
+                 long nlist, int to_target, const char *f, int l) {
+  return tdpCopySitesT(dst, src, nsites, ncomp, TDP_TYPE_DOUBLE, sizeof(double), sites, nlist,
+                       to_target, f, l);
+}
+
+int tdpCopyMaskedT(void *dst, const void *src, long nsites, long ncomp, tdpType type,
+                   size_t esz, const char *mask, int to_target, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTargetMasked" : "copyFromTargetMasked");
-  int rc = check_field(dst, src, nsites, ncomp, to_target, at);
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_type(type, esz, at);
+  if (rc == TARGET_SUCCESS) rc = check_field(dst, src, nsites, ncomp, esz, to_target, at);
   if (rc) return rc;
   if (!mask) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL mask");
   rc = check_host(mask, (size_t) nsites, "the mask", at); /* read on the host */
@@ -411,21 +487,28 @@ int tdpCopyMasked(double *dst, const double *src, long nsites, long ncomp, const
   for (long i = 0; i < nsites; i++) {
     if (mask[i]) sites[nlist++] = i;
   }
-  rc = nlist ? TDP_PROFILED_(at.call, (double) nlist * ncomp * sizeof(double),
-                             tdpBackendCopySites(dst, src, nsites, ncomp, sites, nlist,
+  rc = nlist ? TDP_PROFILED_(at.call, (double) nlist * ncomp * esz,
+                             tdpBackendCopySites(dst, src, nsites, ncomp, esz, sites, nlist,
                                                  to_target, at))
             : 0;
   free(sites);
   return rc;
 }
 
+int tdpCopyMasked(double *dst, const double *src, long nsites, long ncomp, const char *mask,
+                  int to_target, const char *f, int l) {
+  return tdpCopyMaskedT(dst, src, nsites, ncomp, TDP_TYPE_DOUBLE, sizeof(double), mask,
+                        to_target, f, l);
+}
+
 /* Halo: sites within nhalo of a face. Edge: interior sites within nhalo of
   * the halo, i.e. what the neighbouring ranks' halos are filled from. Moved
  * as a few boxes through one buffer (targetDP_pack.c). */
-int tdpCopy3D(double *dst, const double *src, const int extents[3], long nhalo, long ncomp,
-              int to_target, const char *f, int l) {
+int tdpCopy3DT(void *dst, const void *src, const int extents[3], long nhalo, long ncomp,
+               tdpType type, size_t esz, int to_target, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTarget3DHalo" : "copyFromTarget3DEdge");
   int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_type(type, esz, at);
   if (rc) return rc;
   if (!extents) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL extents");
   rc = check_host(extents, 3 * sizeof(int), "the extents", at); /* read on the host */
@@ -439,33 +522,59 @@ int tdpCopy3D(double *dst, const double *src, const int extents[3], long nhalo, 
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "extents %d x %d x %d are absurd", nx, ny,
                    nz);
   const long nsites = (long) nx * ny * nz;
-  rc = check_field(dst, src, nsites, ncomp, to_target, at);
+  rc = check_field(dst, src, nsites, ncomp, esz, to_target, at);
   if (rc) return rc;
   const long ext[3] = {nx, ny, nz};
   return TDP_PROFILED_(at.call, 0.0,
-                       tdpCopy3DBoxes(dst, src, ext, (int) nhalo, (int) ncomp, to_target, at));
+                       tdpCopy3DBoxes(dst, src, ext, (int) nhalo, (int) ncomp, esz, to_target, at));
+}
+
+int tdpCopy3D(double *dst, const double *src, const int extents[3], long nhalo, long ncomp,
+              int to_target, const char *f, int l) {
+  return tdpCopy3DT(dst, src, extents, nhalo, ncomp, TDP_TYPE_DOUBLE, sizeof(double), to_target,
+                    f, l);
+}
+
+/* The result of a reduction: long long for int, long for long, float for
+ * float, the element type otherwise. */
+static size_t result_size(tdpType type) {
+  return type == TDP_TYPE_INT ? sizeof(long long) : tdpTypeSize(type);
+}
+
+int tdpReduceT(void *res, const void *t_a, size_t n, tdpType type, size_t esz, tdpReduceOp op,
+               const char *f, int l) {
+  static const char *names[6][3] = {
+      {"targetIntSum", "targetIntMin", "targetIntMax"},
+      {"targetLongSum", "targetLongMin", "targetLongMax"},
+      {"targetDoubleSum", "targetDoubleMin", "targetDoubleMax"},
+      {"targetFloatSum", "targetFloatMin", "targetFloatMax"},
+      {"targetDoubleComplexSum", "a min of double complex", "a max of double complex"},
+      {"targetFloatComplexSum", "a min of float complex", "a max of float complex"}};
+  if ((int) op < 0 || (int) op > 2 || tdpTypeSize(type) == 0) {
+    tdpSite bad = SITE("a reduction");
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, bad, "element type %d or operation %d unknown",
+                   (int) type, (int) op);
+  }
+  tdpSite at = SITE(names[type][op]);
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_type(type, esz, at);
+  if (rc == TARGET_SUCCESS && op != TDP_SUM &&
+      (type == TDP_TYPE_DOUBLE_COMPLEX || type == TDP_TYPE_FLOAT_COMPLEX))
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "complex numbers have no order: only a sum");
+  if (rc == TARGET_SUCCESS) rc = check_ptrs(res, t_a, n, at);
+  if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * esz, "the target array", at);
+  if (rc == TARGET_SUCCESS) rc = check_elements(t_a, esz, "the target array", at);
+  if (rc == TARGET_SUCCESS) rc = check_host(res, result_size(type), "the result", at);
+  return rc ? rc : TDP_PROFILED_(at.call, (double) n * esz,
+                                  tdpBackendReduce(res, t_a, n, type, op, at));
 }
 
 int tdpReduceDouble(double *res, const double *t_a, size_t n, tdpReduceOp op, const char *f, int l) {
-  static const char *names[] = {"targetDoubleSum", "targetDoubleMin", "targetDoubleMax"};
-  tdpSite at = SITE(names[op]);
-  int rc = check_live(at);
-  if (rc == TARGET_SUCCESS) rc = check_ptrs(res, t_a, n, at);
-  if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(double), "the target array", at);
-  if (rc == TARGET_SUCCESS) rc = check_host(res, sizeof(double), "the result", at);
-  return rc ? rc : TDP_PROFILED_(at.call, (double) n * sizeof(double),
-                                  tdpBackendReduceDouble(res, t_a, n, op, at));
+  return tdpReduceT(res, t_a, n, TDP_TYPE_DOUBLE, sizeof(double), op, f, l);
 }
 
 int tdpReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op, const char *f, int l) {
-  static const char *names[] = {"targetIntSum", "targetIntMin", "targetIntMax"};
-  tdpSite at = SITE(names[op]);
-  int rc = check_live(at);
-  if (rc == TARGET_SUCCESS) rc = check_ptrs(res, t_a, n, at);
-  if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * sizeof(int), "the target array", at);
-  if (rc == TARGET_SUCCESS) rc = check_host(res, sizeof(long long), "the result", at);
-  return rc ? rc : TDP_PROFILED_(at.call, (double) n * sizeof(int),
-                                  tdpBackendReduceInt(res, t_a, n, op, at));
+  return tdpReduceT(res, t_a, n, TDP_TYPE_INT, sizeof(int), op, f, l);
 }
 
 /* The checked C build's record of the variables that the in-kernel
@@ -537,14 +646,21 @@ void tdpReduceCheck_(const void *partial, const char *call, const char *name, co
             "threads (a race)", name);
 }
 
-int tdpConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
-               const char *f, int l) {
+int tdpConvertT(void *t_dst, const void *t_src, long nsites, long ncomp, tdpType type,
+                size_t esz, int aos2soa, const char *f, int l) {
   tdpSite at = SITE(aos2soa ? "targetAoS2SoA" : "targetSoA2AoS");
-  int rc = check_field(t_dst, t_src, nsites, ncomp, 2, at);
+  int rc = check_live(at);
+  if (rc == TARGET_SUCCESS) rc = check_type(type, esz, at);
+  if (rc == TARGET_SUCCESS) rc = check_field(t_dst, t_src, nsites, ncomp, esz, 2, at);
   if (rc == TARGET_SUCCESS && t_dst == t_src)
     rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "source and destination are the same array");
-  return rc ? rc : TDP_PROFILED_(at.call, 2.0 * nsites * ncomp * sizeof(double),
-                                  tdpBackendConvert(t_dst, t_src, nsites, ncomp, aos2soa, at));
+  return rc ? rc : TDP_PROFILED_(at.call, 2.0 * nsites * ncomp * esz,
+                                  tdpBackendConvert(t_dst, t_src, nsites, ncomp, esz, aos2soa, at));
+}
+
+int tdpConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
+               const char *f, int l) {
+  return tdpConvertT(t_dst, t_src, nsites, ncomp, TDP_TYPE_DOUBLE, sizeof(double), aos2soa, f, l);
 }
 
 int tdpLaunchCheck(const char *kernel, const char *f, int l) {

@@ -41,12 +41,14 @@ int tdpBackendMalloc(void **t_ptr, size_t nbytes, int zero, int unified, tdpSite
 int tdpBackendFree(void *t_ptr, tdpSite at);
 int tdpBackendCopy(void *dst, const void *src, size_t nbytes, int to_target, tdpSite at);
 int tdpBackendCopyConst(void *t_symbol, const void *src, size_t nbytes, tdpSite at);
-int tdpBackendSetConstant(double *t_a, double value, size_t n, tdpSite at);
-int tdpBackendCopySites(double *dst, const double *src, long nsites, long ncomp,
+/* Element-typed helpers: moves over the element size esz (4, 8 or 16
+ * bytes); the reduction per arithmetic type (res: see tdpReduceT). */
+int tdpBackendSetConstant(void *t_a, const void *value, size_t esz, size_t n, tdpSite at);
+int tdpBackendCopySites(void *dst, const void *src, long nsites, long ncomp, size_t esz,
                         const long *sites, long nlist, int to_target, tdpSite at);
-int tdpBackendReduceDouble(double *res, const double *t_a, size_t n, tdpReduceOp op, tdpSite at);
-int tdpBackendReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op, tdpSite at);
-int tdpBackendConvert(double *t_dst, const double *t_src, long nsites, long ncomp,
+int tdpBackendReduce(void *res, const void *t_a, size_t n, tdpType type, tdpReduceOp op,
+                     tdpSite at);
+int tdpBackendConvert(void *t_dst, const void *t_src, long nsites, long ncomp, size_t esz,
                       int aos2soa, tdpSite at);
 int tdpBackendSynchronize(tdpSite at);
 int tdpBackendLaunchCheck(const char *kernel, tdpSite at); /* right after a launch */
@@ -103,8 +105,8 @@ void tdpAsyncFinalize(void); /* called by targetFinalize and on exit after an er
 int tdpCheckStream(targetStream_t stream, tdpSite at);
 /* targetDP_pack.c: the halo or edge of a 3-D field (checked by tdpCopy3D)
  * moved as a few boxes through one contiguous buffer each way. */
-int tdpCopy3DBoxes(double *dst, const double *src, const long extents[3], int nhalo, int ncomp,
-                   int to_target, tdpSite at);
+int tdpCopy3DBoxes(void *dst, const void *src, const long extents[3], int nhalo, int ncomp,
+                   size_t esz, int to_target, tdpSite at);
 void tdpPackFinalize(void);
 
 /* Backend part. Streams and events are the backend's own objects

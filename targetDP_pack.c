@@ -22,7 +22,14 @@ typedef struct {
   long n[4], lo[4], b[4];
   long nsites, nbox;
   int ncomp;
+  int esz; /* bytes per element: 4, 8 or 16 */
 } tdpBox;
+
+/* Elements are moved as bytes: a kernel per element size, generated from
+ * one definition (TDP_PACK_KERNEL_), serves every element type. */
+typedef struct {
+  unsigned long long w[2];
+} tdpPackE16_;
 
 /* The field index of the k-th site of the box. A box has fewer than 2^31
  * sites (checked), so 32-bit divisions do: several times cheaper than
@@ -41,25 +48,43 @@ static TDP_HOST_DEVICE inline long box_site(const tdpBox *g, long kk) {
 
 /* One site per lane; the buffer side is written (read) contiguously by
  * consecutive sites, component by component. */
-TDP_KERNEL void tdpPackKernel(double *dst, const double *src, tdpBox g, int unpack) {
-  TDP_TLP(baseIndex, (int) g.nbox) {
-    TDP_ILP(vecIndex) {
-      long k = baseIndex + vecIndex;
-      long site = box_site(&g, k);
-      for (int c = 0; c < g.ncomp; c++) {
-        size_t fi = TDP_INDEX(g.nsites, g.ncomp, site, c);
-        size_t bi = (size_t) c * g.nbox + k;
-        if (unpack) dst[fi] = src[bi];
-        else dst[bi] = src[fi];
-      }
-    }
+#define TDP_PACK_KERNEL_(Name, E)                                          \
+  TDP_KERNEL void Name(E *dst, const E *src, tdpBox g, int unpack) {       \
+    TDP_TLP(baseIndex, (int) g.nbox) {                                     \
+      TDP_ILP(vecIndex) {                                                  \
+        long k = baseIndex + vecIndex;                                     \
+        long site = box_site(&g, k);                                       \
+        for (int c = 0; c < g.ncomp; c++) {                                \
+          size_t fi = TDP_INDEX(g.nsites, g.ncomp, site, c);               \
+          size_t bi = (size_t) c * g.nbox + k;                             \
+          if (unpack) dst[fi] = src[bi];                                   \
+          else dst[bi] = src[fi];                                          \
+        }                                                                  \
+      }                                                                    \
+    }                                                                      \
   }
-}
+TDP_PACK_KERNEL_(tdpPackKernel4, unsigned int)
+TDP_PACK_KERNEL_(tdpPackKernel8, unsigned long long)
+TDP_PACK_KERNEL_(tdpPackKernel16, tdpPackE16_)
+
+/* Launch the kernel of g's element size. */
+#define TDP_PACK_LAUNCH_(LAUNCH, dst, src, g, unpack)                                           \
+  do {                                                                                       \
+    if ((g).esz == 4) LAUNCH(tdpPackKernel4, (int) (g).nbox, (unsigned int *) (dst),          \
+                              (const unsigned int *) (src), (g), (unpack));                  \
+    else if ((g).esz == 8) LAUNCH(tdpPackKernel8, (int) (g).nbox, (unsigned long long *) (dst), \
+                                   (const unsigned long long *) (src), (g), (unpack));         \
+    else LAUNCH(tdpPackKernel16, (int) (g).nbox, (tdpPackE16_ *) (dst),                       \
+                (const tdpPackE16_ *) (src), (g), (unpack));                                  \
+  } while (0)
 
 /* The same on the host, for the host side of the 3-D halo copies, a row
  * (the last axis) at a time. mode 0: field -> buffer, 1: buffer -> field,
  * 2: field -> field at the same sites (target memory is host memory). */
-static void host_box(double *dst, const double *src, const tdpBox *g, int mode) {
+static void host_box(void *dstv, const void *srcv, const tdpBox *g, int mode) {
+  char *dst = (char *) dstv;
+  const char *src = (const char *) srcv;
+  const size_t e = (size_t) g->esz;
   const long nrows = g->b[0] * g->b[1] * g->b[2], b3 = g->b[3];
   TDP_OMP_(parallel for schedule(static) if (g->nbox * g->ncomp > 65536))
   for (long r = 0; r < nrows; r++) {
@@ -73,16 +98,17 @@ static void host_box(double *dst, const double *src, const tdpBox *g, int mode) 
       for (int c = 0; c < g->ncomp; c++) {
         size_t fi = TDP_INDEX(g->nsites, g->ncomp, site0 + x3, c);
         size_t bi = (size_t) c * g->nbox + k;
-        if (mode == 0) dst[bi] = src[fi];
-        else if (mode == 1) dst[fi] = src[bi];
-        else dst[fi] = src[fi];
+        if (mode == 0) memcpy(dst + bi * e, src + fi * e, e);
+        else if (mode == 1) memcpy(dst + fi * e, src + bi * e, e);
+        else memcpy(dst + fi * e, src + fi * e, e);
       }
     }
   }
 }
 
 static void make_box(tdpBox *g, int ndim, const long extents[], const long lo[],
-                     const long hi[], int ncomp) {
+                     const long hi[], int ncomp, size_t esz) {
+  g->esz = (int) esz;
   g->nsites = 1;
   g->nbox = 1;
   g->ncomp = ncomp;
@@ -101,8 +127,19 @@ static void make_box(tdpBox *g, int ndim, const long extents[], const long lo[],
 int tdpPackBox(double *t_dst, const double *t_src, int ndim, const long extents[],
                const long lo[], const long hi[], int ncomp, int unpack, targetStream_t stream,
                const char *f, int l) {
+  return tdpPackBoxT(t_dst, t_src, ndim, extents, lo, hi, ncomp, TDP_TYPE_DOUBLE,
+                     sizeof(double), unpack, stream, f, l);
+}
+
+int tdpPackBoxT(void *t_dst, const void *t_src, int ndim, const long extents[], const long lo[],
+                const long hi[], int ncomp, tdpType type, size_t esz, int unpack,
+                targetStream_t stream, const char *f, int l) {
   tdpSite at = SITE(unpack ? "targetUnpackBox" : "targetPackBox");
   if (tdpCheckLive(at)) return targetLastError();
+  if (tdpTypeSize(type) == 0 || esz != tdpTypeSize(type))
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "element size %zu does not match element type %d (%zu bytes)", esz,
+                   (int) type, tdpTypeSize(type));
   if (!t_dst || !t_src || !extents || !lo || !hi)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
   if (ndim < 1 || ndim > 4)
@@ -127,19 +164,20 @@ int tdpPackBox(double *t_dst, const double *t_src, int ndim, const long extents[
   if (nbox > INT_MAX)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "the box has %ld sites, more than %d", nbox,
                    INT_MAX);
-  if ((size_t) ncomp > SIZE_MAX / 4 / sizeof(double) / TDP_NSITES_ALLOC(nsites))
+  if ((size_t) ncomp > SIZE_MAX / 4 / 16 / TDP_NSITES_ALLOC(nsites))
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nsites %ld x ncomp %d is absurd", nsites,
                    ncomp);
-  size_t field_bytes = TDP_FIELD_SIZE(nsites, ncomp) * sizeof(double);
-  size_t buf_bytes = (size_t) nbox * ncomp * sizeof(double);
+  size_t field_bytes = TDP_FIELD_SIZE(nsites, ncomp) * esz;
+  size_t buf_bytes = (size_t) nbox * ncomp * esz;
   rc = tdpCheckTarget(unpack ? t_dst : t_src, field_bytes, "the field", at);
   if (rc == TARGET_SUCCESS) rc = tdpCheckTarget(unpack ? t_src : t_dst, buf_bytes, "the buffer", at);
   if (rc == TARGET_SUCCESS) rc = tdpCheckStream(stream, at);
   if (rc) return rc;
   tdpBox g;
-  make_box(&g, ndim, extents, lo, hi, ncomp);
+  make_box(&g, ndim, extents, lo, hi, ncomp, esz);
   unsigned long nfail = tdpFailCount();
-  TDP_LAUNCH_STREAM(tdpPackKernel, (int) g.nbox, stream, t_dst, t_src, g, unpack);
+#define TDP_PACK_ON_STREAM_(kernel, N, ...) TDP_LAUNCH_STREAM(kernel, N, stream, __VA_ARGS__)
+  TDP_PACK_LAUNCH_(TDP_PACK_ON_STREAM_, t_dst, t_src, g, unpack);
   return tdpFailCount() == nfail ? TARGET_SUCCESS : (int) targetLastError();
 }
 
@@ -166,7 +204,7 @@ long targetFaceBox(int ndim, const long extents[], int nhalo, int dim, int side,
  * into one buffer (host side on the host, target side by the kernel), and
  * the buffer crosses in one copy. The buffers are kept for the next call. */
 
-static double *t_scratch = NULL, *h_scratch = NULL;
+static char *t_scratch = NULL, *h_scratch = NULL;
 static size_t scratch_bytes = 0;
 
 void tdpPackFinalize(void) {
@@ -188,8 +226,8 @@ static int grow(size_t nbytes, tdpSite at) {
     tdpBackendFree(t, at);
     return rc;
   }
-  t_scratch = (double *) t;
-  h_scratch = (double *) h;
+  t_scratch = (char *) t;
+  h_scratch = (char *) h;
   scratch_bytes = nbytes;
   return TARGET_SUCCESS;
 }
@@ -217,8 +255,8 @@ static int shell_boxes(const long a[3], const long b[3], long t, long lo[6][3], 
   return nb;
 }
 
-int tdpCopy3DBoxes(double *dst, const double *src, const long extents[3], int nhalo, int ncomp,
-                   int to_target, tdpSite at) {
+int tdpCopy3DBoxes(void *dst, const void *src, const long extents[3], int nhalo, int ncomp,
+                   size_t esz, int to_target, tdpSite at) {
   long a[3], b[3], lo[6][3], hi[6][3];
   for (int d = 0; d < 3; d++) {
     a[d] = to_target ? 0 : nhalo;
@@ -228,29 +266,29 @@ int tdpCopy3DBoxes(double *dst, const double *src, const long extents[3], int nh
   tdpBox g[6];
   size_t off[7] = {0};
   for (int i = 0; i < nb; i++) {
-    make_box(&g[i], 3, extents, lo[i], hi[i], ncomp);
-    off[i + 1] = off[i] + (size_t) g[i].nbox * ncomp;
+    make_box(&g[i], 3, extents, lo[i], hi[i], ncomp, esz);
+    off[i + 1] = off[i] + (size_t) g[i].nbox * ncomp * esz; /* bytes */
   }
   if (tdpBackendDeviceId() < 0) { /* the target is the host: one pass, no buffer */
     for (int i = 0; i < nb; i++) host_box(dst, src, &g[i], 2);
     return TARGET_SUCCESS;
   }
-  int rc = grow(off[nb] * sizeof(double), at);
+  int rc = grow(off[nb], at);
   if (rc) return rc;
   unsigned long nfail = tdpFailCount();
   if (to_target) {
     for (int i = 0; i < nb; i++) host_box(h_scratch + off[i], src, &g[i], 0);
-    rc = tdpBackendCopy(t_scratch, h_scratch, off[nb] * sizeof(double), 1, at);
+    rc = tdpBackendCopy(t_scratch, h_scratch, off[nb], 1, at);
     for (int i = 0; i < nb && rc == TARGET_SUCCESS; i++) {
-      TDP_LAUNCH(tdpPackKernel, (int) g[i].nbox, dst, t_scratch + off[i], g[i], 1);
+      TDP_PACK_LAUNCH_(TDP_LAUNCH, dst, t_scratch + off[i], g[i], 1);
       if (tdpFailCount() != nfail) rc = (int) targetLastError();
     }
   } else {
     for (int i = 0; i < nb && rc == TARGET_SUCCESS; i++) {
-      TDP_LAUNCH(tdpPackKernel, (int) g[i].nbox, t_scratch + off[i], src, g[i], 0);
+      TDP_PACK_LAUNCH_(TDP_LAUNCH, t_scratch + off[i], src, g[i], 0);
       if (tdpFailCount() != nfail) rc = (int) targetLastError();
     }
-    if (rc == TARGET_SUCCESS) rc = tdpBackendCopy(h_scratch, t_scratch, off[nb] * sizeof(double), 0, at);
+    if (rc == TARGET_SUCCESS) rc = tdpBackendCopy(h_scratch, t_scratch, off[nb], 0, at);
     for (int i = 0; i < nb && rc == TARGET_SUCCESS; i++) host_box(dst, h_scratch + off[i], &g[i], 1);
   }
   return rc;

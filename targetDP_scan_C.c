@@ -86,6 +86,7 @@ int tdpBackendScan(void *t_out, const void *t_in, size_t n, tdpScanType type, td
   case TDP_TYPE_INT: return scan_int((int *) t_out, (const int *) t_in, n, mode, at);
   case TDP_TYPE_LONG: return scan_long((long *) t_out, (const long *) t_in, n, mode, at);
   case TDP_TYPE_DOUBLE: return scan_double((double *) t_out, (const double *) t_in, n, mode, at);
+  default: break; /* the common half refuses other types */
   }
   return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "unknown element type %d", (int) type);
 }

@@ -71,6 +71,7 @@ int tdpBackendScan(void *t_out, const void *t_in, size_t n, tdpScanType type, td
   case TDP_TYPE_INT: return scan_n<int>(t_out, t_in, n, mode, at);
   case TDP_TYPE_LONG: return scan_n<long>(t_out, t_in, n, mode, at);
   case TDP_TYPE_DOUBLE: return scan_n<double>(t_out, t_in, n, mode, at);
+  default: break; /* the common half refuses other types */
   }
   return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "unknown element type %d", (int) type);
 }
