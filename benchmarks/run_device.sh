@@ -140,11 +140,12 @@ for r in $(seq 1 "$rounds"); do
   done
 done
 # The D2Q9 port (bench_d2q9) against its serial original on 1 and 2 host
-# threads: the default build, SoA VVL 8 and SoA VVL 1 (docs/performance.md,
-# "the default CPU idiom").
+# threads: the default build, SoA VVL 8, 4 and 1 (docs/performance.md,
+# "the default CPU idiom"; each run prints the recipe port and the split one).
 d2q9_args=(--size 2048 --reps 10)
 [ "${BENCH_QUICK:-0}" = 1 ] && d2q9_args=(--size 67 --reps 2)
-for cfg in "gcc-openmp" "gcc-openmp LAYOUT=SOA VVL=8" "gcc-openmp LAYOUT=SOA VVL=1"; do
+for cfg in "gcc-openmp" "gcc-openmp LAYOUT=SOA VVL=8" "gcc-openmp LAYOUT=SOA VVL=4" \
+  "gcc-openmp LAYOUT=SOA VVL=1"; do
   read -r preset vars <<<"$cfg"
   # shellcheck disable=SC2086
   if step "build C $cfg" build CONFIG=$preset $vars; then
