@@ -382,9 +382,9 @@ static __device__ inline int tdpNoBreak_(int st, const char *file, int line) {
  * VVL * blockDim consecutive sites per stride of the grid; thread t's lane
  * l is site chunk + t + l * blockDim. So baseIndex = chunk + t and
  * vecIndex = l * blockDim: baseIndex + vecIndex is the site, as everywhere,
- * and the 32 threads of a warp touch 32 adjacent sites in every lane. (The
+ * and the 32 threads of a warp touch 32 adjacent sites in every lane (the
  * VVL consecutive sites per thread of the C mapping put a warp's accesses
- * VVL elements apart: measured on the H100, see docs/performance.md.)
+ * VVL elements apart; run_device.sh times STREAM at VVL 2 and 4).
  * TDP_LANE(vecIndex) is the lane number 0 .. VVL-1, for per-lane local
  * arrays. The valid lanes are a prefix: l * blockDim < N - baseIndex. */
 #if VVL == 1
@@ -410,9 +410,11 @@ static __device__ inline int tdpLanesCuda_(long left) {
 /* tdp_lstride_ is the offset between lanes: blockDim here, 1 in the box
  * loops of targetDP_box.h (their lanes are consecutive sites of a row).
  * The lane number rides along as tdp_lane_<vecIndex>, a constant once the
- * loop is unrolled, so per-lane arrays indexed by TDP_LANE stay registers. */
+ * loop is unrolled, so per-lane arrays indexed by TDP_LANE stay registers:
+ * the bound VVL lets nvcc unroll it fully, the lane count only ends it. */
 #define TDP_ILP_LANES_(vecIndex, nlane)                                              \
   _Pragma("unroll") for (int TDP_CAT_(tdp_lane_, vecIndex) = 0, vecIndex = 0;         \
+                         TDP_CAT_(tdp_lane_, vecIndex) < (VVL) &&                     \
                          TDP_CAT_(tdp_lane_, vecIndex) < (nlane);                     \
                          TDP_CAT_(tdp_lane_, vecIndex)++, vecIndex += tdp_lstride_)
 #define TDP_ILP(vecIndex) TDP_ILP_LANES_(vecIndex, tdp_nlane_)
