@@ -391,19 +391,31 @@ static __device__ inline int tdpNoBreak_(int st, const char *file, int line) {
 #define TDP_NLANE_DECL_(n, base) int tdp_nlane_ = 1, tdp_lstride_ = 0
 #define TDP_RLANE_DECL_(n, base) int tdp_rlane_ = 1, tdp_lstride_ = 0
 #else
-#define TDP_NLANE_DECL_(n, base) \
-  int tdp_nlane_ = tdpLanesCuda_((n) - (base)), tdp_lstride_ = (int) blockDim.x
-#define TDP_RLANE_DECL_(n, base) \
-  int tdp_rlane_ = tdpLanesCuda_((n) - (base)), tdp_lstride_ = (int) blockDim.x
 static __device__ inline int tdpLanesCuda_(long left) {
   const long bd = blockDim.x;
   return left >= (VVL) * bd ? (VVL) : (int) ((left + bd - 1) / bd);
 }
 #endif
+#if VVL == 1
 #define TDP_TLP(baseIndex, N)                                                        \
   for (long tdp_n_ = (N), baseIndex = (VVL) * (long) blockIdx.x * blockDim.x + threadIdx.x; \
        baseIndex < tdp_n_; baseIndex += (VVL) * TDP_NTHREADS_)                        \
     TDP_NOBREAK_LANES_(TDP_NLANE_DECL_(tdp_n_, baseIndex))
+#else
+/* Two passes, as on the C backend: first the strides whose VVL lanes are
+ * all valid (lane count the constant VVL, so the unrolled lanes carry no
+ * branches and their loads can be issued together), then the one short
+ * stride at the end. tdp_full_ is where the short chunk starts. */
+#define TDP_TLP(baseIndex, N)                                                        \
+  _Pragma("unroll") for (int tdp_pass_ = 0; tdp_pass_ < 2; tdp_pass_++)              \
+  for (long tdp_n_ = (N), tdp_full_ = tdp_n_ - tdp_n_ % ((VVL) * (long) blockDim.x),  \
+       baseIndex = (tdp_pass_ ? tdp_full_ + (blockIdx.x == 0 ? 0L : tdp_n_)            \
+                              : (VVL) * (long) blockIdx.x * blockDim.x) + threadIdx.x;  \
+       baseIndex < (tdp_pass_ ? tdp_n_ : tdp_full_); baseIndex += (VVL) * TDP_NTHREADS_) \
+    TDP_NOBREAK_LANES_(TDP_NLANE2_DECL_(tdp_n_, baseIndex))
+#define TDP_NLANE2_DECL_(n, base) \
+  int tdp_nlane_ = tdp_pass_ ? tdpLanesCuda_((n) - (base)) : (VVL), tdp_lstride_ = (int) blockDim.x
+#endif
 #define TDP_TLP_NOSTRIDE(index, N)                                                    \
   for (long tdp_n_ = (N), index = TDP_THREAD_; index < tdp_n_; index += TDP_NTHREADS_) \
     TDP_NOBREAK_
@@ -423,10 +435,22 @@ static __device__ inline int tdpLanesCuda_(long left) {
 /* Each thread keeps its own copy of every variable declared before the
  * loop: the reduction variables are its partials, combined after the loop
  * by targetBlockAdd/Min/Max*(). The clauses are not needed here. */
+#if VVL == 1
 #define TDP_TLP_REDUCE(baseIndex, N, ...)                                            \
   for (long tdp_n_ = (N), baseIndex = (VVL) * (long) blockIdx.x * blockDim.x + threadIdx.x; \
        baseIndex < tdp_n_; baseIndex += (VVL) * TDP_NTHREADS_)                        \
     TDP_NOBREAK_LANES_(TDP_RLANE_DECL_(tdp_n_, baseIndex))
+#else /* two passes, as TDP_TLP */
+#define TDP_TLP_REDUCE(baseIndex, N, ...)                                            \
+  _Pragma("unroll") for (int tdp_pass_ = 0; tdp_pass_ < 2; tdp_pass_++)              \
+  for (long tdp_n_ = (N), tdp_full_ = tdp_n_ - tdp_n_ % ((VVL) * (long) blockDim.x),  \
+       baseIndex = (tdp_pass_ ? tdp_full_ + (blockIdx.x == 0 ? 0L : tdp_n_)            \
+                              : (VVL) * (long) blockIdx.x * blockDim.x) + threadIdx.x;  \
+       baseIndex < (tdp_pass_ ? tdp_n_ : tdp_full_); baseIndex += (VVL) * TDP_NTHREADS_) \
+    TDP_NOBREAK_LANES_(TDP_RLANE2_DECL_(tdp_n_, baseIndex))
+#define TDP_RLANE2_DECL_(n, base) \
+  int tdp_rlane_ = tdp_pass_ ? tdpLanesCuda_((n) - (base)) : (VVL), tdp_lstride_ = (int) blockDim.x
+#endif
 
 /* One thread per stride: blocks then sweep the lattice in order, which
  * keeps the many streams of a stencil kernel close together in DRAM. */
