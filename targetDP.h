@@ -152,7 +152,10 @@ static TDP_HD_ inline size_t tdpIndex2_(size_t nsites, size_t n1, size_t n2, siz
  * compiler can see: unit-stride vector loads instead of the gathers that
  * (isite / SAL) in TDP_INDEX costs it. For site-local access only: a
  * neighbour (baseIndex + vecIndex + shift) needs TDP_INDEX. */
-#if defined(TARGETDP_AOSOA) && (SAL) % (VVL) == 0 && !defined(TARGETDP_CHECK)
+/* Not on CUDA at VVL > 1: there a thread's lanes are a block apart
+ * (vecIndex = lane * blockDim, see TDP_ILP), not in one short array. */
+#if defined(TARGETDP_AOSOA) && (SAL) % (VVL) == 0 && !defined(TARGETDP_CHECK) && \
+    !(defined(__CUDACC__) && VVL > 1)
 static TDP_HD_ inline size_t tdpVIndex_(size_t nsites, size_t ncomp, size_t base, size_t icomp,
                                         size_t vec) {
   (void) nsites;
@@ -317,9 +320,8 @@ typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
 #define TDP_TLP_MAX(baseIndex, N, ...) TDP_TLP_REDUCE_ALL_(baseIndex, N, TDP_RMAX_EACH_, __VA_ARGS__)
 /* The lane loop inside a reduction. Its lane count has its own name, so
  * TDP_ILP (which needs TDP_TLP's) inside TDP_TLP_REDUCE does not compile. */
-#ifdef __CUDACC__
-#define TDP_ILP_REDUCE(vecIndex) \
-  _Pragma("unroll") for (int vecIndex = 0; vecIndex < tdp_rlane_; vecIndex++)
+#ifdef __CUDACC__ /* lanes a block apart, as TDP_ILP (below) */
+#define TDP_ILP_REDUCE(vecIndex) TDP_ILP_LANES_(vecIndex, tdp_rlane_)
 #else /* the C reduction loop vectorises over sites: one lane per site */
 #define TDP_ILP_REDUCE(vecIndex) for (int vecIndex = 0; vecIndex < 1; vecIndex++)
 #endif
@@ -376,28 +378,79 @@ static __device__ inline int tdpNoBreak_(int st, const char *file, int line) {
   return st;
 }
 
+/* Several sites per thread, still coalesced (VVL > 1): a block takes
+ * VVL * blockDim consecutive sites per stride of the grid; thread t's lane
+ * l is site chunk + t + l * blockDim. So baseIndex = chunk + t and
+ * vecIndex = l * blockDim: baseIndex + vecIndex is the site, as everywhere,
+ * and the 32 threads of a warp touch 32 adjacent sites in every lane (the
+ * VVL consecutive sites per thread of the C mapping put a warp's accesses
+ * VVL elements apart; run_device.sh times STREAM at VVL 2 and 4).
+ * TDP_LANE(vecIndex) is the lane number 0 .. VVL-1, for per-lane local
+ * arrays. The valid lanes are a prefix: l * blockDim < N - baseIndex. */
 #if VVL == 1
-#define TDP_NLANE_DECL_(n, base) int tdp_nlane_ = 1
+#define TDP_NLANE_DECL_(n, base) int tdp_nlane_ = 1, tdp_lstride_ = 0
+#define TDP_RLANE_DECL_(n, base) int tdp_rlane_ = 1, tdp_lstride_ = 0
 #else
-#define TDP_NLANE_DECL_(n, base) int tdp_nlane_ = (n) - (base) < (VVL) ? (int) ((n) - (base)) : (VVL)
+static __device__ inline int tdpLanesCuda_(long left) {
+  const long bd = blockDim.x;
+  return left >= (VVL) * bd ? (VVL) : (int) ((left + bd - 1) / bd);
+}
 #endif
+#if VVL == 1
 #define TDP_TLP(baseIndex, N)                                                        \
-  for (long tdp_n_ = (N), baseIndex = (VVL) * TDP_THREAD_; baseIndex < tdp_n_;        \
-       baseIndex += (VVL) * TDP_NTHREADS_)                                             \
+  for (long tdp_n_ = (N), baseIndex = (VVL) * (long) blockIdx.x * blockDim.x + threadIdx.x; \
+       baseIndex < tdp_n_; baseIndex += (VVL) * TDP_NTHREADS_)                        \
     TDP_NOBREAK_LANES_(TDP_NLANE_DECL_(tdp_n_, baseIndex))
+#else
+/* Two passes, as on the C backend: first the strides whose VVL lanes are
+ * all valid (lane count the constant VVL, so the unrolled lanes carry no
+ * branches and their loads can be issued together), then the one short
+ * stride at the end. tdp_full_ is where the short chunk starts. */
+#define TDP_TLP(baseIndex, N)                                                        \
+  _Pragma("unroll") for (int tdp_pass_ = 0; tdp_pass_ < 2; tdp_pass_++)              \
+  for (long tdp_n_ = (N), tdp_full_ = tdp_n_ - tdp_n_ % ((VVL) * (long) blockDim.x),  \
+       baseIndex = (tdp_pass_ ? tdp_full_ + (blockIdx.x == 0 ? 0L : tdp_n_)            \
+                              : (VVL) * (long) blockIdx.x * blockDim.x) + threadIdx.x;  \
+       baseIndex < (tdp_pass_ ? tdp_n_ : tdp_full_); baseIndex += (VVL) * TDP_NTHREADS_) \
+    TDP_NOBREAK_LANES_(TDP_NLANE2_DECL_(tdp_n_, baseIndex))
+#define TDP_NLANE2_DECL_(n, base) \
+  int tdp_nlane_ = tdp_pass_ ? tdpLanesCuda_((n) - (base)) : (VVL), tdp_lstride_ = (int) blockDim.x
+#endif
 #define TDP_TLP_NOSTRIDE(index, N)                                                    \
   for (long tdp_n_ = (N), index = TDP_THREAD_; index < tdp_n_; index += TDP_NTHREADS_) \
     TDP_NOBREAK_
-#define TDP_ILP(vecIndex) \
-  _Pragma("unroll") for (int vecIndex = 0; vecIndex < tdp_nlane_; vecIndex++)
+/* tdp_lstride_ is the offset between lanes: blockDim here, 1 in the box
+ * loops of targetDP_box.h (their lanes are consecutive sites of a row).
+ * The lane number rides along as tdp_lane_<vecIndex>, a constant once the
+ * loop is unrolled, so per-lane arrays indexed by TDP_LANE stay registers:
+ * the bound VVL lets nvcc unroll it fully, the lane count only ends it. */
+#define TDP_ILP_LANES_(vecIndex, nlane)                                              \
+  _Pragma("unroll") for (int TDP_CAT_(tdp_lane_, vecIndex) = 0, vecIndex = 0;         \
+                         TDP_CAT_(tdp_lane_, vecIndex) < (VVL) &&                     \
+                         TDP_CAT_(tdp_lane_, vecIndex) < (nlane);                     \
+                         TDP_CAT_(tdp_lane_, vecIndex)++, vecIndex += tdp_lstride_)
+#define TDP_ILP(vecIndex) TDP_ILP_LANES_(vecIndex, tdp_nlane_)
+#define TDP_LANE(vecIndex) TDP_CAT_(tdp_lane_, vecIndex)
 
 /* Each thread keeps its own copy of every variable declared before the
  * loop: the reduction variables are its partials, combined after the loop
  * by targetBlockAdd/Min/Max*(). The clauses are not needed here. */
+#if VVL == 1
 #define TDP_TLP_REDUCE(baseIndex, N, ...)                                            \
-  for (long tdp_n_ = (N), baseIndex = (VVL) * TDP_THREAD_; baseIndex < tdp_n_;        \
-       baseIndex += (VVL) * TDP_NTHREADS_)                                             \
-    TDP_NOBREAK_LANES_(int tdp_rlane_ = tdp_n_ - baseIndex < (VVL) ? (int) (tdp_n_ - baseIndex) : (VVL))
+  for (long tdp_n_ = (N), baseIndex = (VVL) * (long) blockIdx.x * blockDim.x + threadIdx.x; \
+       baseIndex < tdp_n_; baseIndex += (VVL) * TDP_NTHREADS_)                        \
+    TDP_NOBREAK_LANES_(TDP_RLANE_DECL_(tdp_n_, baseIndex))
+#else /* two passes, as TDP_TLP */
+#define TDP_TLP_REDUCE(baseIndex, N, ...)                                            \
+  _Pragma("unroll") for (int tdp_pass_ = 0; tdp_pass_ < 2; tdp_pass_++)              \
+  for (long tdp_n_ = (N), tdp_full_ = tdp_n_ - tdp_n_ % ((VVL) * (long) blockDim.x),  \
+       baseIndex = (tdp_pass_ ? tdp_full_ + (blockIdx.x == 0 ? 0L : tdp_n_)            \
+                              : (VVL) * (long) blockIdx.x * blockDim.x) + threadIdx.x;  \
+       baseIndex < (tdp_pass_ ? tdp_n_ : tdp_full_); baseIndex += (VVL) * TDP_NTHREADS_) \
+    TDP_NOBREAK_LANES_(TDP_RLANE2_DECL_(tdp_n_, baseIndex))
+#define TDP_RLANE2_DECL_(n, base) \
+  int tdp_rlane_ = tdp_pass_ ? tdpLanesCuda_((n) - (base)) : (VVL), tdp_lstride_ = (int) blockDim.x
+#endif
 
 /* One thread per stride: blocks then sweep the lattice in order, which
  * keeps the many streams of a stencil kernel close together in DRAM. */
@@ -700,6 +753,8 @@ static inline int tdpLanes_(int nlane) {
 #define TDP_ILP(vecIndex) \
   TDP_ILP_VEC_ for (int vecIndex = 0; vecIndex < tdpLanes_(TDP_NLANE_); vecIndex++)
 #endif
+/* Here a lane's offset from baseIndex is its number (on CUDA it is not). */
+#define TDP_LANE(vecIndex) (vecIndex)
 
 /* A reduction vectorises over the sites themselves, whatever VVL: a
  * VVL-wide simd reduction per stride would end every stride in a

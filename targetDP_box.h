@@ -146,7 +146,7 @@ static TDP_HOST_DEVICE inline long tdpBoxOuter_(const targetBox *b, int ndim) {
            c0 = (box).lo[n - 1] + VVL * c0; tdp_o1_; tdp_o1_ = 0)
 #define TDP_BOX_LANES_(box, n, c0)                                                     \
   for (int tdp_nlane_ = ((box).hi[n - 1] - (c0) < VVL) ? (int) ((box).hi[n - 1] - (c0)) : VVL, \
-           tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+           tdp_lstride_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
 
 #define TDP_TLP_2D(box, x, y0, base)                                                   \
   for (long tdp_q_ = tdpBoxDim_(&(box), 2, __FILE__, __LINE__); tdp_q_ < 1; tdp_q_++)   \

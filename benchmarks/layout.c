@@ -80,30 +80,30 @@ TDP_KERNEL void scale3(double *field, int nsites) {
 TDP_KERNEL void lbCollide(double *fout, const double *fin, int nsites, double omega) {
   TDP_TLP(base, nsites) {
     double f[NVEL][VVL], rho[VVL], ux[VVL], uy[VVL], uz[VVL];
-    TDP_ILP(v) rho[v] = ux[v] = uy[v] = uz[v] = 0.0;
+    TDP_ILP(v) rho[TDP_LANE(v)] = ux[TDP_LANE(v)] = uy[TDP_LANE(v)] = uz[TDP_LANE(v)] = 0.0;
     BENCH_UNROLL
     for (int p = 0; p < NVEL; p++) {
       TDP_ILP(v) {
-        f[p][v] = fin[TDP_VINDEX(nsites, NVEL, base, p, v)];
-        rho[v] += f[p][v];
-        ux[v] += f[p][v] * t_cv[p][0];
-        uy[v] += f[p][v] * t_cv[p][1];
-        uz[v] += f[p][v] * t_cv[p][2];
+        f[p][TDP_LANE(v)] = fin[TDP_VINDEX(nsites, NVEL, base, p, v)];
+        rho[TDP_LANE(v)] += f[p][TDP_LANE(v)];
+        ux[TDP_LANE(v)] += f[p][TDP_LANE(v)] * t_cv[p][0];
+        uy[TDP_LANE(v)] += f[p][TDP_LANE(v)] * t_cv[p][1];
+        uz[TDP_LANE(v)] += f[p][TDP_LANE(v)] * t_cv[p][2];
       }
     }
     TDP_ILP(v) {
-      double rinv = 1.0 / rho[v];
-      ux[v] *= rinv;
-      uy[v] *= rinv;
-      uz[v] *= rinv;
+      double rinv = 1.0 / rho[TDP_LANE(v)];
+      ux[TDP_LANE(v)] *= rinv;
+      uy[TDP_LANE(v)] *= rinv;
+      uz[TDP_LANE(v)] *= rinv;
     }
     BENCH_UNROLL
     for (int p = 0; p < NVEL; p++) {
       TDP_ILP(v) {
-        double cu = t_cv[p][0] * ux[v] + t_cv[p][1] * uy[v] + t_cv[p][2] * uz[v];
-        double usq = ux[v] * ux[v] + uy[v] * uy[v] + uz[v] * uz[v];
-        double feq = t_wv[p] * rho[v] * (1.0 + 3.0 * cu + 4.5 * cu * cu - 1.5 * usq);
-        fout[TDP_VINDEX(nsites, NVEL, base, p, v)] = f[p][v] + omega * (feq - f[p][v]);
+        double cu = t_cv[p][0] * ux[TDP_LANE(v)] + t_cv[p][1] * uy[TDP_LANE(v)] + t_cv[p][2] * uz[TDP_LANE(v)];
+        double usq = ux[TDP_LANE(v)] * ux[TDP_LANE(v)] + uy[TDP_LANE(v)] * uy[TDP_LANE(v)] + uz[TDP_LANE(v)] * uz[TDP_LANE(v)];
+        double feq = t_wv[p] * rho[TDP_LANE(v)] * (1.0 + 3.0 * cu + 4.5 * cu * cu - 1.5 * usq);
+        fout[TDP_VINDEX(nsites, NVEL, base, p, v)] = f[p][TDP_LANE(v)] + omega * (feq - f[p][TDP_LANE(v)]);
       }
     }
   }

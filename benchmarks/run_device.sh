@@ -5,7 +5,8 @@
 #   OUT=/some/folder benchmarks/run_device.sh       (from the repository root)
 #
 #   1. STREAM in BENCH_ROUNDS (default 3) interleaved rounds: each round runs
-#      the CUDA build on the GPU (double, then float) and the C build on all
+#      the CUDA build on the GPU (double, then float; SoA VVL 1, then VVL 2
+#      and 4: several sites per thread, lanes a block apart) and the C build on all
 #      host cores: gcc-openmp (-march=native, AoSoA VVL 4), the same at SoA
 #      VVL 1, gcc-avx512 (AoSoA VVL 8) if the CPU has AVX-512, clang-openmp
 #      if clang is there. Each run times its native candidates and keeps
@@ -102,10 +103,17 @@ if command -v clang >/dev/null 2>&1; then host_cfgs+=("clang-openmp"); fi
 host_env=(env OMP_NUM_THREADS="${OMP_NUM_THREADS:-$(nproc)}" OMP_PROC_BIND=spread OMP_PLACES=cores)
 echo "host runs: ${host_env[*]:1}"
 
-gpu_b="" host_b=()
+gpu_b="" gpu_vb=() host_b=()
 if [ "$gpu" = 1 ] && step "build CUDA (preset defaults: SoA VVL 1 TPB 256)" build TARGET=cuda; then
   gpu_b=$(where TARGET=cuda)
 fi
+# Several sites per thread, lanes a block apart (coalesced; issue 10 item 2):
+# the same STREAM kernels at VVL 2 and 4, against the same best native.
+for v in 2 4; do
+  if [ "$gpu" = 1 ] && step "build CUDA SoA VVL $v" build TARGET=cuda LAYOUT=SOA VVL=$v; then
+    gpu_vb+=("$(where TARGET=cuda LAYOUT=SOA VVL=$v)|VVL $v")
+  fi
+done
 for cfg in "${host_cfgs[@]}"; do
   read -r preset vars <<<"$cfg"
   # shellcheck disable=SC2086  # vars is a list of make variables
@@ -120,17 +128,24 @@ for r in $(seq 1 "$rounds"); do
     step "STREAM CUDA float, round $r" "$gpu_b/bench_stream" "${gpu_stream[@]}" --float \
       --csv "$stream_csv"
   fi
+  for gb in "${gpu_vb[@]}"; do
+    step "STREAM CUDA double ${gb#*|}, round $r" "${gb%%|*}/bench_stream" "${gpu_stream[@]}" \
+      --csv "$stream_csv"
+    step "STREAM CUDA float ${gb#*|}, round $r" "${gb%%|*}/bench_stream" "${gpu_stream[@]}" \
+      --float --csv "$stream_csv"
+  done
   for hb in "${host_b[@]}"; do
     step "STREAM C ${hb#*|}, round $r" "${host_env[@]}" "${hb%%|*}/bench_stream" \
       "${host_stream[@]}" --csv "$stream_csv"
   done
 done
 # The D2Q9 port (bench_d2q9) against its serial original on 1 and 2 host
-# threads: the default build, SoA VVL 8 and SoA VVL 1 (docs/performance.md,
-# "the default CPU idiom").
+# threads: the default build, SoA VVL 8, 4 and 1 (docs/performance.md,
+# "the default CPU idiom"; each run prints the recipe port and the split one).
 d2q9_args=(--size 2048 --reps 10)
 [ "${BENCH_QUICK:-0}" = 1 ] && d2q9_args=(--size 67 --reps 2)
-for cfg in "gcc-openmp" "gcc-openmp LAYOUT=SOA VVL=8" "gcc-openmp LAYOUT=SOA VVL=1"; do
+for cfg in "gcc-openmp" "gcc-openmp LAYOUT=SOA VVL=8" "gcc-openmp LAYOUT=SOA VVL=4" \
+  "gcc-openmp LAYOUT=SOA VVL=1"; do
   read -r preset vars <<<"$cfg"
   # shellcheck disable=SC2086
   if step "build C $cfg" build CONFIG=$preset $vars; then

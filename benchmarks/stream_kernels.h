@@ -26,32 +26,35 @@ TDP_KERNEL void R(tdp_init)(REAL *a, REAL *b, REAL *c, int n, double ka, double 
   }
 }
 
-TDP_KERNEL void R(tdp_copy)(REAL *c, const REAL *a, int n) {
+TDP_KERNEL void R(tdp_copy)(REAL *TDP_RESTRICT c, const REAL *TDP_RESTRICT a, int n) {
   TDP_TLP(base, n) {
     TDP_ILP(v) c[base + v] = a[base + v];
   }
 }
 
-TDP_KERNEL void R(tdp_mul)(REAL *b, const REAL *c, REAL s, int n) {
+TDP_KERNEL void R(tdp_mul)(REAL *TDP_RESTRICT b, const REAL *TDP_RESTRICT c, REAL s, int n) {
   TDP_TLP(base, n) {
     TDP_ILP(v) b[base + v] = s * c[base + v];
   }
 }
 
-TDP_KERNEL void R(tdp_add)(REAL *c, const REAL *a, const REAL *b, int n) {
+TDP_KERNEL void R(tdp_add)(REAL *TDP_RESTRICT c, const REAL *TDP_RESTRICT a,
+                           const REAL *TDP_RESTRICT b, int n) {
   TDP_TLP(base, n) {
     TDP_ILP(v) c[base + v] = a[base + v] + b[base + v];
   }
 }
 
-TDP_KERNEL void R(tdp_triad)(REAL *a, const REAL *b, const REAL *c, REAL s, int n) {
+TDP_KERNEL void R(tdp_triad)(REAL *TDP_RESTRICT a, const REAL *TDP_RESTRICT b,
+                             const REAL *TDP_RESTRICT c, REAL s, int n) {
   TDP_TLP(base, n) {
     TDP_ILP(v) a[base + v] = b[base + v] + s * c[base + v];
   }
 }
 
 /* The layer's fused reduction: per-thread partials, one atomic per block. */
-TDP_KERNEL void R(tdp_dot)(double *sum, const REAL *a, const REAL *b, int n) {
+TDP_KERNEL void R(tdp_dot)(double *TDP_RESTRICT sum, const REAL *TDP_RESTRICT a,
+                           const REAL *TDP_RESTRICT b, int n) {
   double partial = 0.0;
   TDP_TLP_SUM(base, n, partial) {
     TDP_ILP_SUM(v, partial) partial += (double) a[base + v] * b[base + v];
@@ -61,7 +64,8 @@ TDP_KERNEL void R(tdp_dot)(double *sum, const REAL *a, const REAL *b, int n) {
 
 /* Two sums in one pass over the same two arrays: the bytes of Dot, so its
  * bandwidth against Dot's is the cost of the second reduction variable. */
-TDP_KERNEL void R(tdp_dot2)(double *sum, const REAL *a, const REAL *b, int n) {
+TDP_KERNEL void R(tdp_dot2)(double *TDP_RESTRICT sum, const REAL *TDP_RESTRICT a,
+                            const REAL *TDP_RESTRICT b, int n) {
   double ab = 0.0, aa = 0.0;
   TDP_TLP_SUM(base, n, ab, aa) {
     TDP_ILP_REDUCE(v) {
@@ -74,7 +78,8 @@ TDP_KERNEL void R(tdp_dot2)(double *sum, const REAL *a, const REAL *b, int n) {
   targetBlockAddDouble(&sum[1], aa);
 }
 
-TDP_KERNEL void R(tdp_nstream)(REAL *a, const REAL *b, const REAL *c, REAL s, int n) {
+TDP_KERNEL void R(tdp_nstream)(REAL *TDP_RESTRICT a, const REAL *TDP_RESTRICT b,
+                               const REAL *TDP_RESTRICT c, REAL s, int n) {
   TDP_TLP(base, n) {
     TDP_ILP(v) a[base + v] += b[base + v] + s * c[base + v];
   }

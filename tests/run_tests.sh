@@ -223,8 +223,9 @@ run_config() {
 if [ "${TDP_GPU:-0}" = 1 ]; then
   echo "== CUDA backend on the GPU"
   # TPB 1024: every kernel fits its launch bounds (or would not compile)
-  # and runs with the largest block (issue 9 item 7).
-  for cfg in "SOA 1 128" "AOSOA 2 128" "AOS 1 256" "SOA 1 1024"; do
+  # and runs with the largest block (issue 9 item 7). SoA VVL 4: lanes a
+  # block apart (test_lanes checks the map; issue 10 item 2).
+  for cfg in "SOA 1 128" "AOSOA 2 128" "SOA 4 256" "AOS 1 256" "SOA 1 1024"; do
     read -r layout vvl tpb <<<"$cfg"
     run_config "gpu-$layout-vvl$vvl-tpb$tpb" -- TARGET=cuda LAYOUT=$layout VVL=$vvl TPB=$tpb
   done

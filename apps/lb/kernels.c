@@ -203,18 +203,18 @@ TDP_KERNEL void lb_fused(const double *__restrict__ f, double *__restrict__ fn, 
     LB_UNROLL
     for (int p = 0; p < NVEL; p++) {
       TDP_ILP(v) {
-        q[p][v] = f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)]; /* pull: streaming */
-        moments_add(m, v, p, q[p][v]);
+        q[p][TDP_LANE(v)] = f[TDP_INDEX(g.nall, NVEL, s + v - t_k.off[p], p)]; /* pull: streaming */
+        moments_add(m, TDP_LANE(v), p, q[p][TDP_LANE(v)]);
       }
     }
     TDP_ILP(v) {
-      moments_velocity(m, v);
-      LB_OUT(0, v) = relax_rest(m, v, q[0][v]);
+      moments_velocity(m, TDP_LANE(v));
+      LB_OUT(0, v) = relax_rest(m, TDP_LANE(v), q[0][TDP_LANE(v)]);
     }
     LB_UNROLL
     for (int p = 1; p <= NVEL / 2; p++) {
-      TDP_ILP(v) relax_pair(m, v, p, q[p][v], q[NVEL - p][v], &LB_OUT(p, v),
-                                  &LB_OUT(NVEL - p, v));
+      TDP_ILP(v) relax_pair(m, TDP_LANE(v), p, q[p][TDP_LANE(v)], q[NVEL - p][TDP_LANE(v)],
+                            &LB_OUT(p, v), &LB_OUT(NVEL - p, v));
     }
 #if LB_STREAM
     lb_stream_out(fn, g.nall, s, r);
@@ -259,17 +259,17 @@ TDP_KERNEL void lb_collide(double *__restrict__ f, lbGeom g) {
     LB_UNROLL
     for (int p = 0; p < NVEL; p++) {
       TDP_ILP(v) {
-        q[p][v] = f[TDP_INDEX(g.nall, NVEL, s + v, p)];
-        moments_add(m, v, p, q[p][v]);
+        q[p][TDP_LANE(v)] = f[TDP_INDEX(g.nall, NVEL, s + v, p)];
+        moments_add(m, TDP_LANE(v), p, q[p][TDP_LANE(v)]);
       }
     }
     TDP_ILP(v) {
-      moments_velocity(m, v);
-      f[TDP_INDEX(g.nall, NVEL, s + v, 0)] = relax_rest(m, v, q[0][v]);
+      moments_velocity(m, TDP_LANE(v));
+      f[TDP_INDEX(g.nall, NVEL, s + v, 0)] = relax_rest(m, TDP_LANE(v), q[0][TDP_LANE(v)]);
     }
     LB_UNROLL
     for (int p = 1; p <= NVEL / 2; p++) {
-      TDP_ILP(v) relax_pair(m, v, p, q[p][v], q[NVEL - p][v],
+      TDP_ILP(v) relax_pair(m, TDP_LANE(v), p, q[p][TDP_LANE(v)], q[NVEL - p][TDP_LANE(v)],
                                   &f[TDP_INDEX(g.nall, NVEL, s + v, p)],
                                   &f[TDP_INDEX(g.nall, NVEL, s + v, NVEL - p)]);
     }
