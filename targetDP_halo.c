@@ -43,6 +43,11 @@ struct targetHalo_ {
   void *ctx;
   targetHaloTimes times;
   double *field;
+  /* site lists (targetHaloSites): target copies [d][side][0 send, 1 recv] */
+  int lists;
+  size_t esize;
+  long nall;
+  long *t_sites[MAXD][2][2];
   targetStream_t stream;
   int started;
   char err[320];
@@ -250,6 +255,47 @@ static int check_config(const targetHaloConfig *cfg, int nranks, targetHaloInfo 
   in->ncomp = cfg->ncomp;
   if (targetHaloChooseDims(nranks, cfg->ndim, cfg->global, cfg->dims, in->dims, err, errlen))
     return -1;
+  if (cfg->sites) {
+    const targetHaloSites *l = cfg->sites;
+    if (cfg->pack || cfg->unpack) {
+      snprintf(err, errlen, "site lists and the caller's pack/unpack exclude each other");
+      return -1;
+    }
+    if (l->nall < 1) {
+      snprintf(err, errlen, "site lists: nall %ld must be at least 1", l->nall);
+      return -1;
+    }
+    if (l->elem_size != 0 && l->elem_size != sizeof(double) && l->elem_size != sizeof(float)) {
+      snprintf(err, errlen, "site lists: elem_size %zu must be %zu (double) or %zu (float)",
+               l->elem_size, sizeof(double), sizeof(float));
+      return -1;
+    }
+    for (int d = 0; d < cfg->ndim; d++) {
+      if (l->n[d][0] != l->n[d][1] || l->n[d][0] < 0) {
+        snprintf(err, errlen,
+                 "site lists along %c: %ld and %ld sites; the two faces of an axis must have "
+                 "the same number (>= 0), which the neighbour's opposite face receives",
+                 axis[d], l->n[d][0], l->n[d][1]);
+        return -1;
+      }
+      for (int s = 0; s < 2; s++) {
+        if (l->n[d][s] > 0 && (!l->send[d][s] || !l->recv[d][s])) {
+          snprintf(err, errlen, "site lists along %c side %d: NULL list", axis[d], s);
+          return -1;
+        }
+        for (long k = 0; k < l->n[d][s]; k++) {
+          const long a = l->send[d][s][k], b = l->recv[d][s][k];
+          if (a < 0 || a >= l->nall || b < 0 || b >= l->nall) {
+            snprintf(err, errlen,
+                     "site lists along %c side %d: entry %ld (send %ld, recv %ld) outside the "
+                     "field's %ld sites",
+                     axis[d], s, k, a, b, l->nall);
+            return -1;
+          }
+        }
+      }
+    }
+  }
   in->nsites = 1;
   for (int d = 0; d < cfg->ndim; d++) {
     in->local[d] = cfg->global[d] / in->dims[d];
@@ -269,6 +315,12 @@ static int check_config(const targetHaloConfig *cfg, int nranks, targetHaloInfo 
 static void free_buffers(targetHalo *h) {
   for (int i = 0; i < h->nopened; i++) targetIpcCloseHandle(h->opened[i]);
   h->nopened = 0;
+  for (int d = 0; d < MAXD; d++)
+    for (int s = 0; s < 2; s++)
+      for (int k = 0; k < 2; k++) {
+        targetFree(h->t_sites[d][s][k]);
+        h->t_sites[d][s][k] = NULL;
+      }
   targetFree(h->t_send);
   targetFree(h->t_recv);
   targetFreeHost(h->h_send);
@@ -411,14 +463,53 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
   }
   in->transport = t;
 
-  /* Buffers: every face of every axis, at the same offsets on every rank. */
+  /* Site lists: the same lengths on every rank (a neighbour receives what
+   * we send, and IPC writes at our offsets into its buffer). */
+  if (cfg->sites) {
+    const targetHaloSites *l = cfg->sites;
+    long mine[2 * MAXD], lo[2 * MAXD], hi[2 * MAXD];
+    for (int d = 0; d < in->ndim; d++) {
+      mine[2 * d] = l->n[d][0];
+      mine[2 * d + 1] = (long) (l->elem_size ? l->elem_size : sizeof(double));
+    }
+    MPI_Allreduce(mine, lo, 2 * in->ndim, MPI_LONG, MPI_MIN, in->comm);
+    MPI_Allreduce(mine, hi, 2 * in->ndim, MPI_LONG, MPI_MAX, in->comm);
+    for (int d = 0; d < in->ndim && !failed; d++) {
+      if (lo[2 * d] != hi[2 * d] || lo[2 * d + 1] != hi[2 * d + 1]) {
+        snprintf(err, errlen,
+                 "site lists differ between ranks (along %c: %ld to %ld sites, %ld to %ld bytes "
+                 "per value); every rank must pass faces of the same lengths",
+                 axis[d], lo[2 * d], hi[2 * d], lo[2 * d + 1], hi[2 * d + 1]);
+        failed = 1;
+      }
+    }
+    if (any_failed(in->comm, failed, err, errlen)) {
+      MPI_Comm_free(&in->comm);
+      free(h);
+      return -1;
+    }
+    h->lists = 1;
+    h->esize = l->elem_size ? l->elem_size : sizeof(double);
+    h->nall = l->nall;
+  } else {
+    h->esize = sizeof(double);
+  }
+
+  /* Buffers: every face of every axis, at the same offsets on every rank;
+   * sizes in doubles (a face of floats rounded up to whole doubles, so
+   * every transport moves it as MPI_DOUBLE bits). */
   h->nbuf = 0;
   for (int d = 0; d < in->ndim; d++) {
     h->nface[d] = in->nhalo;
     for (int e = 0; e < in->ndim; e++)
       if (e != d) h->nface[d] *= in->extents[e];
+    if (h->lists) h->nface[d] = cfg->sites->n[d][0];
+    /* a face of floats is rounded up to whole doubles: every transport
+     * moves it as MPI_DOUBLE bits */
     h->nface_doubles[d] =
-        cfg->pack ? (size_t) cfg->face_doubles[d] : (size_t) h->nface[d] * in->ncomp;
+        cfg->pack ? (size_t) cfg->face_doubles[d]
+                  : ((size_t) h->nface[d] * in->ncomp * h->esize + sizeof(double) - 1) /
+                        sizeof(double);
     if (h->nface_doubles[d] > INT_MAX && !failed) { /* MPI counts are int */
       snprintf(err, errlen,
                "a face along %c holds %zu doubles, more than one MPI message can (%d): use "
@@ -436,7 +527,20 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
   h->pack = cfg->pack;
   h->unpack = cfg->unpack;
   h->ctx = cfg->ctx;
-  int rc = failed ? TARGET_ERROR_INVALID_VALUE : targetMalloc(&h->t_send, h->nbuf * sizeof(double));
+  if (h->nbuf == 0) h->nbuf = 1; /* all faces empty: keep the buffers real */
+  int rc = failed ? TARGET_ERROR_INVALID_VALUE : TARGET_SUCCESS;
+  for (int d = 0; h->lists && d < in->ndim && rc == TARGET_SUCCESS; d++) {
+    for (int s = 0; s < 2 && rc == TARGET_SUCCESS; s++) {
+      for (int k = 0; k < 2 && rc == TARGET_SUCCESS; k++) {
+        const long *list = k ? cfg->sites->recv[d][s] : cfg->sites->send[d][s];
+        const size_t nb = (size_t) (h->nface[d] ? h->nface[d] : 1) * sizeof(long);
+        rc = targetMalloc(&h->t_sites[d][s][k], nb);
+        if (rc == TARGET_SUCCESS && h->nface[d])
+          rc = copyToTarget(h->t_sites[d][s][k], list, h->nface[d] * sizeof(long));
+      }
+    }
+  }
+  if (rc == TARGET_SUCCESS) rc = targetMalloc(&h->t_send, h->nbuf * sizeof(double));
   if (rc == TARGET_SUCCESS) rc = targetMalloc(&h->t_recv, h->nbuf * sizeof(double));
   if (rc == TARGET_SUCCESS && t == TARGET_HALO_STAGED) {
     rc = targetMallocHost(&h->h_send, h->nbuf * sizeof(double));
@@ -493,11 +597,41 @@ void targetHaloResetTimes(targetHalo *h) {
   if (h) memset(&h->times, 0, sizeof(h->times));
 }
 
-/* Pack (unpack) one face: the caller's function, or the box of the build's
- * layout. */
+/* Site lists: component c of the k-th listed site at buf[c n + k] (as
+ * the boxes), values of either storage type; one site per lane. */
+TDP_KERNEL static void kHaloList(void *field, void *buf, const long *sites, long n, long nall,
+                                 int ncomp, int esize, int unpack) {
+  (void) nall; /* not every layout's TDP_INDEX reads the site count */
+  TDP_TLP_NOSTRIDE(k, n) {
+    const long site = sites[k];
+    for (int c = 0; c < ncomp; c++) {
+      const size_t fi = TDP_INDEX(nall, ncomp, site, c), bi = (size_t) c * n + k;
+      if (esize == (int) sizeof(double)) {
+        double *f = (double *) field, *b = (double *) buf;
+        if (unpack) f[fi] = b[bi];
+        else b[bi] = f[fi];
+      } else {
+        float *f = (float *) field, *b = (float *) buf;
+        if (unpack) f[fi] = b[bi];
+        else b[bi] = f[fi];
+      }
+    }
+  }
+}
+
+/* Pack (unpack) one face: the caller's site lists or function, or the box
+ * of the build's layout. */
 static int pack_face(targetHalo *h, int d, int s, int unpack) {
   targetHaloInfo *in = &h->info;
   double *buf = slot(unpack ? h->t_recv : h->t_send, h, d, s);
+  if (h->lists) {
+    if (h->nface[d] == 0) return 0;
+    TDP_LAUNCH_STREAM(kHaloList, h->nface[d], h->stream, h->field, buf, h->t_sites[d][s][unpack],
+                      h->nface[d], h->nall, in->ncomp, (int) h->esize, unpack);
+    return layer_failed(h, targetLastError(), unpack ? "unpacking a face" : "packing a face")
+               ? -1
+               : 0;
+  }
   if (h->pack) {
     int rc = unpack ? h->unpack(h->ctx, d, s, h->field, buf, h->stream)
                     : h->pack(h->ctx, d, s, buf, h->field, h->stream);
@@ -638,7 +772,14 @@ int targetHaloStart(targetHalo *h, double *t_field, targetStream_t stream) {
       }
     }
   }
-  return send_axis(h, 0);
+  if (!h->lists) return send_axis(h, 0);
+  for (int d = 0; d < in->ndim; d++) /* no forwarding: every axis now */
+    if (send_axis(h, d)) return -1;
+  return 0;
+}
+
+int targetHaloStartSites(targetHalo *h, void *t_field, targetStream_t stream) {
+  return targetHaloStart(h, (double *) t_field, stream);
 }
 
 int targetHaloWait(targetHalo *h) {
@@ -651,7 +792,7 @@ int targetHaloWait(targetHalo *h) {
   targetHaloInfo *in = &h->info;
   for (int d = 0; d < in->ndim; d++) {
     if (recv_axis(h, d)) return -1;
-    if (d + 1 < in->ndim && send_axis(h, d + 1)) return -1;
+    if (!h->lists && d + 1 < in->ndim && send_axis(h, d + 1)) return -1;
   }
   for (int d = 0; d < in->ndim; d++) MPI_Waitall(2, h->ready_s[d], MPI_STATUSES_IGNORE);
   h->times.exchanges++;

@@ -42,6 +42,24 @@ typedef enum {
 typedef int (*targetHaloFaceFn)(void *ctx, int dim, int side, double *t_dst,
                                 const double *t_src, targetStream_t stream);
 
+/* Faces as lists of sites, for fields that are not a row-major box with
+ * halo (e.g. even/odd site order, or only the sites of one parity): for
+ * each axis d and side s, the field sites packed and sent to the
+ * neighbour on side s, and the field sites filled from what it sends.
+ * The k-th entry of send[d][s] on one rank lands at the k-th entry of
+ * recv[d][!s] on its neighbour, so both lists of a pair must be built in
+ * the same order and be of the same length n[d][s] (checked). Host arrays,
+ * copied at targetHaloCreate. No forwarding between axes: every axis is
+ * sent at targetHaloStart (edges and corners are the caller's; a
+ * nearest-neighbour stencil along the axes needs none). */
+typedef struct {
+  long nall;                                  /* sites of the field (TDP_INDEX's site count) */
+  size_t elem_size;                           /* bytes per value: 0 or sizeof(double), or sizeof(float) */
+  long n[TARGET_HALO_MAXDIM][2];              /* sites of face (d, side) */
+  const long *send[TARGET_HALO_MAXDIM][2];    /* field sites sent to the neighbour on side s */
+  const long *recv[TARGET_HALO_MAXDIM][2];    /* field sites filled from the neighbour on side s */
+} targetHaloSites;
+
 typedef struct {
   int ndim;                             /* 3 or 4 (1 and 2 work too) */
   long global[TARGET_HALO_MAXDIM];      /* global lattice, without halo */
@@ -63,6 +81,8 @@ typedef struct {
   targetHaloFaceFn pack, unpack;
   void *ctx;
   long face_doubles[TARGET_HALO_MAXDIM];
+  /* Or faces as site lists (exclusive with pack/unpack): NULL for none. */
+  const targetHaloSites *sites;         /* NULL: row-major box faces (above); else these lists */
 } targetHaloConfig;
 
 typedef struct targetHalo_ targetHalo;
@@ -84,6 +104,9 @@ void targetHaloFree(targetHalo *h);
 int targetHaloStart(targetHalo *h, double *t_field, targetStream_t stream);
 int targetHaloWait(targetHalo *h);
 int targetHaloExchange(targetHalo *h, double *t_field, targetStream_t stream); /* both */
+/* targetHaloStart for a halo made with site lists whose values need not
+ * be double (targetHaloSites.elem_size); targetHaloWait completes it. */
+int targetHaloStartSites(targetHalo *h, void *t_field, targetStream_t stream);
 
 /* Pure function (no MPI): choose dims for nranks over global[0..ndim-1].
  * request[d] > 0 fixes an axis; among the splits that divide every extent

@@ -52,6 +52,11 @@ static void ctxCreate(ctx *c, const int global[4]) {
     fprintf(stderr, "milccheck: %s\n", err);
     exit(2);
   }
+  const int dims[4] = {1, 1, 1, 1};
+  if (milcLatticeConnect(&c->L, MPI_COMM_WORLD, dims, err, sizeof(err))) {
+    fprintf(stderr, "milccheck: %s\n", err);
+    exit(2);
+  }
   milcOpsCreate(&c->ops, &c->L, MPI_COMM_WORLD);
   c->ub = milcFieldBytes(&c->L, MILC_NL, sizeof(double));
   c->vb = milcFieldBytes(&c->L, MILC_NV, sizeof(double));

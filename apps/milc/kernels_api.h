@@ -4,9 +4,8 @@
  * arithmetic is in double, and every reduction is summed over the ranks. */
 
 /* Make the halo sites of parity p (p < 0: both) of a field of ncomp values
- * per site current: call before any kernel that gathers. Today a copy of
- * the periodic images inside the rank; the shared MPI halo module slots in
- * here. */
+ * per site current (the shared halo module: lattice.h milcHaloStart/Wait).
+ * Collective. */
 void R(milcHaloFill)(const milcLattice *L, MILC_REAL *t_f, int ncomp, int p);
 /* Every storage value of a field of ncomp values per site = 0. */
 void R(milcFieldZero)(const milcLattice *L, MILC_REAL *t_f, int ncomp);

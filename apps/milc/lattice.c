@@ -38,53 +38,154 @@ int milcLatticeCreate(milcLattice *L, const int global[4], const int n[4], const
   g->vh = (int) (((vhalo / 2 + m - 1) / m) * m);
   g->nall = 2 * g->vh;
 
-  /* Halo lists: every halo site (any coordinate outside the interior) and
-   * its periodic image inside. With one rank per axis this is the whole
-   * exchange; the image has the same parity because the extents are even. */
-  long nh = vhalo - nint;
-  int *dst[2], *src[2];
+  /* Interior / boundary split of each parity, by half index. */
   for (int p = 0; p < 2; p++) {
-    dst[p] = (int *) malloc((nh / 2 + 1) * sizeof(int));
-    src[p] = (int *) malloc((nh / 2 + 1) * sizeof(int));
-    if (!dst[p] || !src[p]) {
-      snprintf(err, errlen, "out of host memory for the halo lists");
+    int *hin = (int *) malloc((g->nhalf + 1) * sizeof(int));
+    int *hbd = (int *) malloc((g->nhalf + 1) * sizeof(int));
+    if (!hin || !hbd) {
+      snprintf(err, errlen, "out of host memory for the site lists");
       return -1;
     }
-  }
-  int xh[4];
-  for (xh[3] = 0; xh[3] < g->nh[3]; xh[3]++)
-    for (xh[2] = 0; xh[2] < g->nh[2]; xh[2]++)
-      for (xh[1] = 0; xh[1] < g->nh[1]; xh[1]++)
-        for (xh[0] = 0; xh[0] < g->nh[0]; xh[0]++) {
-          int img[4], inside = 1;
-          for (int d = 0; d < 4; d++) {
-            img[d] = xh[d];
-            if (xh[d] == 0) img[d] = n[d];
-            if (xh[d] == n[d] + 1) img[d] = 1;
-            inside = inside && img[d] == xh[d];
-          }
-          if (inside) continue;
-          const int p = (xh[0] + xh[1] + xh[2] + xh[3] + g->par0) & 1;
-          dst[p][L->nhalo[p]] = milcSiteHalo(g, xh);
-          src[p][L->nhalo[p]++] = milcSiteHalo(g, img);
-        }
-  for (int p = 0; p < 2; p++) {
-    targetMalloc(&L->t_hdst[p], L->nhalo[p] * sizeof(int));
-    targetMalloc(&L->t_hsrc[p], L->nhalo[p] * sizeof(int));
-    copyToTarget(L->t_hdst[p], dst[p], L->nhalo[p] * sizeof(int));
-    copyToTarget(L->t_hsrc[p], src[p], L->nhalo[p] * sizeof(int));
-    free(dst[p]);
-    free(src[p]);
+    for (int h = 0; h < g->nhalf; h++) {
+      int s, x[4], inner = 1;
+      milcSite(g, p, h, &s, x);
+      for (int d = 0; d < 4; d++) inner = inner && x[d] >= 1 && x[d] <= n[d] - 2;
+      if (inner) hin[L->nin[p]++] = h;
+      else hbd[L->nbd[p]++] = h;
+    }
+    targetMalloc(&L->t_hin[p], (L->nin[p] + 1) * sizeof(int));
+    targetMalloc(&L->t_hbd[p], (L->nbd[p] + 1) * sizeof(int));
+    if (L->nin[p]) copyToTarget(L->t_hin[p], hin, L->nin[p] * sizeof(int));
+    if (L->nbd[p]) copyToTarget(L->t_hbd[p], hbd, L->nbd[p] * sizeof(int));
+    free(hin);
+    free(hbd);
   }
   return 0;
 }
 
 void milcLatticeFree(milcLattice *L) {
   for (int p = 0; p < 2; p++) {
-    targetFree(L->t_hdst[p]);
-    targetFree(L->t_hsrc[p]);
+    targetFree(L->t_hin[p]);
+    targetFree(L->t_hbd[p]);
+  }
+  if (L->halos) {
+    targetHalo **h = &L->halos->h[0][0][0];
+    for (int i = 0; i < 12; i++) targetHaloFree(h[i]);
+    free(L->halos);
   }
   memset(L, 0, sizeof(*L));
+}
+
+int milcLatticeConnect(milcLattice *L, MPI_Comm comm, const int dims[4], char *err,
+                       size_t errlen) {
+  L->halos = (milcHalos *) calloc(1, sizeof(milcHalos));
+  if (!L->halos) {
+    snprintf(err, errlen, "out of host memory");
+    return -1;
+  }
+  L->halos->comm = comm;
+  for (int d = 0; d < 4; d++) L->halos->dims[d] = dims[d];
+  return 0;
+}
+
+/* The faces of parity p (-1: both) as site lists: along d, side s, the
+ * interior layer next to the side (sent) and the halo layer beyond it
+ * (received), the other coordinates interior, in one loop order on every
+ * rank (a neighbour's global coordinates there are ours). Only the axes'
+ * faces: the staggered operator reads no diagonal neighbour. */
+static targetHalo *make_halo(const milcLattice *L, int ncomp, int p, size_t esize) {
+  const milcGeom *g = &L->g;
+  targetHaloSites sites;
+  memset(&sites, 0, sizeof(sites));
+  sites.nall = g->nall;
+  sites.elem_size = esize;
+  long *mem[4][2][2];
+  for (int d = 0; d < 4; d++) {
+    long nface = 1;
+    for (int e = 0; e < 4; e++)
+      if (e != d) nface *= g->n[e];
+    for (int s = 0; s < 2; s++) {
+      for (int k = 0; k < 2; k++) {
+        mem[d][s][k] = (long *) malloc((nface + 1) * sizeof(long));
+        if (!mem[d][s][k]) {
+          fprintf(stderr, "milc: error: out of host memory for the halo lists\n");
+          exit(1);
+        }
+      }
+      long ns = 0, nr = 0;
+      int xh[4];
+      for (xh[3] = 1; xh[3] <= g->n[3]; xh[3]++)
+        for (xh[2] = 1; xh[2] <= g->n[2]; xh[2]++)
+          for (xh[1] = 1; xh[1] <= g->n[1]; xh[1]++)
+            for (xh[0] = 1; xh[0] <= g->n[0]; xh[0]++) {
+              if (xh[d] != 1) continue; /* one layer: coordinate d set below */
+              int snd[4], rcv[4];
+              for (int e = 0; e < 4; e++) snd[e] = rcv[e] = xh[e];
+              snd[d] = s ? g->n[d] : 1;
+              rcv[d] = s ? g->n[d] + 1 : 0;
+              /* Each list keeps the sites of parity p: what we send
+               * lands on the neighbour's list of the opposite side,
+               * filtered there by the parity of the same global site. */
+              const int qs = (snd[0] + snd[1] + snd[2] + snd[3] + g->par0) & 1;
+              const int qr = (rcv[0] + rcv[1] + rcv[2] + rcv[3] + g->par0) & 1;
+              if (p < 0 || qs == p) mem[d][s][0][ns++] = milcSiteHalo(g, snd);
+              if (p < 0 || qr == p) mem[d][s][1][nr++] = milcSiteHalo(g, rcv);
+            }
+      /* a slab of even extents holds as many sites of each parity */
+      sites.n[d][s] = ns < nr ? ns : nr;
+      sites.send[d][s] = mem[d][s][0];
+      sites.recv[d][s] = mem[d][s][1];
+    }
+  }
+  targetHaloConfig cfg;
+  memset(&cfg, 0, sizeof(cfg));
+  cfg.ndim = 4;
+  for (int d = 0; d < 4; d++) {
+    cfg.global[d] = L->global[d];
+    cfg.dims[d] = L->halos->dims[d];
+    cfg.periodic[d] = 1;
+  }
+  cfg.nhalo = 1;
+  cfg.ncomp = ncomp;
+  cfg.transport = TARGET_HALO_AUTO;
+  cfg.sites = &sites;
+  targetHalo *h = NULL;
+  char err[400];
+  if (targetHaloCreate(L->halos->comm, &cfg, &h, err, sizeof(err))) {
+    fprintf(stderr, "milc: error: halo exchange: %s\n", err);
+    MPI_Abort(L->halos->comm, 2);
+  }
+  for (int d = 0; d < 4; d++)
+    for (int s = 0; s < 2; s++)
+      for (int k = 0; k < 2; k++) free(mem[d][s][k]);
+  return h;
+}
+
+static targetHalo *get_halo(const milcLattice *L, int ncomp, int p, size_t esize) {
+  if (!L->halos) {
+    fprintf(stderr, "milc: error: halo exchange on a lattice not connected (milcLatticeConnect)\n");
+    exit(2);
+  }
+  targetHalo **h = &L->halos->h[esize == sizeof(float)][ncomp == MILC_NL][p < 0 ? 2 : p];
+  if (!*h) *h = make_halo(L, ncomp, p, esize);
+  return *h;
+}
+
+void milcHaloStart(const milcLattice *L, void *t_f, int ncomp, int p, size_t esize) {
+  targetHalo *h = get_halo(L, ncomp, p, esize);
+  if (targetHaloStartSites(h, t_f, TARGET_STREAM_DEFAULT)) {
+    fprintf(stderr, "milc: error: halo exchange: %s\n", targetHaloError(h));
+    MPI_Abort(L->halos->comm, 1);
+  }
+}
+
+void milcHaloWait(const milcLattice *L, void *t_f, int ncomp, int p, size_t esize) {
+  (void) t_f;
+  targetHalo *h = get_halo(L, ncomp, p, esize);
+  if (targetHaloWait(h)) {
+    fprintf(stderr, "milc: error: halo exchange: %s\n", targetHaloError(h));
+    MPI_Abort(L->halos->comm, 1);
+  }
 }
 
 size_t milcFieldBytes(const milcLattice *L, int ncomp, size_t esize) {

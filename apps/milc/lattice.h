@@ -14,15 +14,19 @@
  * the other parity: no neighbour table. Kernels walk the interior sites
  * of one parity by a half index h in [0, nint / 2) (milcSite).
  *
- * The halo seam: an operator reads neighbours from the halo, which
- * milcHaloFill (kernels.h) makes current. Today it copies the periodic images inside
- * the rank (one rank per axis); the shared MPI halo module slots in there. */
+ * The halo: an operator reads neighbours from the halo, which the shared
+ * halo module (targetDP_halo, site-list faces of one parity) fills:
+ * milcHaloStart / milcHaloWait, or milcHaloFill (kernels.h) for both. A
+ * periodic axis held by one rank is a copy inside it, the same code. */
 #ifndef MILC_LATTICE_H
 #define MILC_LATTICE_H
 
 #include <stddef.h>
 
+#include <mpi.h>
+
 #include "targetDP.h"
+#include "targetDP_halo.h"
 
 #define MILC_ND 4
 #define MILC_NV 6        /* a colour vector: 3 complex numbers */
@@ -75,12 +79,25 @@ static inline long milcGlobalIndex(const int global[4], const milcGeom *g, const
   return gi;
 }
 
-/* The rank's lattice: geometry, global extents, and the halo-fill lists. */
+/* The halo exchanges of a connected lattice, made when first needed (one
+ * per storage type, field width and parity; collective, and every rank
+ * asks for the same ones in the same order). */
+typedef struct {
+  MPI_Comm comm;
+  int dims[4];
+  targetHalo *h[2][2][3]; /* [float?][links?][parity 0, 1, both] */
+} milcHalos;
+
+/* The rank's lattice: geometry, global extents, the interior/boundary
+ * split and the halo exchanges. */
 typedef struct {
   milcGeom g;
   int global[4];
-  int nhalo[2];               /* halo sites of each parity */
-  int *t_hdst[2], *t_hsrc[2]; /* target lists: halo site <- interior image */
+  /* Half indices h of each parity: sites whose 8 neighbours are all
+   * interior (computed while the halo moves), and the rest. */
+  int nin[2], nbd[2];
+  int *t_hin[2], *t_hbd[2];
+  milcHalos *halos; /* NULL until milcLatticeConnect */
 } milcLattice;
 
 /* Local extents n[] at offset[] of a global lattice. Returns 0, or -1 with
@@ -88,6 +105,17 @@ typedef struct {
 int milcLatticeCreate(milcLattice *L, const int global[4], const int n[4], const int offset[4],
                       char *err, size_t errlen);
 void milcLatticeFree(milcLattice *L);
+/* Attach the lattice to the Cartesian communicator comm (dims ranks per
+ * axis, this rank's block at the offset given to milcLatticeCreate):
+ * needed before any halo exchange. Returns 0, or -1 with the reason. */
+int milcLatticeConnect(milcLattice *L, MPI_Comm comm, const int dims[4], char *err, size_t errlen);
+
+/* Halo of parity p (-1: both) of a target field of ncomp (MILC_NV or
+ * MILC_NL) values of esize bytes per site: start the exchange (faces sent),
+ * and wait for it (halo filled). A failure stops the run with the module's
+ * message. */
+void milcHaloStart(const milcLattice *L, void *t_f, int ncomp, int p, size_t esize);
+void milcHaloWait(const milcLattice *L, void *t_f, int ncomp, int p, size_t esize);
 
 /* Target field of ncomp values of esize bytes (sizeof(double) or
  * sizeof(float)) on every storage site, zeroed; and its size in bytes.

@@ -9,6 +9,7 @@
 
 #include "cg.h"
 #include "common/cli.h"
+#include "common/decomp.h"
 #include "common/timer.h"
 #include "common/triad.h"
 #include "gauge.h"
@@ -26,7 +27,7 @@ static void usage(void) {
   printf(
       "milc: staggered CG, (m^2 - D^2) x = b on the even sites\n"
       "  --size X,Y,Z,T       global lattice (or one number for all four; default 8)\n"
-      "  --decomposition a,b,c,d  MPI ranks per axis (default 0: all along t; else 0 = 1)\n"
+      "  --decomposition a,b,c,d  MPI ranks per axis (0: chosen, least halo surface; default 0)\n"
       "  --mass m             quark mass, > 0 (default 0.1)\n"
       "  --tol t              relative residual |r|/|b|, in (0, 1) (default 1e-8)\n"
       "  --maxiter n          iteration limit (default 1000)\n"
@@ -124,45 +125,38 @@ int main(int argc, char **argv) {
     return fail(rank, err);
   }
 
-  /* Decomposition: every axis must split evenly into even local extents. */
-  int dims[4], local[4];
+  /* Decomposition (common/decomp): every axis must split evenly into even
+   * local extents, so the choice is made on the half extents. */
+  int dims[4], local[4], half[4];
   for (int d = 0; d < 4; d++) {
     if (global[d] < 2 || global[d] % 2) {
       snprintf(err, sizeof(err), "size along %c must be even and >= 2, not %d", "xyzt"[d],
                global[d]);
       return fail(rank, err);
     }
-    dims[d] = request[d] ? request[d] : 1;
+    half[d] = global[d] / 2;
   }
-  if (request[0] + request[1] + request[2] + request[3] == 0) dims[3] = nranks;
-  if (dims[0] * dims[1] * dims[2] * dims[3] != nranks) {
-    snprintf(err, sizeof(err), "decomposition %d,%d,%d,%d needs %d MPI ranks, not %d", dims[0],
-             dims[1], dims[2], dims[3], dims[0] * dims[1] * dims[2] * dims[3], nranks);
-    return fail(rank, err);
+  if (decompChooseDimsN(nranks, 4, half, request, dims, err, sizeof(err))) {
+    char why[600];
+    snprintf(why, sizeof(why), "%s (each local extent must be even)", err);
+    return fail(rank, why);
   }
-  for (int d = 0; d < 4; d++) {
-    if (global[d] % dims[d] || (global[d] / dims[d]) % 2) {
-      snprintf(err, sizeof(err), "size %d along %c does not split into %d even local extents",
-               global[d], "xyzt"[d], dims[d]);
-      return fail(rank, err);
-    }
-    local[d] = global[d] / dims[d];
-  }
-  if (nranks > 1)
-    return fail(rank,
-                "more than one MPI rank needs the shared halo module (targetDP_halo), "
-                "not merged yet: run on 1 rank");
-
   const int periodic[4] = {1, 1, 1, 1};
-  MPI_Comm comm;
-  MPI_Cart_create(MPI_COMM_WORLD, 4, dims, periodic, 0, &comm);
-  int coords[4], offset[4];
-  MPI_Cart_coords(comm, rank, 4, coords);
-  for (int d = 0; d < 4; d++) offset[d] = coords[d] * local[d];
+  decompInfo dec;
+  if (decompCreateN(MPI_COMM_WORLD, 4, global, dims, periodic, &dec, err, sizeof(err)))
+    return fail(rank, err);
+  MPI_Comm comm = dec.comm;
+  int offset[4];
+  for (int d = 0; d < 4; d++) {
+    local[d] = dec.local[d];
+    offset[d] = dec.offset[d];
+  }
 
   targetInit();
   milcLattice L;
-  if (milcLatticeCreate(&L, global, local, offset, err, sizeof(err))) return fail(rank, err);
+  if (milcLatticeCreate(&L, global, local, offset, err, sizeof(err)) ||
+      milcLatticeConnect(&L, comm, dims, err, sizeof(err)))
+    return fail(rank, err);
   const size_t ubytes = milcFieldBytes(&L, MILC_NL, sizeof(double)),
                vbytes = milcFieldBytes(&L, MILC_NV, sizeof(double)),
                esize = milcPrecisionSize(prec);
@@ -272,7 +266,7 @@ int main(int argc, char **argv) {
   free(h_v);
   milcLatticeFree(&L);
   targetFinalize();
-  MPI_Comm_free(&comm);
+  decompFree(&dec);
   MPI_Finalize();
   return status;
 }
