@@ -137,9 +137,16 @@ int main(int argc, char **argv) {
     half[d] = global[d] / 2;
   }
   if (decompChooseDimsN(nranks, 4, half, request, dims, err, sizeof(err))) {
-    char why[600];
-    snprintf(why, sizeof(why), "%s (each local extent must be even)", err);
-    return fail(rank, why);
+    /* Say why in the user's terms: no split at all, or only odd ones. */
+    if (decompChooseDimsN(nranks, 4, global, request, dims, err, sizeof(err)))
+      return fail(rank, err);
+    for (int d = 0; d < 4; d++)
+      if ((global[d] / dims[d]) % 2)
+        snprintf(err, sizeof(err),
+                 "size %d along %c does not split into %d even local extents (decomposition "
+                 "%d,%d,%d,%d; staggered fermions need even local extents)",
+                 global[d], "xyzt"[d], dims[d], dims[0], dims[1], dims[2], dims[3]);
+    return fail(rank, err);
   }
   const int periodic[4] = {1, 1, 1, 1};
   decompInfo dec;

@@ -7,7 +7,8 @@
 # (1e-10); random field: true residual <= tol; single precision storage:
 # true residual <= tol, solution = double's to cond(M) tol. Portability: the same solve
 # in AOSOA (VVL 4 and 8), SOA VVL 1, AOS VVL 4 and 2 OpenMP threads takes
-# the same iterations and agrees to 1e-12. Gauge files: written, read back
+# the same iterations and agrees to 1e-12; so does it on 2, 4 and 8 MPI
+# ranks in decompositions that split every axis. Gauge files: written, read back
 # bitwise and by another layout; flipped byte, truncation, another lattice,
 # another file refused. Bad input is refused with a message; an
 # unconverged solve exits 1. Also: bench_su3 (mult_su3_nn) validates and
@@ -89,8 +90,38 @@ if milc "$ref" ref "${solve[@]}" --save "$tmp/ref.bin" && grep -q "^CG converged
     [ -n "$b" ] && milc "$b" "$1-$2" "${solve[@]}" --save "$tmp/$1-$2.bin" && same "$1 VVL=$2" "$1-$2"
   done
   OMP_NUM_THREADS=2 milc "$ref" t2 "${solve[@]}" --save "$tmp/t2.bin" && same "2 OpenMP threads" t2
+  # MPI: 2, 4 and 8 ranks, every axis split somewhere (z = 6 splits into
+  # no even blocks), the halo module's site-list faces. One OpenMP thread
+  # per rank: ranks outnumber the cores here.
+  mpi() { # mpi BUILD NP DECOMP OUT
+    OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1 TARGETDP_QUIET=1 timeout -k 5 60 \
+      mpirun --oversubscribe -np "$2" "$1/milc" "${solve[@]}" --decomposition "$3" \
+      --save "$tmp/$4.bin" >"$tmp/$4.log" 2>&1
+  }
+  for run in "2 2,1,1,1" "2 1,2,1,1" "2 1,1,1,2" "4 2,2,1,1" "4 1,1,1,4" "4 2,1,1,2" \
+             "4 0,0,0,0" "8 2,2,1,2"; do
+    set -- $run
+    out=np$1-${2//,/x}
+    if mpi "$ref" "$1" "$2" "$out"; then
+      same "$1 ranks as $(grep -o 'rank(s) as [0-9 x]*' "$tmp/$out.log" | sed 's/rank(s) as //')" "$out"
+    else
+      notok "$1 ranks, decomposition $2: solve ran" "$tmp/$out.log"
+    fi
+  done
+  b=${B[SOA-1]:-}
+  [ -n "$b" ] && mpi "$b" 4 1,2,1,2 soa-np4 && same "SOA VVL=1, 4 ranks as 1x2x1x2" soa-np4
 else
   notok "reference solve converges" "$tmp/ref.log"
+fi
+if OMP_NUM_THREADS=1 TARGETDP_QUIET=1 mpirun --oversubscribe -np 4 "$ref/milc" --size 4,4,6,8 \
+     --precision single --mass 0.2 --tol 1e-5 --print_every 0 --decomposition 1,2,1,2 \
+     >"$tmp/single4.log" 2>&1 && grep -q "^CG converged" "$tmp/single4.log" &&
+   [ "$(grep -o 'iterations [0-9]*' "$tmp/single4.log" | head -n 1)" = \
+     "$(OMP_NUM_THREADS=1 mpirun --oversubscribe -np 1 "$ref/milc" --size 4,4,6,8 --precision single \
+        --mass 0.2 --tol 1e-5 --print_every 0 2>&1 | grep -o 'iterations [0-9]*' | head -n 1)" ]; then
+  ok "single precision on 4 ranks (float faces): converges in the iterations of 1 rank"
+else
+  notok "single precision on 4 ranks (float faces): converges in the iterations of 1 rank" "$tmp/single4.log"
 fi
 
 if milc "$ref" prog --size 4,4,4,4 --print_every 5 --mass 0.2 --triad 100000 &&
@@ -183,10 +214,11 @@ refused "malformed seed" "seed must be an integer" 1 --seed 12ab
 refused "unknown precision" "precision must be double or single" 1 --precision quad
 refused "unknown gauge" "gauge must be random or unit" 1 --gauge hot
 refused "unknown option" "unknown option '--mas'" 1 --mas 0.1
-refused "decomposition for another rank count" "needs 4 MPI ranks, not 1" 1 --decomposition 1,1,2,2
+refused "decomposition for another rank count" "cannot be made from 1 MPI ranks" 1 --decomposition 1,1,2,2
 refused "decomposition into odd local extents" "does not split into 4 even local extents" 4 \
   --size 4,4,4,4 --decomposition 1,1,1,4
-refused "two ranks (until the halo module is merged)" "needs the shared halo module" 2 --size 4,4,4,8
+refused "ranks that divide no extent into even blocks" "cannot be split evenly over 3 MPI ranks" 3 \
+  --size 4,4,4,4
 
 if [ -f "$tmp/g.bin" ]; then
   cp "$tmp/g.bin" "$tmp/flip.bin"
