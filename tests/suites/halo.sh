@@ -7,7 +7,8 @@
 # default build and in a checked SoA build. Bad input (a decomposition
 # that does not divide the lattice, a halo deeper than a sub-domain, an
 # unavailable or unknown forced transport): one clear message from every
-# rank, non-zero status, no hang.
+# rank, non-zero status, no hang. Site-list faces (halo_sites.c): one
+# parity or both, double or float, 1 to 8 ranks, both transports.
 # Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 . tests/suites/lib/common.bash # $tmp, ok, notok
@@ -99,6 +100,29 @@ for bin in "${bins[@]}"; do
   TARGETDP_HALO=foo bad "$cfg: unknown transport" 2 "TARGETDP_HALO=foo" 3 8x8x8 0x0x0 1 1 111
   HALO_CHECK_CUSTOM=2 bad "$cfg: caller's pack without unpack" 2 ".pack is set but .unpack is not" 3 8x8x8 0x0x0 1 3 111
   HALO_CHECK_CUSTOM=3 bad "$cfg: caller's face of 0 doubles" 3 "face_doubles\[2\] is 0" 3 12x8x10 0x0x0 1 3 111
+
+  # Site-list faces (targetHaloSites; tests/mpi/halo_sites.c): one parity
+  # or both of a 4-D lattice, double or float values, against the periodic
+  # images exactly, edges/corners/other parity untouched.
+  sites=$(dirname "$bin")/halo_sites
+  for transport in direct staged; do
+    for r in "1 --parity 0" "2 --float --parity 1" "4 --dims 1,2,1,2 --parity 0" \
+             "4 --float --parity -1 --ncomp 3" "8 --dims 2,2,1,2 --ncomp 72"; do
+      set -- $r
+      np=$1
+      shift
+      log=$tmp/sites.log
+      TARGETDP_HALO=$transport OMP_NUM_THREADS=1 timeout -k 5 60 mpirun --oversubscribe -np "$np" \
+        "$sites" "$@" >"$log" 2>&1
+      rc=$?
+      if [ "$rc" -eq 0 ] && grep -q "halo_sites: PASS" "$log"; then
+        ok "$cfg $transport: site lists, $(grep -m1 'halo_sites: PASS' "$log" | sed 's/halo_sites: PASS: //')"
+      else
+        notok "$cfg $transport: site lists, $np ranks $* (status $rc)" "$log"
+      fi
+    done
+  done
+  bin=$sites bad "$cfg: site lists of unequal faces" 2 "must have the same number" --bad
 done
 echo "ok - halo: more ranks than GPUs on a node # SKIP no GPU here (tests/run_device.sh runs it)"
 exit 0
