@@ -87,3 +87,54 @@ for k in c-aosoa4 c-soa8; do
   OMP_NUM_THREADS=$cores timeout 300 "${B[$k]}/bench_stream" --reps 10 | grep -E "^(kernel|Triad)"
   OMP_NUM_THREADS=$cores timeout 300 "${B[$k]}/bench_su3" --size 1048576 --reps 10
 done
+
+# 4. Several GPUs of one host (the 2 x H200 machine; skipped with one GPU):
+#    the multi-rank solve against the one-rank solve (same iterations,
+#    1e-12), the halo module's site-list faces on each transport, and weak
+#    scaling: 24^4 and 48^4 sites per GPU on 1 and 2 GPUs (t split), as CSV
+#    rows: device,commit,config,ranks,local,iterations,seconds,s_per_iter,GFLOP/s,GB/s,efficiency
+#    (efficiency = time per iteration on 1 GPU / on 2 GPUs, same local size).
+ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+if [ "$ngpu" -ge 2 ]; then
+  echo "== 4. $ngpu GPUs: multi-rank validation and weak scaling"
+  make -s -j8 TARGET=cuda tests-mpi >"$OUT/build-mpi.log" 2>&1 || echo "not ok - build tests-mpi"
+  for t in auto staged ipc direct; do
+    for r in "2 --parity 0" "2 --float --parity 1 --dims 2,1,1,1"; do
+      set -- $r
+      np=$1
+      shift
+      TARGETDP_HALO=$t timeout 120 mpirun -np "$np" "${B[cuda-soa]}/tests/mpi/halo_sites" "$@" 2>&1 |
+        tail -n 1 | sed "s/\$/ [TARGETDP_HALO=$t]/"
+    done
+  done
+  for dec in 1,1,1,2 2,1,1,1; do
+    timeout 120 mpirun -np 2 "${B[cuda-soa]}/milc" "${solve[@]}" --decomposition $dec \
+      --save "$OUT/gpu2.bin" | tail -n 1
+    if "${B[c-aosoa4]}/milccheck" --compare "$OUT/gpu.bin" "$OUT/gpu2.bin" 1e-12; then
+      echo "ok - 2 GPUs ($dec) equal 1 GPU to 1e-12"
+    else
+      echo "not ok - 2 GPUs ($dec) equal 1 GPU to 1e-12"
+    fi
+  done
+  dev=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
+  commit=$(git rev-parse --short HEAD 2>/dev/null)
+  echo "csv: device,commit,config,ranks,local,iterations,seconds,s_per_iter,gflops,gbs,efficiency"
+  for k in cuda-soa cuda-aosoa; do
+    for L in 24 48; do
+      one=
+      for np in 1 2; do
+        size=$L,$L,$L,$((L * np))
+        line=$(timeout 400 mpirun -np $np "${B[$k]}/milc" --size $size --decomposition 1,1,1,$np \
+          --mass 0.1 --tol 1e-10 --maxiter 400 --print_every 0 | grep -E "^CG ")
+        it=$(grep -o 'iterations [0-9]*' <<<"$line" | cut -d' ' -f2)
+        sec=$(grep -o 'time [0-9.e+-]*' <<<"$line" | cut -d' ' -f2)
+        gf=$(grep -o '[0-9.]* GFLOP/s' <<<"$line" | cut -d' ' -f1)
+        gb=$(grep -o '[0-9.]* GB/s' <<<"$line" | cut -d' ' -f1)
+        spi=$(awk -v s="$sec" -v i="$it" 'BEGIN { if (i > 0) printf "%.6g", s / i }')
+        [ $np -eq 1 ] && one=$spi
+        eff=$(awk -v a="$one" -v b="$spi" 'BEGIN { if (b > 0) printf "%.3f", a / b }')
+        echo "csv: $dev,$commit,$k,$np,${L}^4,$it,$sec,$spi,$gf,$gb,$eff"
+      done
+    done
+  done
+fi
