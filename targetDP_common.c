@@ -393,7 +393,10 @@ static int check_elements(const void *t, size_t esz, const char *what, tdpSite a
 int tdpSetConstantT(void *t_a, const void *value, size_t n, tdpType type, size_t esz,
                     const char *f, int l) {
   /* all bytes zero: named targetZero (as a double 0.0 always was) */
-  int zero = value && esz <= sizeof(tdpZeroBytes_) && memcmp(value, tdpZeroBytes_, esz) == 0;
+  /* (only when esz is the type's size: a wrong esz is refused below, and
+   * reading esz bytes of the value first would overrun it) */
+  int zero = value && (size_t) tdpTypeSize(type) == esz && esz <= sizeof(tdpZeroBytes_) &&
+             memcmp(value, tdpZeroBytes_, esz) == 0;
   tdpSite at = SITE(zero ? "targetZero" : "targetSetConstant");
   int rc = check_live(at);
   if (rc == TARGET_SUCCESS) rc = check_type(type, esz, at);
