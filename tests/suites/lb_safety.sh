@@ -28,17 +28,7 @@ b=$(make -s lb-build-dir)
 
 # lb NP OUT [options]: run the app (output prefix $tmp/OUT unless an
 # --output follows), log in $tmp/OUT.log, status in $rc. No run may hang.
-lb() {
-  local np=$1 out=$2
-  shift 2
-  if [ "$np" = 1 ]; then
-    timeout -k 5 60 "$b/lb" --output "$tmp/$out" "$@" >"$tmp/$out.log" 2>&1
-  else
-    timeout -k 5 60 mpirun --oversubscribe -np "$np" "$b/lb" --output "$tmp/$out" "$@" \
-      >"$tmp/$out.log" 2>&1
-  fi
-  rc=$?
-}
+lb() { lbRun 60 "$@"; }
 msg() { grep -a -o 'lb: error: .*' "$1" | head -n 1 | head -c 160; }
 
 # refused NAME PATTERN ARGS...: one rank, exit 2, 'lb: error: ...PATTERN'.

@@ -74,20 +74,8 @@ if ! make -j2 lb >"$tmp/build-lb.log" 2>&1; then
 fi
 b=$(make -s lb-build-dir)
 
-# lb NP OUT [options]: run the app, log in $tmp/OUT.log, status in $rc.
-# One rank runs as an MPI singleton, without mpirun: mpirun takes ~2 s to
-# wind down a job that exits non-zero, and most runs here do.
-lb() {
-  local np=$1 out=$2
-  shift 2
-  if [ "$np" = 1 ]; then
-    timeout -k 5 120 "$b/lb" --output "$tmp/$out" "$@" >"$tmp/$out.log" 2>&1
-  else
-    timeout -k 5 120 mpirun --oversubscribe -np "$np" "$b/lb" --output "$tmp/$out" "$@" \
-      >"$tmp/$out.log" 2>&1
-  fi
-  rc=$?
-}
+# lb NP OUT [options]: lbRun (tests/suites/lib/common.bash) with 120 s.
+lb() { lbRun 120 "$@"; }
 
 # refused NAME PATTERN NP ARGS...: exit status 2, 'lb: error: ...PATTERN'
 # on stderr, no step run and no output file created.

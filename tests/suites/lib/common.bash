@@ -15,3 +15,19 @@ notok() { # notok NAME [LOG]
   echo "not ok - $1"
   [ -n "${2:-}" ] && [ -f "$2" ] && tail -n 15 "$2"
 }
+
+# lbRun SECONDS NP OUT [options]: run apps/lb ($b/lb) on NP ranks under a
+# time limit (no run may hang), output prefix $tmp/OUT, log $tmp/OUT.log,
+# exit status in $rc. One rank runs as an MPI singleton, without mpirun:
+# mpirun takes ~2 s to wind down a job that exits non-zero.
+lbRun() {
+  local limit=$1 np=$2 out=$3
+  shift 3
+  if [ "$np" = 1 ]; then
+    timeout -k 5 "$limit" "$b/lb" --output "$tmp/$out" "$@" >"$tmp/$out.log" 2>&1
+  else
+    timeout -k 5 "$limit" mpirun --oversubscribe -np "$np" "$b/lb" --output "$tmp/$out" "$@" \
+      >"$tmp/$out.log" 2>&1
+  fi
+  rc=$?
+}
