@@ -7,10 +7,7 @@
 # where nvcc exists (and runs where a GPU does).
 # Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
-unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/suites/lib/common.bash # $tmp, ok, notok, failsLoudly
 
 check() { # check NAME COMMAND...: ok if the command succeeds
   local name=$1
@@ -41,55 +38,24 @@ run_tiny() {
     echo "not ok - benchmark CSV has a header and every row, $label ($rows lines)"
   fi
 
-  local out rc
-  out=$("$b/bench_stream" --size 1003 --reps 2 --inject-error 2>&1)
-  rc=$?
-  if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: Triad targetDP double: element 1002" <<<"$out" &&
-     ! grep -q "GB/s" <<<"$out"; then
-    echo "ok - bench_stream fails on a wrong element and prints no bandwidth, $label"
-  else
-    echo "not ok - bench_stream fails on a wrong element and prints no bandwidth, $label (exit $rc)"
-    tail -n 5 <<<"$out"
-  fi
+  failsLoudly "bench_stream fails on a wrong element and prints no bandwidth, $label" \
+    "VALIDATION FAILED: Triad targetDP double: element 1002" "GB/s" \
+    "$b/bench_stream" --size 1003 --reps 2 --inject-error
   check "bench_blocks validates, $label, n=1003" "$b/bench_blocks" --size 1003 --reps 3
   check "bench_blocks validates, $label, n=27" "$b/bench_blocks" --size 27 --reps 2
   check "bench_blocks validates, $label, n=100003" "$b/bench_blocks" --size 100003 --reps 2
-  out=$("$b/bench_blocks" --size 1003 --reps 2 --inject-error 2>&1)
-  rc=$?
-  if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: ScanInclDouble targetDP: element 1002" <<<"$out" &&
-     ! grep -q "GB/s" <<<"$out"; then
-    echo "ok - bench_blocks fails on a wrong element and prints no bandwidth, $label"
-  else
-    echo "not ok - bench_blocks fails on a wrong element and prints no bandwidth, $label (exit $rc)"
-    tail -n 5 <<<"$out"
-  fi
-  out=$("$b/bench_stream" --size 1003 --reps 2 --inject-native-error 2>&1)
-  rc=$?
-  if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: Triad native candidate .*element 501" <<<"$out" &&
-     ! grep -q "GB/s" <<<"$out"; then
-    echo "ok - bench_stream validates every native candidate, $label"
-  else
-    echo "not ok - bench_stream validates every native candidate, $label (exit $rc)"
-    tail -n 5 <<<"$out"
-  fi
+  failsLoudly "bench_blocks fails on a wrong element and prints no bandwidth, $label" \
+    "VALIDATION FAILED: ScanInclDouble targetDP: element 1002" "GB/s" \
+    "$b/bench_blocks" --size 1003 --reps 2 --inject-error
+  failsLoudly "bench_stream validates every native candidate, $label" \
+    "VALIDATION FAILED: Triad native candidate .*element 501" "GB/s" \
+    "$b/bench_stream" --size 1003 --reps 2 --inject-native-error
   check "bench_d2q9 validates, $label" "$b/bench_d2q9" --size 67 --reps 2
-  out=$("$b/bench_d2q9" --size 67 --reps 2 --inject-error 2>&1)
-  rc=$?
-  if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: d2q9 targetDP" <<<"$out" &&
-     ! grep -q "MLUPS" <<<"$out"; then
-    echo "ok - bench_d2q9 fails on a wrong element, $label"
-  else
-    echo "not ok - bench_d2q9 fails on a wrong element, $label (exit $rc)"
-    tail -n 5 <<<"$out"
-  fi
-  out=$("$b/bench_layout" --size 1003 --triad-size 1001 --reps 2 --inject-error 2>&1)
-  rc=$?
-  if [ "$rc" -ne 0 ] && grep -q "VALIDATION FAILED: LBCollide site 1002 component 18" <<<"$out"; then
-    echo "ok - bench_layout fails on a wrong element, $label"
-  else
-    echo "not ok - bench_layout fails on a wrong element, $label (exit $rc)"
-    tail -n 5 <<<"$out"
-  fi
+  failsLoudly "bench_d2q9 fails on a wrong element, $label" \
+    "VALIDATION FAILED: d2q9 targetDP" "MLUPS" "$b/bench_d2q9" --size 67 --reps 2 --inject-error
+  failsLoudly "bench_layout fails on a wrong element, $label" \
+    "VALIDATION FAILED: LBCollide site 1002 component 18" "" \
+    "$b/bench_layout" --size 1003 --triad-size 1001 --reps 2 --inject-error
 }
 
 for cfg in "AOSOA 4" "SOA 1" "AOS 8"; do

@@ -25,17 +25,7 @@ fi
 # ---------------------------------------------------------------- builds
 # The default C configuration, and two others that change layout and VVL.
 declare -A B
-for cfg in "AOSOA 4" "SOA 1" "AOS 8"; do
-  set -- $cfg
-  dir=$(make -s LAYOUT=$1 VVL=$2 lb-build-dir)
-  if make -j2 LAYOUT=$1 VVL=$2 lb >"$tmp/build-$1-$2.log" 2>&1 &&
-     ! grep -q "warning:" "$tmp/build-$1-$2.log"; then
-    ok "lb builds warning-free, LAYOUT=$1 VVL=$2"
-    B[$1-$2]=$dir
-  else
-    notok "lb builds warning-free, LAYOUT=$1 VVL=$2" "$tmp/build-$1-$2.log"
-  fi
-done
+appBuilds lb "AOSOA 4" "SOA 1" "AOS 8"
 ref=${B[AOSOA-4]:-}
 if [ -z "$ref" ]; then
   echo "not ok - lb suite: the default build failed, nothing else can run"

@@ -25,17 +25,7 @@ fi
 # ---------------------------------------------------------------- builds
 declare -A B
 configs=("AOSOA 4" "AOSOA 8" "SOA 1" "AOS 4")
-for cfg in "${configs[@]}"; do
-  set -- $cfg
-  dir=$(make -s LAYOUT=$1 VVL=$2 milc-build-dir)
-  if make -j2 LAYOUT=$1 VVL=$2 milc >"$tmp/build-$1-$2.log" 2>&1 &&
-     ! grep -q "warning:" "$tmp/build-$1-$2.log"; then
-    ok "milc builds warning-free, LAYOUT=$1 VVL=$2"
-    B[$1-$2]=$dir
-  else
-    notok "milc builds warning-free, LAYOUT=$1 VVL=$2" "$tmp/build-$1-$2.log"
-  fi
-done
+appBuilds milc "${configs[@]}"
 ref=${B[AOSOA-4]:-}
 if [ -z "$ref" ]; then
   echo "not ok - milc suite: the default build failed, nothing else can run"
