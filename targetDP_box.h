@@ -10,9 +10,9 @@
  * dimension the sites of a row are consecutive in memory, so that dimension
  * is the vector one: strides of VVL sites, lanes base + vecIndex, as in the
  * 1-D TDP_TLP. The C backend threads over rows and vectorises along them;
- * CUDA puts the last dimension across consecutive threads (coalesced) and
- * the next one across the rest of the block, so a thin box (a z face) still
- * fills its blocks.
+ * CUDA puts the last dimension across consecutive threads (coalesced); a
+ * short row (a z face) shares the x of the grid with the next dimension,
+ * so a thin box still fills its blocks (see tdpBoxRun_).
  *
  * Index arithmetic is in long throughout (lattices beyond 2^31 sites).
  *
@@ -108,8 +108,42 @@ static TDP_HOST_DEVICE inline long tdpBoxDim_(const targetBox *b, int want, cons
 
 #ifdef __CUDACC__
 
-/* p = row * s + r with 32-bit arithmetic when both fit (a 64-bit division
- * costs a GPU several times more): once per thread, not per lane. */
+/* The launch, from the box alone (host and device agree on it): the
+ * dimensions before the row's (the outer ones) go across the z of the grid.
+ * A row of at least TDP_BOX_ROWMIN_ strides (VVL sites each) goes across
+ * the x of the grid by itself and the rows across y: each thread then
+ * finds its site with no division, as the 1-D TDP_TLP does. A shorter row
+ * would leave most of its warps idle, so there the plane (rows times
+ * strides) goes across x, in plane order, and each thread divides its
+ * plane point by the strides of a row, once per point. */
+#define TDP_BOX_ROWMIN_ 256
+typedef struct {
+  long outer;   /* points of the outer dimensions: across z */
+  long rows;    /* rows across y: the rows of the plane, or 1 */
+  long plane;   /* points across x: the strides of a row, or of the plane */
+  long strides; /* strides of VVL sites in a row */
+  int flat;     /* the plane across x (a division per point) */
+  int once;
+} tdpBoxRun_;
+static TDP_HOST_DEVICE inline tdpBoxRun_ tdpBoxRunOf_(const targetBox *b, int n) {
+  tdpBoxRun_ run;
+  long len = tdpBoxLen_(b, n - 2);
+  run.strides = (tdpBoxLen_(b, n - 1) + VVL - 1) / VVL;
+  run.outer = 1;
+  for (int d = 0; d < n - 2; d++) run.outer *= tdpBoxLen_(b, d);
+  run.flat = run.strides < TDP_BOX_ROWMIN_;
+  run.rows = run.flat ? 1 : len;
+  run.plane = run.flat ? len * run.strides : run.strides;
+  run.once = 1;
+  return run;
+}
+static __device__ inline tdpBoxRun_ tdpBoxRunDim_(const targetBox *b, int n, const char *file,
+                                                  int line) {
+  tdpBoxDim_(b, n, file, line);
+  return tdpBoxRunOf_(b, n);
+}
+/* p = q * s + r with 32-bit arithmetic when both fit (a 64-bit division
+ * costs a GPU several times more). */
 static __device__ inline void tdpDivmod_(long p, long s, long *q, long *r) {
   if (((unsigned long) p | (unsigned long) s) <= 0xffffffffUL) {
     unsigned int q32 = (unsigned int) p / (unsigned int) s;
@@ -120,43 +154,47 @@ static __device__ inline void tdpDivmod_(long p, long s, long *q, long *r) {
     *r = p % s;
   }
 }
+/* Row j (across y) and point p (across x) to the row coordinate r and the
+ * stride start c0. */
+static __device__ inline void tdpBoxPoint_(const tdpBoxRun_ *run, const targetBox *b, int n,
+                                           long j, long p, long *r, long *c0) {
+  long c = p;
+  *r = j;
+  if (run->flat) tdpDivmod_(p, run->strides, r, &c);
+  *r += b->lo[n - 2];
+  *c0 = b->lo[n - 1] + VVL * c;
+}
 
-/* The plane: the dimension before the last, times the strides of VVL
- * along the last; it goes across the x of the grid. The dimensions before
- * that (the outer ones) go across the y of the grid. */
-static TDP_HOST_DEVICE inline long tdpBoxStrides_(const targetBox *b, int ndim) {
-  return (tdpBoxLen_(b, ndim - 1) + VVL - 1) / VVL;
-}
-static TDP_HOST_DEVICE inline long tdpBoxPlane_(const targetBox *b, int ndim) {
-  return tdpBoxLen_(b, ndim - 2) * tdpBoxStrides_(b, ndim);
-}
-static TDP_HOST_DEVICE inline long tdpBoxOuter_(const targetBox *b, int ndim) {
-  long n = 1;
-  for (int d = 0; d < ndim - 2; d++) n *= tdpBoxLen_(b, d);
-  return n;
-}
-#define TDP_BOX_P0_ ((long) blockIdx.x * blockDim.x + threadIdx.x)
-#define TDP_BOX_PSTEP_ ((long) gridDim.x * blockDim.x)
+#define TDP_BOX_RUN_(box, n)                                                              \
+  for (tdpBoxRun_ tdp_run_ = tdpBoxRunDim_(&(box), n, __FILE__, __LINE__); tdp_run_.once;  \
+       tdp_run_.once = 0)                                                                 \
+    for (long tdp_q_ = blockIdx.z; tdp_q_ < tdp_run_.outer; tdp_q_ += gridDim.z)
 
-/* One plane point: the row coordinate r, the stride start c0 and the lanes. */
-#define TDP_BOX_PLANE_(box, n, r, c0)                                                  \
-  for (long tdp_p_ = TDP_BOX_P0_; tdp_p_ < tdpBoxPlane_(&(box), n); tdp_p_ += TDP_BOX_PSTEP_) \
-    for (long r = 0, c0 = 0, tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)                          \
-      for (tdpDivmod_(tdp_p_, tdpBoxStrides_(&(box), n), &r, &c0), r += (box).lo[n - 2],    \
-           c0 = (box).lo[n - 1] + VVL * c0; tdp_o1_; tdp_o1_ = 0)
+/* One plane point: the row coordinate r, the stride start c0. */
+#define TDP_BOX_PLANE_(box, n, r, c0)                                                     \
+  for (long tdp_j_ = blockIdx.y; tdp_j_ < tdp_run_.rows; tdp_j_ += gridDim.y)             \
+    for (long tdp_p_ = (long) blockIdx.x * blockDim.x + threadIdx.x; tdp_p_ < tdp_run_.plane; \
+         tdp_p_ += (long) gridDim.x * blockDim.x)                                         \
+      for (long r = 0, c0 = 0, tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)                         \
+        for (tdpBoxPoint_(&tdp_run_, &(box), n, tdp_j_, tdp_p_, &r, &c0); tdp_o1_; tdp_o1_ = 0)
+/* With VVL 1 the one lane is always in the box: no test per site. */
+#if VVL == 1
+#define TDP_BOX_LANES_(box, n, c0) \
+  for (int tdp_nlane_ = 1, tdp_lstride_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+#else
 #define TDP_BOX_LANES_(box, n, c0)                                                     \
   for (int tdp_nlane_ = ((box).hi[n - 1] - (c0) < VVL) ? (int) ((box).hi[n - 1] - (c0)) : VVL, \
            tdp_lstride_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+#endif
 
 #define TDP_TLP_2D(box, x, y0, base)                                                   \
-  for (long tdp_q_ = tdpBoxDim_(&(box), 2, __FILE__, __LINE__); tdp_q_ < 1; tdp_q_++)   \
+  TDP_BOX_RUN_(box, 2)                                                                 \
     TDP_BOX_PLANE_(box, 2, x, y0)                                                      \
       for (long base = x * (box).extent[1] + y0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)       \
         TDP_BOX_LANES_(box, 2, y0)
 
 #define TDP_TLP_3D(box, x, y, z0, base)                                                \
-  for (long tdp_q_ = tdpBoxDim_(&(box), 3, __FILE__, __LINE__) + blockIdx.y;           \
-       tdp_q_ < tdpBoxOuter_(&(box), 3); tdp_q_ += gridDim.y)                          \
+  TDP_BOX_RUN_(box, 3)                                                                 \
     for (long x = (box).lo[0] + tdp_q_, tdp_o0_ = 1; tdp_o0_; tdp_o0_ = 0)              \
       TDP_BOX_PLANE_(box, 3, y, z0)                                                    \
         for (long base = (x * (box).extent[1] + y) * (box).extent[2] + z0, tdp_o2_ = 1;  \
@@ -164,8 +202,7 @@ static TDP_HOST_DEVICE inline long tdpBoxOuter_(const targetBox *b, int ndim) {
           TDP_BOX_LANES_(box, 3, z0)
 
 #define TDP_TLP_4D(box, t, x, y, z0, base)                                             \
-  for (long tdp_q_ = tdpBoxDim_(&(box), 4, __FILE__, __LINE__) + blockIdx.y;           \
-       tdp_q_ < tdpBoxOuter_(&(box), 4); tdp_q_ += gridDim.y)                          \
+  TDP_BOX_RUN_(box, 4)                                                                 \
     for (long t = 0, x = 0, tdp_o0_ = 1; tdp_o0_; tdp_o0_ = 0)                          \
       for (tdpDivmod_(tdp_q_, tdpBoxLen_(&(box), 1), &t, &x), t += (box).lo[0],          \
            x += (box).lo[1]; tdp_o0_; tdp_o0_ = 0)                                      \
@@ -174,15 +211,17 @@ static TDP_HOST_DEVICE inline long tdpBoxOuter_(const targetBox *b, int ndim) {
                            + z0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)                    \
             TDP_BOX_LANES_(box, 4, z0)
 
-/* The grid of a box launch: the plane across x (TPB threads per block, in
- * plane order: the last dimension across consecutive threads), the outer
- * dimensions across y (grid-stride beyond 65535). Any grid is correct. */
+/* The grid of a box launch (see tdpBoxRun_): as the 1-D launch, one thread
+ * per stride; grid-stride beyond the limits of y and z. Any grid is
+ * correct. */
 static inline dim3 tdpBoxGrid_(const targetBox *b) {
-  long nx = (tdpBoxPlane_(b, b->ndim) + TARGET_TPB - 1) / TARGET_TPB;
-  long ny = tdpBoxOuter_(b, b->ndim);
+  tdpBoxRun_ run = tdpBoxRunOf_(b, b->ndim);
+  long nx = (run.plane + TARGET_TPB - 1) / TARGET_TPB, ny = run.rows, nz = run.outer;
   if (nx > 0x7fffffffL) nx = 0x7fffffffL;
   if (ny > 65535) ny = 65535;
-  return dim3((unsigned int) (nx < 1 ? 1 : nx), (unsigned int) (ny < 1 ? 1 : ny), 1);
+  if (nz > 65535) nz = 65535;
+  return dim3((unsigned int) (nx < 1 ? 1 : nx), (unsigned int) (ny < 1 ? 1 : ny),
+              (unsigned int) (nz < 1 ? 1 : nz));
 }
 #define TDP_LAUNCH_BOX(kernel, box, ...)                                \
   do {                                                                  \

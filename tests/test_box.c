@@ -175,17 +175,23 @@ static void test_box_2d(void **state) {
 
 static void test_box_3d(void **state) {
   (void) state;
-  const long e1[3] = {6, 5, 7}, e2[3] = {9, 13, 4 * VVL + 3}, e3[3] = {5, 40, 300};
+  const long e1[3] = {6, 5, 7}, e2[3] = {9, 13, 4 * VVL + 3}, e3[3] = {5, 40, 300},
+             e4[3] = {4, 6, 600 * VVL + 5};
   lattice_cases(3, e1);
   lattice_cases(3, e2);
   lattice_cases(3, e3); /* a plane of several CUDA blocks */
+  /* Rows long enough (at least 256 strides) that CUDA puts each row across
+   * the grid's x and the rows across y, with no division per site. */
+  lattice_cases(3, e4);
 }
 
 static void test_box_4d(void **state) {
   (void) state;
-  const long e1[4] = {5, 6, 5, 7}, e2[4] = {5, 6, 20, 2 * VVL + 5};
+  const long e1[4] = {5, 6, 5, 7}, e2[4] = {5, 6, 20, 2 * VVL + 5},
+             e3[4] = {5, 4, 5, 600 * VVL + 5}; /* long rows, as in test_box_3d */
   lattice_cases(4, e1);
   lattice_cases(4, e2);
+  lattice_cases(4, e3);
 }
 
 static void test_box_errors(void **state) {
