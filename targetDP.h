@@ -522,10 +522,13 @@ template <tdpReduceOp op, typename T> static __device__ inline T tdpCombine_(T x
  * kernel with two sums raced: issue 9). */
 template <tdpReduceOp op, typename T> static __device__ inline T tdpBlockReduce_(T v) {
   __shared__ T warp_val[32];
-  if (blockDim.x % 32) { /* a TDP_LAUNCH_TPB size: the full-warp shuffles would be wrong */
+  /* A TDP_LAUNCH_TPB size: the full-warp shuffles would be wrong. The
+   * message has no arguments: a printf argument buffer is an 8-byte stack
+   * frame (local memory) in every kernel that reduces. */
+  if (blockDim.x % 32) {
     if (threadIdx.x == 0)
       printf("targetDP: a block reduction (targetBlock*) needs a block size that is a multiple "
-             "of 32, not %u\n", blockDim.x);
+             "of 32\n");
     __trap();
   }
   const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32, nwarp = blockDim.x / 32;

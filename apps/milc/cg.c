@@ -25,13 +25,5 @@ static double total(const milcOps *o, const double *v) {
   return s;
 }
 
-#define MILC_REAL double
-#define R(name) name
-#include "cg_impl.h"
-#undef MILC_REAL
-#undef R
-#define MILC_REAL float
-#define R(name) name##_f
-#include "cg_impl.h"
-#undef MILC_REAL
-#undef R
+#define MILC_EACH_REAL_FILE "cg_impl.h"
+#include "each_real.h"

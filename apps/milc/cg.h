@@ -45,15 +45,7 @@ void milcCgWorkFree(milcCgWork *w);
 
 /* The solver for double fields (milcCgSolve, milcApplyM) and for float
  * fields (the same + _f), from one source (cg_api.h, cg_impl.h). */
-#define MILC_REAL double
-#define R(name) name
-#include "cg_api.h"
-#undef MILC_REAL
-#undef R
-#define MILC_REAL float
-#define R(name) name##_f
-#include "cg_api.h"
-#undef MILC_REAL
-#undef R
+#define MILC_EACH_REAL_FILE "cg_api.h"
+#include "each_real.h"
 
 #endif

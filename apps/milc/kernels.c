@@ -44,13 +44,5 @@ static double global_sum(milcOps *o) {
   return total;
 }
 
-#define MILC_REAL double
-#define R(name) name
-#include "kernels_impl.h"
-#undef MILC_REAL
-#undef R
-#define MILC_REAL float
-#define R(name) name##_f
-#include "kernels_impl.h"
-#undef MILC_REAL
-#undef R
+#define MILC_EACH_REAL_FILE "kernels_impl.h"
+#include "each_real.h"

@@ -30,16 +30,8 @@ void milcOpsFree(milcOps *o);
 /* The kernels' host calls, for double fields (names as below) and for
  * float fields (the same names + _f): kernels_api.h, included once per
  * storage type. */
-#define MILC_REAL double
-#define R(name) name
-#include "kernels_api.h"
-#undef MILC_REAL
-#undef R
-#define MILC_REAL float
-#define R(name) name##_f
-#include "kernels_api.h"
-#undef MILC_REAL
-#undef R
+#define MILC_EACH_REAL_FILE "kernels_api.h"
+#include "each_real.h"
 
 /* Flops and minimal memory traffic per output site (for the report).
  * Flops as MILC counts them: 8 SU(3) x vector (66) + 7 vector sums (6).

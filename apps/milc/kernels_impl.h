@@ -27,6 +27,11 @@ TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U
   const int nall = g->nall, other = (1 - p) * g->vh;
   (void) nall; /* not every layout's TDP_INDEX reads the site count */
   for (int c = 0; c < 6; c++) out[c] = 0.0;
+  /* Fully unrolled, so that g->str[mu] and the phase's sum over the
+   * offsets read kernel parameters at constant offsets: left a loop (as
+   * nvcc did in kDslashAxpby), g was copied to an 80-byte stack frame to
+   * be indexed by mu. */
+  TDP_UNROLL(4)
   for (int mu = 0; mu < 4; mu++) {
     const int fwd = other + (s + g->str[mu]) / 2, bwd = other + (s - g->str[mu]) / 2;
     double u[18], v[6], y[6], w[6];

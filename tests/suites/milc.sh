@@ -12,7 +12,8 @@
 # bitwise and by another layout; flipped byte, truncation, another lattice,
 # another file refused. Bad input is refused with a message; an
 # unconverged solve exits 1. Also: bench_su3 (mult_su3_nn) validates and
-# catches a planted error; CUDA build warning-free.
+# catches a planted error; CUDA build warning-free; every milc and
+# bench_su3 kernel free of local memory (ptxas: 0-byte stack frame, no spills).
 # Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 . tests/suites/lib/common.bash # $tmp, ok, notok
@@ -251,5 +252,25 @@ elif make -j2 TARGET=cuda milc "$(make -s TARGET=cuda milc-build-dir)/bench_su3"
   ok "milc, milccheck and bench_su3 compile and link warning-free with TARGET=cuda"
 else
   notok "milc, milccheck and bench_su3 compile and link warning-free with TARGET=cuda" "$tmp/cuda.log"
+fi
+# Local memory (a stack frame or spills) in these memory-bound kernels is
+# traffic the operator cannot afford (targetDP issue 13: kDslashAxpby had
+# 88 bytes). ptxas's report of every kernel of apps/milc and bench_su3.
+if [ -x "$nvcc" ] && [ -f targetDP_CUDA.cu ]; then
+  pt="$tmp/ptxas"
+  if make TARGET=cuda NVCC="$nvcc -Xptxas -v" BUILD="$pt" "$pt/obj/apps/milc/kernels.o" \
+       "$pt/obj/benchmarks/su3.o" >"$tmp/ptxas.log" 2>&1; then
+    nk=$(grep -c "Compiling entry function" "$tmp/ptxas.log")
+    nframe=$(grep -c "bytes stack frame" "$tmp/ptxas.log")
+    nclean=$(grep -c "^ *0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads$" "$tmp/ptxas.log")
+    if [ "$nk" -ge 18 ] && [ "$nframe" -ge "$nk" ] && [ "$nframe" -eq "$nclean" ]; then
+      ok "every milc and bench_su3 kernel (CUDA sm_90, double and float): no stack frame, no spills"
+    else
+      grep -B1 -E "(^| )[1-9][0-9]* bytes (stack frame|spill)" "$tmp/ptxas.log" >"$tmp/ptxas-bad.log"
+      notok "every milc and bench_su3 kernel (CUDA sm_90, double and float): no stack frame, no spills ($nclean of $nframe functions clean)" "$tmp/ptxas-bad.log"
+    fi
+  else
+    notok "ptxas report of the milc and bench_su3 kernels" "$tmp/ptxas.log"
+  fi
 fi
 exit 0
