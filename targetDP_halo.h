@@ -134,9 +134,16 @@ const char *targetHaloTransportName(targetHaloTransport_t t);
 /* Where an exchange's time goes, summed over exchanges since the last
  * reset (host wall-clock seconds, the stream synchronised at each phase's
  * end): packing kernels, transfer (staging copies, peer copies, MPI
- * waits), unpacking kernels. */
+ * waits), unpacking kernels. A halo whose every neighbour is this rank
+ * itself (one rank, periodic) is one batch of pack and unpack kernels,
+ * synchronised once at targetHaloWait: its time, Start's launches plus
+ * Wait's synchronisation, is self_s (the other three stay 0). Each phase
+ * is wall clock: device work the caller queued on other streams and left
+ * running shares the device and lengthens it (time an exchange alone to
+ * learn its own cost). */
 typedef struct {
   double pack_s, transfer_s, unpack_s;
+  double self_s; /* exchanges with this rank alone: pack + unpack, one synchronisation */
   long exchanges;
 } targetHaloTimes;
 void targetHaloGetTimes(const targetHalo *h, targetHaloTimes *t);

@@ -62,6 +62,9 @@ int lbHaloCreate(lbHalo *h, const lbGeom *g, const decompInfo *dc, char *err, si
     return -1;
   }
   h->bytes = (double) in->bytes_per_exchange;
+  for (int d = 0; d < 3; d++)
+    for (int side = 0; side < 2; side++)
+      h->remote = h->remote || (in->nbr[d][side] != MPI_PROC_NULL && in->nbr[d][side] != in->rank);
   return 0;
 }
 

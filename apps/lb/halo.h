@@ -19,6 +19,7 @@ typedef struct {
   int wall[3][2];           /* 1: a wall at this end of axis d, filled after the exchange */
   targetStream_t stream;    /* the exchange's (and the boundary update's) stream */
   double bytes;             /* message bytes this rank sends per exchange */
+  int remote;               /* 1: some neighbour is another rank (there is a message to hide) */
   double *t_f;              /* the field of the exchange in flight */
 } lbHalo;
 

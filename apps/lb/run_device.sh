@@ -165,6 +165,19 @@ for n in 128 256; do
   done
 done
 lbrun 90 1 1 cuda-soa --size 256x256x256 --kernel fused --steps 100 --triad 67108864
+# Issue 11: one GPU, 256^3 fused (the row above) must cost at most 5% over
+# its update (the self-exchange: a batch of face kernels, self_ms); for
+# comparison the same forced to overlap (its wait_ms: the exchange queued
+# behind the interior kernel).
+if [ -f "$csv" ] && awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+     $c["backend"] == "cuda" && $c["layout"] == "AOSOA" && $c["ranks"] == 1 && $c["nx"] == 256 &&
+     $c["kernel"] == "fused" { r = $c["step_ms"] / $c["update_ms"]; s = $c["self_ms"] }
+     END { printf "1 GPU 256^3 fused: step/update %.3f, self-exchange %.4f ms\n", r, s; exit !(r > 0 && r <= 1.05) }' "$csv"; then
+  echo "ok - one GPU: step within 5% of the update (issue 11)"
+else
+  echo "not ok - one GPU: step within 5% of the update (issue 11)"
+fi
+lbrun 90 1 1 cuda --size 256x256x256 --kernel fused --steps 100 --overlap 1
 
 # ---------------------------------------------------------------- host CPU
 for k in fused split; do

@@ -221,6 +221,28 @@ else
   notok "summary CSV rows carry device, halo_path, pack/transfer/unpack ms and hidden_pct" "$tmp/rows.csv"
 fi
 
+# Issue 11: one rank's exchange is periodic copies onto itself, queued as
+# one batch and timed as self_ms (no pack, transfer, unpack phases); an
+# exchange between ranks keeps its phases. An overlapped run reports the
+# time spent waiting for the exchange beside the interior as wait_ms, its
+# phases coming from the sequential steps alone.
+if [ -f "$tmp/rows.csv" ] &&
+   lb 2 "$ref" sumo --size 16x8x8 --steps 20 --print_every 0 --validate 0 --overlap 1 \
+     --summary "$tmp/rows.csv" &&
+   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; ok = ("self_ms" in c) && ("wait_ms" in c); next }
+            { n++
+              if (NR == 2 && !($c["ranks"] == 2 && $c["self_ms"] == 0 && $c["pack_ms"] > 0 &&
+                               $c["unpack_ms"] > 0 && $c["wait_ms"] == 0)) ok = 0
+              if (NR == 3 && !($c["ranks"] == 1 && $c["self_ms"] > 0 && $c["pack_ms"] == 0 &&
+                               $c["transfer_ms"] == 0 && $c["unpack_ms"] == 0 && $c["wait_ms"] == 0)) ok = 0
+              if (NR == 4 && !($c["ranks"] == 2 && $c["wait_ms"] > 0 && $c["pack_ms"] > 0 &&
+                               $c["hidden_pct"] >= 0)) ok = 0 }
+            END { exit !(ok && n == 3) }' "$tmp/rows.csv"; then
+  ok "summary CSV: one rank's self-exchange as self_ms, phases between ranks, overlapped wait as wait_ms"
+else
+  notok "summary CSV: one rank's self-exchange as self_ms, phases between ranks, overlapped wait as wait_ms" "$tmp/rows.csv"
+fi
+
 # The step-time model (apps/lb/lb_model.py): fitted to the host rows just
 # written plus GPU rows made up for the test (the device run gives real
 # ones), it must print every point against the model and draw the plot.
