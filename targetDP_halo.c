@@ -40,6 +40,7 @@ struct targetHalo_ {
   MPI_Request rreq[MAXD][2], sreq[MAXD][2], ready_r[MAXD][2], ready_s[MAXD][2];
   size_t nface_doubles[MAXD];   /* doubles of one face along each axis */
   targetHaloFaceFn pack, unpack; /* the caller's, or NULL: targetPackBox */
+  targetHaloSelfFn self_copy;    /* the caller's, or NULL: pack then unpack */
   void *ctx;
   targetHaloTimes times;
   double *field;
@@ -229,6 +230,11 @@ static int check_config(const targetHaloConfig *cfg, int nranks, targetHaloInfo 
   if (!cfg->pack != !cfg->unpack) {
     snprintf(err, errlen, "targetHaloConfig.%s is set but .%s is not: give both or neither",
              cfg->pack ? "pack" : "unpack", cfg->pack ? "unpack" : "pack");
+    return -1;
+  }
+  if (cfg->self_copy && !cfg->pack) {
+    snprintf(err, errlen, "targetHaloConfig.self_copy is set without .pack and .unpack: it "
+                          "replaces them only for a rank's copies onto itself");
     return -1;
   }
   for (int d = 0; cfg->pack && d < cfg->ndim; d++) {
@@ -532,6 +538,7 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
       h->local = h->local && (in->nbr[d][s] == MPI_PROC_NULL || in->nbr[d][s] == in->rank);
   h->pack = cfg->pack;
   h->unpack = cfg->unpack;
+  h->self_copy = cfg->self_copy;
   h->ctx = cfg->ctx;
   if (h->nbuf == 0) h->nbuf = 1; /* all faces empty: keep the buffers real */
   int rc = failed ? TARGET_ERROR_INVALID_VALUE : TARGET_SUCCESS;
@@ -752,6 +759,19 @@ static int recv_axis(targetHalo *h, int d) {
  * between phases to time them would cost more than the kernels. */
 static int exchange_local(targetHalo *h) {
   const int nd = h->info.ndim;
+  for (int d = 0; h->self_copy && d < nd; d++) {
+    for (int s = 0; s < 2; s++) {
+      if (h->info.nbr[d][s] == MPI_PROC_NULL) continue;
+      int rc = h->self_copy(h->ctx, d, s, h->field, h->stream);
+      if (rc) {
+        snprintf(h->err, sizeof(h->err), "the caller's self_copy of face %d of axis %d failed (%d)%s%s",
+                 s, d, rc, targetLastError() ? ": " : "",
+                 targetLastError() ? targetLastErrorString() : "");
+        return -1;
+      }
+    }
+  }
+  if (h->self_copy) return 0;
   /* site lists forward nothing: every face packed before any unpack, as
    * the exchange between ranks does */
   for (int step = 0; step < 2 * nd; step++) {

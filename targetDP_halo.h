@@ -42,6 +42,15 @@ typedef enum {
 typedef int (*targetHaloFaceFn)(void *ctx, int dim, int side, double *t_dst,
                                 const double *t_src, targetStream_t stream);
 
+/* Optional beside pack/unpack (targetHaloConfig.self_copy): a periodic
+ * axis held by this rank alone, queue on stream the fill of the halo face
+ * on side !side of axis dim straight from the edge face leaving through
+ * side, in t_field: bitwise what pack then unpack would give, without the
+ * buffer (half the memory traffic, one kernel instead of two). Used when
+ * every neighbour is this rank itself. Return 0, or nonzero. */
+typedef int (*targetHaloSelfFn)(void *ctx, int dim, int side, double *t_field,
+                                targetStream_t stream);
+
 /* Faces as lists of sites, for fields that are not a row-major box with
  * halo (e.g. even/odd site order, or only the sites of one parity): for
  * each axis d and side s, the field sites packed and sent to the
@@ -79,6 +88,7 @@ typedef struct {
    * same on every rank), ctx is passed back. The module keeps the rest:
    * order of axes, transports, overlap, errors. */
   targetHaloFaceFn pack, unpack;
+  targetHaloSelfFn self_copy;           /* optional with pack/unpack: see targetHaloSelfFn */
   void *ctx;
   long face_doubles[TARGET_HALO_MAXDIM];
   /* Or faces as site lists (exclusive with pack/unpack): NULL for none. */

@@ -18,6 +18,11 @@ static int unpack_face(void *ctx, int d, int side, double *t_f, const double *t_
   return 0;
 }
 
+static int self_face(void *ctx, int d, int side, double *t_f, targetStream_t stream) {
+  lbFaceSelf(&((const lbHalo *) ctx)->g, d, side, t_f, stream);
+  return 0;
+}
+
 int lbHaloCreate(lbHalo *h, const lbGeom *g, const decompInfo *dc, char *err, size_t len) {
   memset(h, 0, sizeof(*h));
   h->g = *g;
@@ -37,6 +42,7 @@ int lbHaloCreate(lbHalo *h, const lbGeom *g, const decompInfo *dc, char *err, si
   cfg.transport = TARGET_HALO_AUTO; /* TARGETDP_HALO=... forces one */
   cfg.pack = pack_face;
   cfg.unpack = unpack_face;
+  cfg.self_copy = self_face; /* one rank: one kernel per face, no buffer */
   cfg.ctx = h;
   char why[400];
   if (targetHaloCreate(dc->comm, &cfg, &h->h, why, sizeof(why))) {

@@ -470,6 +470,23 @@ TDP_KERNEL void lb_face(double *__restrict__ f, double *__restrict__ buf, lbGeom
   }
 }
 
+/* A periodic axis held by this rank alone (targetHaloConfig.self_copy):
+ * the movers leaving through side go straight into the halo plane on the
+ * other side, as lb_face's pack then unpack would put them. */
+TDP_KERNEL void lb_face_self(double *__restrict__ f, lbGeom g, int d, int side) {
+  int a, b;
+  plane_axes(d, &a, &b);
+  const int np = g.nh[a] * g.nh[b];
+  TDP_TLP_NOSTRIDE(i, np) {
+    const int src = PLANE_SITE(g, d, a, b, i, side ? g.n[d] : 1);
+    const int dst = PLANE_SITE(g, d, a, b, i, side ? 0 : g.n[d] + 1);
+    for (int k = 0; k < LB_NCROSS; k++) {
+      const int p = t_k.cross[d][side][k];
+      f[TDP_INDEX(g.nall, NVEL, dst, p)] = f[TDP_INDEX(g.nall, NVEL, src, p)];
+    }
+  }
+}
+
 /* Half-way bounce-back: the population that would stream from wall (halo)
  * site h into fluid site r = h + c_p is the one that left r towards the
  * wall, f_opp(p)(r), reflected. Writing it into f_p(h) lets the update pull
@@ -494,6 +511,9 @@ TDP_KERNEL void lb_wall_reflect(double *__restrict__ f, lbGeom g, int d, int sid
 void lbFace(const lbGeom *g, int d, int side, int unpack, double *t_f, double *t_buf,
             targetStream_t stream) {
   TDP_LAUNCH_STREAM(lb_face, lbPlaneSites(g, d), stream, t_f, t_buf, *g, d, side, unpack);
+}
+void lbFaceSelf(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream) {
+  TDP_LAUNCH_STREAM(lb_face_self, lbPlaneSites(g, d), stream, t_f, *g, d, side);
 }
 void lbWallReflect(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream) {
   TDP_LAUNCH_STREAM(lb_wall_reflect, lbPlaneSites(g, d), stream, t_f, *g, d, side);

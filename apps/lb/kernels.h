@@ -48,6 +48,9 @@ void lbMoments(const lbGeom *g, const double *t_f, double *t_rho, double *t_u, d
 int lbPlaneSites(const lbGeom *g, int d);
 void lbFace(const lbGeom *g, int d, int side, int unpack, double *t_f, double *t_buf,
             targetStream_t stream);
+/* Periodic onto this rank itself: the face leaving through side into the
+ * halo on the other side, in place (what lbFace's pack + unpack do). */
+void lbFaceSelf(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream);
 void lbWallReflect(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream);
 
 #endif
