@@ -23,25 +23,26 @@ static long laneStride(long tpb) {
 #endif
 }
 
+/* Site s was visited by the stride at base, in lane: the one record both
+ * map kernels keep (they differ only in their block size). */
+TDP_DEVICE static inline void recordVisit(long *t_base, int *t_lane, int *t_visits, long s,
+                                          long base, int lane) {
+  t_base[s] = base;
+  t_lane[s] = lane;
+  t_visits[s] += 1;
+}
+
 TDP_KERNEL void kMap(long *t_base, int *t_lane, int *t_visits, long n) {
   TDP_TLP(baseIndex, n) {
-    TDP_ILP(vecIndex) {
-      const long s = baseIndex + vecIndex;
-      t_base[s] = baseIndex;
-      t_lane[s] = TDP_LANE(vecIndex);
-      t_visits[s] += 1;
-    }
+    TDP_ILP(vecIndex) recordVisit(t_base, t_lane, t_visits, baseIndex + vecIndex, baseIndex,
+                                  TDP_LANE(vecIndex));
   }
 }
 
 TDP_KERNEL_TPB(64) void kMap64(long *t_base, int *t_lane, int *t_visits, long n) {
   TDP_TLP(baseIndex, n) {
-    TDP_ILP(vecIndex) {
-      const long s = baseIndex + vecIndex;
-      t_base[s] = baseIndex;
-      t_lane[s] = TDP_LANE(vecIndex);
-      t_visits[s] += 1;
-    }
+    TDP_ILP(vecIndex) recordVisit(t_base, t_lane, t_visits, baseIndex + vecIndex, baseIndex,
+                                  TDP_LANE(vecIndex));
   }
 }
 
