@@ -5,11 +5,15 @@
 # The machine needs cmocka: the Makefile finds an unpacked Debian package in
 # .deps/root when the system has none (see tests/README.md).
 set -uo pipefail
+# TESTS_PARTS (default "unit halo"): unit = the unit tests and examples,
+# halo = targetDP_halo on the GPUs (scripts/run_multigpu.sh asks for halo).
+TESTS_PARTS=${TESTS_PARTS:-unit halo}
+part() { [[ " $TESTS_PARTS " == *" $1 "* ]]; }
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH=/usr/local/cuda/bin:$PATH
 OUTDIR=${OUT:-build}
 mkdir -p "$OUTDIR"
-{
+part unit && {
   date -u +"%Y-%m-%dT%H:%MZ"; git rev-parse --short HEAD 2>/dev/null
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   TDP_GPU=1 TDP_SKIP_DEPS=1 TDP_JOBS=$(nproc) bash tests/run_tests.sh
@@ -20,7 +24,7 @@ mkdir -p "$OUTDIR"
 # targetDP_halo on the GPUs (tests/mpi/halo_check.c): bit-for-bit exchange
 # with each transport, the errors for an unavailable forced transport and
 # for more ranks than GPUs, and the time of a 256^3 x 19 exchange (2 ranks).
-{
+part halo && {
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
   ngpu=$(nvidia-smi -L | wc -l)
   echo "== halo on $ngpu GPU(s)"

@@ -27,10 +27,14 @@
 #      mass conserved to 1e-12, and a 2-GPU run's last observation line
 #      equals the 1-GPU run's of the same lattice character for character
 #      (bitwise the same fields); "ok - / not ok -" lines.
+# LB_PARTS (default "gpu host multi") picks sections: gpu = 0 and 1, host =
+# 2 and 3, multi = 4; scripts/run_multigpu.sh runs "gpu multi" on 2 GPUs.
 # Then apps/lb/lb_model.py fits the step-time model to the rows: $OUT/lb_model.txt
 # and $OUT/lb_model_weak_strong.svg (for docs/img/).
 # docs/lb.md explains the columns and how the numbers were used.
 set -uo pipefail
+LB_PARTS=${LB_PARTS:-gpu host multi}
+part() { [[ " $LB_PARTS " == *" $1 "* ]]; }
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 OUT=${OUT:-build/lb-device}
 mkdir -p "$OUT"
@@ -122,6 +126,7 @@ lbvalid() {
 }
 
 # ---------------------------------------------------------------- GPU correctness
+if part gpu; then
 val=$(mktemp -d)
 vcheck() { # vcheck NAME NP BUILDKEY ARGS...: the run must succeed
   local name=$1 np=$2 key=$3
@@ -179,7 +184,10 @@ else
 fi
 lbrun 90 1 1 cuda --size 256x256x256 --kernel fused --steps 100 --overlap 1
 
+fi # part gpu
+
 # ---------------------------------------------------------------- host CPU
+if part host; then
 for k in fused split; do
   lbrun 60 1 "$cores" c-soa8x --size 128x128x128 --kernel $k --steps 40
 done
@@ -209,11 +217,13 @@ for spec in "1 16" "2 8" "4 4" "8 2" "16 1"; do
     lbvalid "host 128^3 as $1 x $2"
 done
 
+fi # part host
+
 # ---------------------------------------------------------------- weak scaling, GPUs
 # 256^3 on 1 GPU; 512x256x256 on 1 GPU and on 2 (weak: 256^3 per GPU,
 # strong: the same lattice). The 2-GPU runs with the module's choice (IPC
 # here) and forced staged, each checked against the 1-GPU run.
-if [ "$ngpu" -gt 1 ]; then
+if part multi && [ "$ngpu" -gt 1 ]; then
   g=(--steps 300 --print_every 300 --triad 67108864 "${sw[@]}")
   lbrun 120 1 1 cuda --size 256x256x256 --decomposition 1,1,1 "${g[@]}" && lbvalid "GPU 256^3, 1 GPU"
   if lbrun 120 1 1 cuda --size 512x256x256 --decomposition 1,1,1 "${g[@]}"; then

@@ -15,6 +15,10 @@
 #      same run for the % of triad.
 # docs/milc.md says how to read it. A few minutes at most.
 set -uo pipefail
+# MILC_PARTS (default "single multi"): single = sections 1-3, multi = 4
+# (section 0, validation, always runs; scripts/run_multigpu.sh asks for multi).
+MILC_PARTS=${MILC_PARTS:-single multi}
+part() { [[ " $MILC_PARTS " == *" $1 "* ]]; }
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 OUT=${OUT:-build/milc-device}
 mkdir -p "$OUT"
@@ -55,6 +59,7 @@ else
   echo "not ok - GPU solution equals the host's to 1e-12"
 fi
 
+if part single; then
 echo "== 1. GPU timings"
 for k in cuda-soa cuda-aosoa; do
   for L in 16 24 32; do
@@ -88,6 +93,8 @@ for k in c-aosoa4 c-soa8; do
   OMP_NUM_THREADS=$cores timeout 300 "${B[$k]}/bench_su3" --size 1048576 --reps 10
 done
 
+fi # part single
+
 # 4. Several GPUs of one host (the 2 x H200 machine; skipped with one GPU):
 #    the multi-rank solve against the one-rank solve (same iterations,
 #    1e-12), the halo module's site-list faces on each transport, and weak
@@ -95,7 +102,7 @@ done
 #    rows: device,commit,config,ranks,local,iterations,seconds,s_per_iter,GFLOP/s,GB/s,efficiency
 #    (efficiency = time per iteration on 1 GPU / on 2 GPUs, same local size).
 ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
-if [ "$ngpu" -ge 2 ]; then
+if part multi && [ "$ngpu" -ge 2 ]; then
   echo "== 4. $ngpu GPUs: multi-rank validation and weak scaling"
   make -s -j8 TARGET=cuda tests-mpi >"$OUT/build-mpi.log" 2>&1 || echo "not ok - build tests-mpi"
   for t in auto staged ipc direct; do
