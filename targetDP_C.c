@@ -294,7 +294,8 @@ double tdpBackendProfileStop(int depth) {
 
 static char stream_token, event_token;
 
-int tdpBackendStreamCreate(void **native, tdpSite at) {
+int tdpBackendStreamCreate(void **native, targetStreamPriority_t priority, tdpSite at) {
+  (void) priority;
   (void) at;
   *native = &stream_token;
   return TARGET_SUCCESS;

@@ -424,9 +424,13 @@ static void profile_finalize(void) {
  * legacy default stream, which the synchronous calls of the layer use, so
  * mixing the two keeps program order. */
 
-int tdpBackendStreamCreate(void **native, tdpSite at) {
+int tdpBackendStreamCreate(void **native, targetStreamPriority_t priority, tdpSite at) {
   cudaStream_t s;
-  CUDA_TRY(cudaStreamCreate(&s), at);
+  int least = 0, greatest = 0; /* greatest: the numerically lowest, the highest priority */
+  CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest), at);
+  CUDA_TRY(cudaStreamCreateWithPriority(&s, cudaStreamDefault,
+                                        priority == TARGET_STREAM_PRIORITY_HIGH ? greatest : least),
+           at);
   *native = (void *) s;
   return TARGET_SUCCESS;
 }

@@ -98,9 +98,10 @@ static int check_event(targetEvent_t e, void **native, tdpSite at) {
 /* ---------------------------------------------------------------------- */
 
 /* Create the backend's object first, then its handle. */
-static int handle_create(void **out, int is_event, tdpSite at) {
+static int handle_create(void **out, int is_event, targetStreamPriority_t priority, tdpSite at) {
   void *native = NULL;
-  int rc = is_event ? tdpBackendEventCreate(&native, at) : tdpBackendStreamCreate(&native, at);
+  int rc = is_event ? tdpBackendEventCreate(&native, at)
+                    : tdpBackendStreamCreate(&native, priority, at);
   if (rc) return rc;
   uintptr_t id = 0;
   if (handle_add(native, is_event, &id)) {
@@ -112,15 +113,26 @@ static int handle_create(void **out, int is_event, tdpSite at) {
   return TARGET_SUCCESS;
 }
 
-int tdpStreamCreate(targetStream_t *stream, const char *f, int l) {
-  tdpSite at = SITE("targetStreamCreate");
+static int stream_create(targetStream_t *stream, targetStreamPriority_t priority, tdpSite at) {
   if (tdpCheckLive(at)) return targetLastError();
   if (!stream) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL address for the stream");
   *stream = NULL;
+  if (priority != TARGET_STREAM_PRIORITY_NORMAL && priority != TARGET_STREAM_PRIORITY_HIGH)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "priority %d is not TARGET_STREAM_PRIORITY_NORMAL or _HIGH", (int) priority);
   void *h = NULL;
-  int rc = handle_create(&h, 0, at);
+  int rc = handle_create(&h, 0, priority, at);
   if (rc == TARGET_SUCCESS) *stream = (targetStream_t) h;
   return rc;
+}
+
+int tdpStreamCreate(targetStream_t *stream, const char *f, int l) {
+  return stream_create(stream, TARGET_STREAM_PRIORITY_NORMAL, SITE("targetStreamCreate"));
+}
+
+int tdpStreamCreatePriority(targetStream_t *stream, targetStreamPriority_t priority,
+                            const char *f, int l) {
+  return stream_create(stream, priority, SITE("targetStreamCreateWithPriority"));
 }
 
 int tdpStreamDestroy(targetStream_t stream, const char *f, int l) {
@@ -164,7 +176,7 @@ int tdpEventCreate(targetEvent_t *event, const char *f, int l) {
   if (!event) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL address for the event");
   *event = NULL;
   void *h = NULL;
-  int rc = handle_create(&h, 1, at);
+  int rc = handle_create(&h, 1, TARGET_STREAM_PRIORITY_NORMAL, at);
   if (rc == TARGET_SUCCESS) *event = (targetEvent_t) h;
   return rc;
 }

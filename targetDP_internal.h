@@ -111,7 +111,7 @@ void tdpPackFinalize(void);
 
 /* Backend part. Streams and events are the backend's own objects
  * (cudaStream_t, cudaEvent_t); NULL native stream = the default stream. */
-int tdpBackendStreamCreate(void **native, tdpSite at);
+int tdpBackendStreamCreate(void **native, targetStreamPriority_t priority, tdpSite at);
 int tdpBackendStreamDestroy(void *native, tdpSite at);
 int tdpBackendStreamSynchronize(void *native, tdpSite at);
 int tdpBackendEventCreate(void **native, tdpSite at);

@@ -1,6 +1,7 @@
 /*
  * test_streams.c -- the asynchronous layer: streams (targetStreamCreate,
- * targetStreamDestroy, targetStreamSynchronize, TDP_LAUNCH_STREAM), events
+ * targetStreamDestroy, targetStreamSynchronize, TDP_LAUNCH_STREAM,
+ * targetStreamCreateWithPriority), events
  * (targetEventCreate, targetEventDestroy, targetEventRecord,
  * targetStreamWaitEvent, targetEventSynchronize), asynchronous copies
  * (copyToTargetAsync, copyFromTargetAsync, copyTargetToTargetAsync,
@@ -42,6 +43,15 @@ TDP_KERNEL void kCopyPlus(double *t_dst, const double *t_src, int n, double add)
       t_dst[i] = t_src[i] + add;
     }
   }
+}
+
+/* *t_sum += sum of t_a: an in-kernel reduction (TDP_LAUNCH_REDUCE_STREAM) */
+TDP_KERNEL void kSum(const double *t_a, int n, double *t_sum) {
+  double sum = 0.0;
+  TDP_TLP_SUM(baseIndex, n, sum) {
+    TDP_ILP_REDUCE(vecIndex) sum += t_a[baseIndex + vecIndex];
+  }
+  targetBlockAddDouble(t_sum, sum);
 }
 
 static const int nsizes[] = {1, VVL + 1, 1003, 12345, 1 << 20};
@@ -213,6 +223,65 @@ static void test_two_streams_event(void **state) {
   assert_int_equal(targetEventDestroy(done_a), TARGET_SUCCESS);
   assert_int_equal(targetStreamDestroy(a), TARGET_SUCCESS);
   assert_int_equal(targetStreamDestroy(b), TARGET_SUCCESS);
+}
+
+/* A high-priority stream (the halo's) is an ordinary stream for
+ * correctness: its work runs in order and waits for events of a normal
+ * stream (here the interior's slow kernel). Only scheduling differs. */
+static void test_stream_priority(void **state) {
+  (void) state;
+  const int n = 1 << 20;
+  size_t nbytes = (size_t) n * sizeof(double);
+  targetStream_t hi = NULL, lo = NULL;
+  targetEvent_t filled = NULL;
+  assert_int_equal(targetStreamCreateWithPriority(&hi, TARGET_STREAM_PRIORITY_HIGH), TARGET_SUCCESS);
+  assert_int_equal(targetStreamCreateWithPriority(&lo, TARGET_STREAM_PRIORITY_NORMAL),
+                   TARGET_SUCCESS);
+  assert_non_null(hi);
+  assert_true(hi != lo);
+  assert_int_equal(targetEventCreate(&filled), TARGET_SUCCESS);
+  double *t_x = NULL, *t_y = NULL, *back = NULL;
+  assert_int_equal(targetMalloc(&t_x, nbytes), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t_y, nbytes), TARGET_SUCCESS);
+  assert_int_equal(targetMallocHost(&back, nbytes), TARGET_SUCCESS);
+  const int reps = strcmp(TARGETDP_BACKEND, "c") ? 2000 : 2;
+  for (int round = 0; round < 2; round++) {
+    tuSetContext("high-priority stream after a normal one's event, round %d", round);
+    TDP_LAUNCH_STREAM(kSlowFill, n, lo, t_x, n, 3.0 + round, reps);
+    assert_int_equal(targetEventRecord(filled, lo), TARGET_SUCCESS);
+    assert_int_equal(targetStreamWaitEvent(hi, filled), TARGET_SUCCESS);
+    TDP_LAUNCH_STREAM(kCopyPlus, n, hi, t_y, t_x, n, 0.5);
+    TDP_LAUNCH_STREAM(kMulAdd, n, hi, t_y, n, 2.0, -1.0);
+    assert_int_equal(copyFromTargetAsync(back, t_y, nbytes, hi), TARGET_SUCCESS);
+    assert_int_equal(targetStreamSynchronize(hi), TARGET_SUCCESS);
+    tuCheck c;
+    tuCheckInit(&c);
+    for (int i = 0; i < n; i++) tuCheckEq(&c, i, back[i], (3.0 + round + 0.5) * 2.0 - 1.0);
+    tuCheckDone(&c, "values on the high-priority stream", n);
+  }
+  /* an in-kernel reduction on a stream: y = 6 + 2 round = 8 everywhere */
+  double *t_sum = NULL, sum = -1.0;
+  assert_int_equal(targetCalloc(&t_sum, sizeof(double)), TARGET_SUCCESS);
+  TDP_LAUNCH_REDUCE_STREAM(kSum, n, hi, t_y, n, t_sum);
+  assert_int_equal(copyFromTargetAsync(&sum, t_sum, sizeof(double), hi), TARGET_SUCCESS);
+  assert_int_equal(targetStreamSynchronize(hi), TARGET_SUCCESS);
+  assert_true(sum == 8.0 * n); /* exact: sums of 8 below 2^53 */
+  assert_int_equal(targetFree(t_sum), TARGET_SUCCESS);
+  targetStream_t bad = NULL;
+  targetSetErrorAbort(0);
+  expectError(targetStreamCreateWithPriority(&bad, (targetStreamPriority_t) 7),
+              TARGET_ERROR_INVALID_VALUE, "targetStreamCreateWithPriority", "priority 7");
+  expectError(targetStreamCreateWithPriority(NULL, TARGET_STREAM_PRIORITY_HIGH),
+              TARGET_ERROR_INVALID_VALUE, "targetStreamCreateWithPriority", "NULL address");
+  targetSetErrorAbort(1);
+  assert_int_equal(targetStreamSynchronize(lo), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_x), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_y), TARGET_SUCCESS);
+  assert_int_equal(targetFreeHost(back), TARGET_SUCCESS);
+  assert_int_equal(targetEventDestroy(filled), TARGET_SUCCESS);
+  assert_int_equal(targetStreamDestroy(lo), TARGET_SUCCESS);
+  assert_int_equal(targetStreamDestroy(hi), TARGET_SUCCESS);
+  assert_null(bad);
 }
 
 static void test_pinned_memory(void **state) {
@@ -417,6 +486,7 @@ int main(void) {
       cmocka_unit_test(test_default_stream),
       cmocka_unit_test(test_async_round_trips),
       cmocka_unit_test(test_two_streams_event),
+      cmocka_unit_test(test_stream_priority),
       cmocka_unit_test(test_pinned_memory),
       cmocka_unit_test(test_pinned_misuse),
       cmocka_unit_test(test_stream_event_misuse),

@@ -57,7 +57,10 @@ int lbHaloCreate(lbHalo *h, const lbGeom *g, const decompInfo *dc, char *err, si
     same = same && in->coords[d] == dc->coords[d] && in->local[d] == dc->local[d];
   int all = 0;
   MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, dc->comm);
-  int rc = all ? targetStreamCreate(&h->stream) : TARGET_SUCCESS;
+  /* high priority: its face kernels run beside the interior update, which
+   * is launched first and fills the device (targetStreamCreateWithPriority) */
+  int rc = all ? targetStreamCreateWithPriority(&h->stream, TARGET_STREAM_PRIORITY_HIGH)
+               : TARGET_SUCCESS;
   int ok = all && rc == TARGET_SUCCESS, every = 0;
   MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_MIN, dc->comm);
   if (!every) {

@@ -237,8 +237,9 @@ if part multi && [ "$ngpu" -gt 1 ]; then
       lbvalid "GPU 512x256x256, 2 GPUs, not overlapped" "$OUT/ref1.log"
     rm -f "$OUT/ref1.log"
   fi
-  # more ranks than GPUs: a clear error at start, no hang
-  if timeout 60 mpirun -np $((ngpu + 1)) "${B[cuda]:-/nonexistent}/lb" --size 32x32x32 --steps 2 \
+  # more ranks than GPUs: a clear error at start, no hang (a lattice that
+  # the ranks divide, so that the GPU count is what is refused)
+  if timeout 60 mpirun -np $((ngpu + 1)) "${B[cuda]:-/nonexistent}/lb" --size 48x48x48 --steps 2 \
        --output "$OUT/run" >"$OUT/last.log" 2>&1; then
     echo "not ok - $((ngpu + 1)) ranks on $ngpu GPUs: refused"
   elif grep -q "lb: error: halo exchange: .*GPU.*TARGETDP_OVERSUBSCRIBE=1" "$OUT/last.log"; then
