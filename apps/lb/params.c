@@ -34,7 +34,7 @@ static const keyInfo keys[] = {
     {"checkpoint_every", K_LONG, offsetof(lbParams, checkpoint_every), "checkpoint interval (0: none); also written at the end"},
     {"decomposition", K_INT3, offsetof(lbParams, decomposition), "MPI ranks per axis PX PY PZ (0: choose)"},
     {"kernel", K_KERNEL, offsetof(lbParams, kernel), "fused (collide+stream in one pass) | split (two kernels)"},
-    {"overlap", K_BOOL, offsetof(lbParams, overlap), "1: update the interior while the halo travels (fused kernel; every 10th step without, to measure what was hidden); 0: halo, then update; default: 1 on a GPU, 0 on the host (whose streams run in order)"},
+    {"overlap", K_BOOL, offsetof(lbParams, overlap), "1: update the interior while the halo travels (fused kernel; every 10th step without, to measure what was hidden); 0: halo, then update; default: on a GPU with a neighbour on another rank, tried for 30 steps and kept only if faster; 0 on the host (whose streams run in order)"},
     {"triad", K_LONG, offsetof(lbParams, triad), "doubles per array of an in-run STREAM triad (0: off)"},
     {"validate", K_BOOL, offsetof(lbParams, validate), "1: end with the case's PASS/FAIL check"},
     {"output", K_STR, offsetof(lbParams, output), "prefix of the output files"},

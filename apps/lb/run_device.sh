@@ -235,6 +235,8 @@ if part multi && [ "$ngpu" -gt 1 ]; then
       lbvalid "GPU 512x256x256, 2 GPUs, halo staged" "$OUT/ref1.log"
     lbrun 120 2 1 cuda --size 512x256x256 --decomposition 2,1,1 "${g[@]}" --overlap 0 &&
       lbvalid "GPU 512x256x256, 2 GPUs, not overlapped" "$OUT/ref1.log"
+    lbrun 120 2 1 cuda --size 512x256x256 --decomposition 2,1,1 "${g[@]}" --overlap 1 &&
+      lbvalid "GPU 512x256x256, 2 GPUs, overlapped throughout" "$OUT/ref1.log"
     rm -f "$OUT/ref1.log"
   fi
   # more ranks than GPUs: a clear error at start, no hang (a lattice that
