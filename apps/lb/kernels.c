@@ -321,8 +321,10 @@ typedef struct {
 TDP_KERNEL void lb_fused_box(const double *__restrict__ f, double *__restrict__ fn, lbGeom g,
                              lbBox bx) {
   TDP_TLP_NOSTRIDE(k, (long) bx.b[0] * bx.b[1] * bx.b[2]) {
-    const int z = bx.lo[2] + (int) (k % bx.b[2]), y = bx.lo[1] + (int) ((k / bx.b[2]) % bx.b[1]);
-    const int x = bx.lo[0] + (int) (k / ((long) bx.b[2] * bx.b[1]));
+    /* 32-bit division (a box lies inside the int-indexed block): 64-bit
+     * division is a long software sequence per site on a GPU */
+    const int kk = (int) k, zb = bx.b[2], yb = bx.b[1];
+    const int z = bx.lo[2] + kk % zb, y = bx.lo[1] + (kk / zb) % yb, x = bx.lo[0] + kk / (zb * yb);
     const int s = g.base + x * g.str[0] + y * g.str[1] + z;
     double q[NVEL][VVL], m[LB_NMOM][VVL];
     const int v = 0;
