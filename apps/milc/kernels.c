@@ -9,6 +9,7 @@ void milcOpsCreate(milcOps *o, const milcLattice *L, MPI_Comm comm) {
   o->L = L;
   o->comm = comm;
   targetMalloc(&o->t_sum, sizeof(double));
+  targetStreamCreate(&o->interior);
   for (int k = 0; k < MILC_K_NKIND; k++) {
     o->cnt.seconds[k] = o->cnt.flops[k] = o->cnt.bytes[k] = 0.0;
     o->cnt.calls[k] = 0;
@@ -18,6 +19,8 @@ void milcOpsCreate(milcOps *o, const milcLattice *L, MPI_Comm comm) {
 void milcOpsFree(milcOps *o) {
   targetFree(o->t_sum);
   o->t_sum = NULL;
+  targetStreamDestroy(o->interior);
+  o->interior = NULL;
 }
 
 /* Staggered phase eta_mu(x) = (-1)^(x_0 + ... + x_{mu-1}), global x. */

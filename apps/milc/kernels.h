@@ -21,6 +21,7 @@ typedef struct {
   const milcLattice *L;
   MPI_Comm comm;
   double *t_sum;    /* one double of target scratch for the reductions */
+  targetStream_t interior; /* the interior sweep of D, beside the halo's stream */
   milcCounters cnt; /* this rank's */
 } milcOps;
 

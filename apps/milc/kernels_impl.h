@@ -149,15 +149,20 @@ TDP_KERNEL static void R(kDot)(milcGeom g, const MILC_REAL *x, const MILC_REAL *
 
 /* The halo of src (parity 1 - p) moves while the interior sites are
  * computed; the boundary sites follow. Timed as one (the halo's own
- * share, what the interior did not hide, as halo). */
+ * share, what the interior did not hide, as halo). The interior is
+ * launched first, on its own stream: it reads no halo site and the
+ * exchange writes only halo sites; the exchange's kernels, on the halo's
+ * high-priority stream, still run beside it. The boundary sweep, on the
+ * default stream, waits for both. */
 void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL *t_dst, int p) {
   const milcLattice *L = o->L;
   targetSynchronize();
   const double t0 = timerNow();
-  milcHaloStart(L, t_src, MILC_NV, 1 - p, sizeof(MILC_REAL));
   if (L->nin[p])
-    TDP_LAUNCH(R(kDslash), L->nin[p], L->g, t_U, t_src, t_dst, p, L->t_hin[p], L->nin[p]);
+    TDP_LAUNCH_STREAM(R(kDslash), L->nin[p], o->interior, L->g, t_U, t_src, t_dst, p, L->t_hin[p],
+                      L->nin[p]);
   const double t1 = timerNow();
+  milcHaloStart(L, t_src, MILC_NV, 1 - p, sizeof(MILC_REAL));
   milcHaloWait(L, t_src, MILC_NV, 1 - p, sizeof(MILC_REAL));
   o->cnt.seconds[MILC_K_HALO] += timerNow() - t1;
   o->cnt.calls[MILC_K_HALO]++;
@@ -172,11 +177,11 @@ double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, co
   targetZero(o->t_sum, 1);
   targetSynchronize();
   const double t0 = timerNow();
-  milcHaloStart(L, t_src, MILC_NV, 1 - p, sizeof(MILC_REAL));
   if (L->nin[p])
-    TDP_LAUNCH_REDUCE(R(kDslashAxpby), L->nin[p], L->g, t_U, t_src, t_w, t_dst, p, a, b,
-                      L->t_hin[p], L->nin[p], o->t_sum);
+    TDP_LAUNCH_REDUCE_STREAM(R(kDslashAxpby), L->nin[p], o->interior, L->g, t_U, t_src, t_w, t_dst,
+                             p, a, b, L->t_hin[p], L->nin[p], o->t_sum);
   const double t1 = timerNow();
+  milcHaloStart(L, t_src, MILC_NV, 1 - p, sizeof(MILC_REAL));
   milcHaloWait(L, t_src, MILC_NV, 1 - p, sizeof(MILC_REAL));
   o->cnt.seconds[MILC_K_HALO] += timerNow() - t1;
   o->cnt.calls[MILC_K_HALO]++;

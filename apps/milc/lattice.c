@@ -71,6 +71,7 @@ void milcLatticeFree(milcLattice *L) {
   if (L->halos) {
     targetHalo **h = &L->halos->h[0][0][0];
     for (int i = 0; i < 12; i++) targetHaloFree(h[i]);
+    if (L->halos->stream) targetStreamDestroy(L->halos->stream);
     free(L->halos);
   }
   memset(L, 0, sizeof(*L));
@@ -85,6 +86,10 @@ int milcLatticeConnect(milcLattice *L, MPI_Comm comm, const int dims[4], char *e
   }
   L->halos->comm = comm;
   for (int d = 0; d < 4; d++) L->halos->dims[d] = dims[d];
+  if (targetStreamCreateWithPriority(&L->halos->stream, TARGET_STREAM_PRIORITY_HIGH)) {
+    snprintf(err, errlen, "cannot create the halo stream: %s", targetLastErrorString());
+    return -1;
+  }
   return 0;
 }
 
@@ -173,7 +178,7 @@ static targetHalo *get_halo(const milcLattice *L, int ncomp, int p, size_t esize
 
 void milcHaloStart(const milcLattice *L, void *t_f, int ncomp, int p, size_t esize) {
   targetHalo *h = get_halo(L, ncomp, p, esize);
-  if (targetHaloStartSites(h, t_f, TARGET_STREAM_DEFAULT)) {
+  if (targetHaloStartSites(h, t_f, L->halos->stream)) {
     fprintf(stderr, "milc: error: halo exchange: %s\n", targetHaloError(h));
     MPI_Abort(L->halos->comm, 1);
   }

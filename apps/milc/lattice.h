@@ -86,6 +86,10 @@ typedef struct {
   MPI_Comm comm;
   int dims[4];
   targetHalo *h[2][2][3]; /* [float?][links?][parity 0, 1, both] */
+  /* The exchanges' stream, of high priority: their face kernels run while
+   * the interior sweep, launched first on another stream, fills the GPU
+   * (targetStreamCreateWithPriority). */
+  targetStream_t stream;
 } milcHalos;
 
 /* The rank's lattice: geometry, global extents, the interior/boundary
