@@ -230,18 +230,18 @@ fi
 if [ -f "$tmp/rows.csv" ] && cp "$tmp/rows.csv" "$tmp/rows3.csv" &&
    lb 2 "$ref" sumo --size 16x8x8 --steps 20 --print_every 0 --validate 0 --overlap 1 \
      --summary "$tmp/rows3.csv" &&
-   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; ok = ("self_ms" in c) && ("wait_ms" in c); next }
+   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; ok = ("self_ms" in c) && ("wait_ms" in c) && ("overlap" in c); next }
             { n++
               if (NR == 2 && !($c["ranks"] == 2 && $c["self_ms"] == 0 && $c["pack_ms"] > 0 &&
-                               $c["unpack_ms"] > 0 && $c["wait_ms"] == 0)) ok = 0
+                               $c["unpack_ms"] > 0 && $c["wait_ms"] == 0 && $c["overlap"] == 0)) ok = 0
               if (NR == 3 && !($c["ranks"] == 1 && $c["self_ms"] > 0 && $c["pack_ms"] == 0 &&
                                $c["transfer_ms"] == 0 && $c["unpack_ms"] == 0 && $c["wait_ms"] == 0)) ok = 0
               if (NR == 4 && !($c["ranks"] == 2 && $c["wait_ms"] > 0 && $c["pack_ms"] > 0 &&
-                               $c["hidden_pct"] >= 0)) ok = 0 }
+                               $c["hidden_pct"] >= 0 && $c["overlap"] == 1)) ok = 0 }
             END { exit !(ok && n == 3) }' "$tmp/rows3.csv"; then
-  ok "summary CSV: one rank's self-exchange as self_ms, phases between ranks, overlapped wait as wait_ms"
+  ok "summary CSV: one rank's self-exchange as self_ms, phases between ranks, overlapped wait as wait_ms, the mode as overlap"
 else
-  notok "summary CSV: one rank's self-exchange as self_ms, phases between ranks, overlapped wait as wait_ms" "$tmp/rows3.csv"
+  notok "summary CSV: one rank's self-exchange as self_ms, phases between ranks, overlapped wait as wait_ms, the mode as overlap" "$tmp/rows3.csv"
 fi
 
 # The step-time model (apps/lb/lb_model.py): fitted to the host rows just
