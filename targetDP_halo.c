@@ -676,9 +676,33 @@ static int pack_face(targetHalo *h, int d, int s, int unpack) {
 }
 
 
+/* A periodic axis this rank holds alone, with the caller's self_copy: its
+ * faces are copied edge to halo in place (no buffer), queued in stream
+ * order after the axes before it, with no host synchronisation. On 2
+ * H200s lb's 2x1x1 split spent 0.18 ms a step packing and unpacking its
+ * two self-held axes, with a host synchronisation after each phase. */
+static int self_axis(const targetHalo *h, int d) {
+  return h->self_copy && is_self(h, d, 0) && is_self(h, d, 1);
+}
+
+static int self_copy_axis(targetHalo *h, int d) {
+  for (int s = 0; s < 2; s++) {
+    if (h->info.nbr[d][s] == MPI_PROC_NULL) continue;
+    int rc = h->self_copy(h->ctx, d, s, h->field, h->stream);
+    if (rc) {
+      snprintf(h->err, sizeof(h->err), "the caller's self_copy of face %d of axis %d failed (%d)%s%s",
+               s, d, rc, targetLastError() ? ": " : "",
+               targetLastError() ? targetLastErrorString() : "");
+      return -1;
+    }
+  }
+  return 0;
+}
+
 /* Pack the two edge faces of axis d and send them. */
 static int send_axis(targetHalo *h, int d) {
   targetHaloInfo *in = &h->info;
+  if (self_axis(h, d)) return 0; /* copied in recv_axis */
   double t0 = MPI_Wtime();
   for (int s = 0; s < 2; s++) {
     if (in->nbr[d][s] == MPI_PROC_NULL) continue;
@@ -728,6 +752,11 @@ static int send_axis(targetHalo *h, int d) {
 static int recv_axis(targetHalo *h, int d) {
   targetHaloInfo *in = &h->info;
   double t0 = MPI_Wtime();
+  if (self_axis(h, d)) {
+    int rc = self_copy_axis(h, d);
+    h->times.self_s += MPI_Wtime() - t0;
+    return rc;
+  }
   MPI_Waitall(2, h->rreq[d], MPI_STATUSES_IGNORE);
   MPI_Waitall(2, h->sreq[d], MPI_STATUSES_IGNORE);
   if (in->transport == TARGET_HALO_STAGED) {
@@ -759,18 +788,8 @@ static int recv_axis(targetHalo *h, int d) {
  * between phases to time them would cost more than the kernels. */
 static int exchange_local(targetHalo *h) {
   const int nd = h->info.ndim;
-  for (int d = 0; h->self_copy && d < nd; d++) {
-    for (int s = 0; s < 2; s++) {
-      if (h->info.nbr[d][s] == MPI_PROC_NULL) continue;
-      int rc = h->self_copy(h->ctx, d, s, h->field, h->stream);
-      if (rc) {
-        snprintf(h->err, sizeof(h->err), "the caller's self_copy of face %d of axis %d failed (%d)%s%s",
-                 s, d, rc, targetLastError() ? ": " : "",
-                 targetLastError() ? targetLastErrorString() : "");
-        return -1;
-      }
-    }
-  }
+  for (int d = 0; h->self_copy && d < nd; d++)
+    if (self_copy_axis(h, d)) return -1;
   if (h->self_copy) return 0;
   /* site lists forward nothing: every face packed before any unpack, as
    * the exchange between ranks does */

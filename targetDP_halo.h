@@ -46,8 +46,10 @@ typedef int (*targetHaloFaceFn)(void *ctx, int dim, int side, double *t_dst,
  * axis held by this rank alone, queue on stream the fill of the halo face
  * on side !side of axis dim straight from the edge face leaving through
  * side, in t_field: bitwise what pack then unpack would give, without the
- * buffer (half the memory traffic, one kernel instead of two). Used when
- * every neighbour is this rank itself. Return 0, or nonzero. */
+ * buffer (half the memory traffic, one kernel instead of two). Used for
+ * every periodic axis this rank holds alone, also beside axes split over
+ * ranks, queued in axis order with no host synchronisation (its time is
+ * targetHaloTimes.self_s). Return 0, or nonzero. */
 typedef int (*targetHaloSelfFn)(void *ctx, int dim, int side, double *t_field,
                                 targetStream_t stream);
 
@@ -147,13 +149,16 @@ const char *targetHaloTransportName(targetHaloTransport_t t);
  * waits), unpacking kernels. A halo whose every neighbour is this rank
  * itself (one rank, periodic) is one batch of pack and unpack kernels,
  * synchronised once at targetHaloWait: its time, Start's launches plus
- * Wait's synchronisation, is self_s (the other three stay 0). Each phase
+ * Wait's synchronisation, is self_s (the other three stay 0); in an
+ * exchange between ranks, self_s is the queueing of the self_copy kernels
+ * of the axes this rank holds alone (they finish inside the next phase's
+ * or Wait's synchronisation). Each phase
  * is wall clock: device work the caller queued on other streams and left
  * running shares the device and lengthens it (time an exchange alone to
  * learn its own cost). */
 typedef struct {
   double pack_s, transfer_s, unpack_s;
-  double self_s; /* exchanges with this rank alone: pack + unpack, one synchronisation */
+  double self_s; /* axes held alone: one rank's whole exchange, or the self_copy queueing */
   long exchanges;
 } targetHaloTimes;
 void targetHaloGetTimes(const targetHalo *h, targetHaloTimes *t);

@@ -22,7 +22,9 @@
  * pad holding a sentinel that must survive) sending a different subset of
  * the components through each face, as lattice Boltzmann does. A halo
  * site's component is then right where every axis it lies outside along
- * carried it, and keeps the sentinel otherwise. HALO_CHECK_CUSTOM=2 (no
+ * carried it, and keeps the sentinel otherwise. HALO_CHECK_CUSTOM=4: the
+ * same with the caller's self_copy as well (an axis this rank holds alone
+ * is copied edge to halo in place, no buffer). HALO_CHECK_CUSTOM=2 (no
  * unpack) and 3 (a face of 0 doubles) must be refused by every rank.
  */
 #include <mpi.h>
@@ -79,25 +81,12 @@ typedef struct {
   long nall;
 } customCtx;
 
+static void face_box(const customCtx *cx, int d, int side, targetFaceRegion_t kind, faceBox *g);
+
 static int custom_face(customCtx *cx, int d, int side, double *dst, const double *src,
                        targetStream_t stream, int unpack) {
-  const targetHaloInfo *in = cx->in;
-  long lo[4], hi[4];
-  targetFaceBox(in->ndim, in->extents, in->nhalo, d, side,
-                unpack ? TARGET_FACE_HALO : TARGET_FACE_EDGE, lo, hi);
   faceBox g;
-  g.nbox = 1;
-  for (int e = 0; e < 4; e++) { /* as 4-D, leading axes of extent 1 */
-    int a = e - (4 - in->ndim);
-    g.n[e] = a < 0 ? 1 : in->extents[a];
-    g.lo[e] = a < 0 ? 0 : lo[a];
-    g.b[e] = a < 0 ? 1 : hi[a] - lo[a];
-    g.nbox *= g.b[e];
-  }
-  g.nall = cx->nall;
-  g.base = PAD_FRONT;
-  g.ncomp = in->ncomp;
-  g.d = d;
+  face_box(cx, d, side, unpack ? TARGET_FACE_HALO : TARGET_FACE_EDGE, &g);
   g.s = unpack ? !side : side; /* the halo on side s is what the neighbour sent toward !s */
   TDP_LAUNCH_STREAM(kFace, g.nbox, stream, dst, src, g, unpack);
   return 0;
@@ -109,6 +98,53 @@ static int custom_pack(void *ctx, int d, int side, double *t_buf, const double *
 static int custom_unpack(void *ctx, int d, int side, double *t_f, const double *t_buf,
                          targetStream_t stream) {
   return custom_face((customCtx *) ctx, d, side, t_f, t_buf, stream, 1);
+}
+
+/* self_copy: the edge face leaving through side s of axis d straight into
+ * the halo face on side !s, the components sent toward s. */
+TDP_KERNEL void kSelf(double *t_f, faceBox e, faceBox h) {
+  TDP_TLP_NOSTRIDE(k, e.nbox) {
+    long r = k, xe[4], xh[4];
+    for (int a = 3; a >= 0; a--) {
+      xe[a] = e.lo[a] + r % e.b[a];
+      xh[a] = h.lo[a] + r % e.b[a];
+      r /= e.b[a];
+    }
+    long se = e.base + ((xe[0] * e.n[1] + xe[1]) * e.n[2] + xe[2]) * e.n[3] + xe[3];
+    long sh = e.base + ((xh[0] * e.n[1] + xh[1]) * e.n[2] + xh[2]) * e.n[3] + xh[3];
+    for (int c = 0; c < e.ncomp; c++)
+      if (sent(c, e.d, e.s)) t_f[TDP_INDEX(e.nall, e.ncomp, sh, c)] = t_f[TDP_INDEX(e.nall, e.ncomp, se, c)];
+  }
+}
+
+static void face_box(const customCtx *cx, int d, int side, targetFaceRegion_t kind, faceBox *g) {
+  const targetHaloInfo *in = cx->in;
+  long lo[4], hi[4];
+  targetFaceBox(in->ndim, in->extents, in->nhalo, d, side, kind, lo, hi);
+  g->nbox = 1;
+  for (int e = 0; e < 4; e++) { /* as 4-D, leading axes of extent 1 */
+    int a = e - (4 - in->ndim);
+    g->n[e] = a < 0 ? 1 : in->extents[a];
+    g->lo[e] = a < 0 ? 0 : lo[a];
+    g->b[e] = a < 0 ? 1 : hi[a] - lo[a];
+    g->nbox *= g->b[e];
+  }
+  g->nall = cx->nall;
+  g->base = PAD_FRONT;
+  g->ncomp = in->ncomp;
+  g->d = d;
+  g->s = side;
+}
+
+static long self_calls[4]; /* per axis */
+
+static int custom_self(void *ctx, int d, int side, double *t_f, targetStream_t stream) {
+  self_calls[d]++;
+  faceBox e, h;
+  face_box((const customCtx *) ctx, d, side, TARGET_FACE_EDGE, &e);
+  face_box((const customCtx *) ctx, d, !side, TARGET_FACE_HALO, &h);
+  TDP_LAUNCH_STREAM(kSelf, e.nbox, stream, t_f, e, h);
+  return 0;
 }
 
 static int parse_list(const char *s, long *v, int n) {
@@ -172,6 +208,7 @@ int main(int argc, char **argv) {
     }
     if (custom == 2) cfg.unpack = NULL;
     if (custom == 3) cfg.face_doubles[ndim - 1] = 0;
+    if (custom == 4) cfg.self_copy = custom_self;
   }
   targetHalo *h = NULL;
   char err[400];
@@ -268,6 +305,14 @@ int main(int argc, char **argv) {
   copyFromTarget(work, t_work, nwork * sizeof(double));
   for (int i = 0; i < nwork; i++)
     if (work[i] != 1.0 && nbad++ < 3) fprintf(stderr, "halo_check: interior work wrong\n");
+  /* self_copy serves every periodic axis this rank holds alone, also beside
+   * axes split over ranks, and no other */
+  for (int d = 0; custom == 4 && d < ndim; d++) {
+    const int alone = in->dims[d] == 1 && cfg.periodic[d];
+    if ((alone ? self_calls[d] == 0 : self_calls[d] != 0) && nbad++ < 3)
+      fprintf(stderr, "halo_check: rank %d: self_copy called %ld times for axis %d (%s)\n", rank,
+              self_calls[d], d, alone ? "held alone: expected" : "not held alone: unexpected");
+  }
 
   int reps = argc == 8 ? atoi(argv[7]) : 0;
   double per = 0.0;

@@ -90,6 +90,14 @@ for bin in "${bins[@]}"; do
     run "$cfg $transport: caller's pack, 2 ranks, closed x" 2 3 8x6x4 0x0x0 1 19 011
     run "$cfg $transport: caller's pack, 8 ranks 2x2x2" 8 3 6x8x4 2x2x2 1 19 111
     run "$cfg $transport: caller's pack, 4-D, 4 ranks, halo 2" 4 4 4x6x4x8 1x2x1x2 2 5 1011
+    # with the caller's self_copy: the axes a rank holds alone are copied in
+    # place, also beside axes split over ranks (checked: called for those
+    # axes, and only those)
+    export HALO_CHECK_CUSTOM=4
+    run "$cfg $transport: caller's self_copy, 1 rank" 1 3 6x7x5 0x0x0 1 19 111
+    run "$cfg $transport: caller's self_copy, 2 ranks 2x1x1" 2 3 8x6x4 2x1x1 1 19 111
+    run "$cfg $transport: caller's self_copy, 2 ranks 1x2x1, closed z" 2 3 6x8x4 1x2x1 1 19 110
+    run "$cfg $transport: caller's self_copy, 4-D, 4 ranks 1x2x1x2, halo 2" 4 4 4x6x4x8 1x2x1x2 2 5 1011
     unset HALO_CHECK_CUSTOM
   done
   unset TARGETDP_HALO
