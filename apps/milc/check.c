@@ -174,10 +174,10 @@ static void checkDecompositionIndependence(ctx *c) {
     milcSourceRandom(&B, v, MILC_EVEN, seed);
     for (int p = 0; p < 2; p++)
       for (int h = 0; h < B.g.nhalf; h++) {
-        int s, x[4], xh[4];
+        int s, x[4], xf[4];
         const int site = milcSite(&B.g, p, h, &s, x);
-        for (int d = 0; d < 4; d++) xh[d] = off[d] + x[d] + 1;
-        const int full = milcSiteHalo(&c->L.g, xh);
+        for (int d = 0; d < 4; d++) xf[d] = off[d] + x[d];
+        const int full = milcSiteAt(&c->L.g, xf);
         for (int k = 0; k < MILC_NL; k++, checked++)
           mism += U[TDP_INDEX(B.g.nall, MILC_NL, site, k)] !=
                   c->h_U[TDP_INDEX(c->L.g.nall, MILC_NL, full, k)];
@@ -192,6 +192,46 @@ static void checkDecompositionIndependence(ctx *c) {
   char d[160];
   snprintf(d, sizeof(d), "4 blocks (1x2x1x2) vs 1: %ld of %ld values differ", mism, checked);
   report(mism == 0 && checked > 0, "links and source identical for any decomposition", d);
+}
+
+/* Halo only along the axes split over ranks: on one rank (every axis
+ * wraps in the kernels) no halo sites, no boundary sites and, after the
+ * solves before this check, no halo exchange at all; a block split along t
+ * only (as on 2 ranks 1x1x1x2) has its halo and its boundary along t only. */
+static void checkHaloAxes(ctx *c) {
+  const milcLattice *L = &c->L;
+  long vol = 1;
+  int ok = !L->halo && L->nbd[0] == 0 && L->nbd[1] == 0;
+  for (int d = 0; d < 4; d++) {
+    ok = ok && L->g.hw[d] == 0 && L->g.nh[d] == L->g.n[d];
+    vol *= L->g.n[d];
+  }
+  ok = ok && L->nin[0] == vol / 2 && L->nin[1] == vol / 2 && c->ops.cnt.calls[MILC_K_HALO] == 0 &&
+       c->ops.cnt.calls[MILC_K_DSLASH] > 0;
+  char d[200];
+  snprintf(d, sizeof(d),
+           "one rank: halo %d, storage %d x %d x %d x %d, boundary sites %d + %d, %ld D calls, %ld "
+           "halo exchanges",
+           L->halo, L->g.nh[0], L->g.nh[1], L->g.nh[2], L->g.nh[3], L->nbd[0], L->nbd[1],
+           c->ops.cnt.calls[MILC_K_DSLASH], c->ops.cnt.calls[MILC_K_HALO]);
+  report(ok, "one rank: no halo, no boundary sites, no halo exchange", d);
+
+  const int *G = L->global;
+  const int n[4] = {G[0], G[1], G[2], G[3] / 2}, off[4] = {0, 0, 0, G[3] / 2};
+  milcLattice B;
+  char err[200];
+  if (milcLatticeCreate(&B, G, n, off, err, sizeof(err))) {
+    report(0, "a block split along t: halo along t only", err);
+    return;
+  }
+  const long inner = (long) n[0] * n[1] * n[2] * (n[3] - 2) / 2;
+  ok = B.halo && B.g.hw[0] == 0 && B.g.hw[1] == 0 && B.g.hw[2] == 0 && B.g.hw[3] == 1 &&
+       B.g.nh[3] == n[3] + 2 && B.nin[0] == inner && B.nin[1] == inner &&
+       B.nbd[0] == B.g.nhalf - inner && B.nbd[1] == B.g.nhalf - inner;
+  snprintf(d, sizeof(d), "storage %d x %d x %d x %d, interior sites %d + %d (want %ld each)",
+           B.g.nh[0], B.g.nh[1], B.g.nh[2], B.g.nh[3], B.nin[0], B.nin[1], inner);
+  report(ok, "a block split along t: halo and boundary along t only", d);
+  milcLatticeFree(&B);
 }
 
 /* b = sum_k amp_k e^{i p_k x} chi_k on the even sites; x_exact likewise
@@ -465,6 +505,7 @@ int main(int argc, char **argv) {
   checkAntiHermitian(&c);
   checkRandomSolve(&c);
   checkGaugeCovariance(&c);
+  checkHaloAxes(&c);
   checkSinglePrecision(&c);
   ctxFree(&c);
   targetFinalize();

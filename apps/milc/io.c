@@ -79,8 +79,8 @@ static long row_start(const milcLattice *L, int y, int z, int t) {
 }
 
 static int row_site(const milcLattice *L, int x, int y, int z, int t) {
-  const int xh[4] = {x + 1, y + 1, z + 1, t + 1};
-  return milcSiteHalo(&L->g, xh);
+  const int xl[4] = {x, y, z, t};
+  return milcSiteAt(&L->g, xl);
 }
 
 int milcGaugeWrite(const milcLattice *L, MPI_Comm comm, const double *h_U, const char *path,

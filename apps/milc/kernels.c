@@ -40,6 +40,17 @@ static void account(milcOps *o, milcKernelKind k, double t0, double flops_site, 
   o->cnt.calls[k]++;
 }
 
+/* The halo of parity p of a vector field (esize bytes per value), timed
+ * and counted as halo; nothing on a lattice without halo. */
+static void halo_fill(milcOps *o, void *t_f, int p, size_t esize) {
+  if (!o->L->halo) return;
+  const double t1 = timerNow();
+  milcHaloStart(o->L, t_f, MILC_NV, p, esize);
+  milcHaloWait(o->L, t_f, MILC_NV, p, esize);
+  o->cnt.seconds[MILC_K_HALO] += timerNow() - t1;
+  o->cnt.calls[MILC_K_HALO]++;
+}
+
 static double global_sum(milcOps *o) {
   double local = 0.0, total = 0.0;
   copyFromTarget(&local, o->t_sum, sizeof(double));

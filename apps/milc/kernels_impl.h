@@ -19,7 +19,8 @@ void R(milcFieldZero)(const milcLattice *L, MILC_REAL *t_f, int ncomp) {
 }
 
 /* (D src)(x) at interior site h of parity p; returns its storage index.
- * src lives on the other parity, whose halo must be current. */
+ * src lives on the other parity, whose halo (axes split over ranks) must
+ * be current; along the other axes the neighbours wrap on the rank. */
 TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U,
                                            const MILC_REAL *src, int p, int h, double out[6]) {
   int s, x[4];
@@ -33,7 +34,9 @@ TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U
    * be indexed by mu. */
   TDP_UNROLL(4)
   for (int mu = 0; mu < 4; mu++) {
-    const int fwd = other + (s + g->str[mu]) / 2, bwd = other + (s - g->str[mu]) / 2;
+    int hf, hb; /* into the halo, or wrapped on an axis without halo */
+    milcHop(g, mu, x[mu], &hf, &hb);
+    const int fwd = other + (s + hf) / 2, bwd = other + (s + hb) / 2;
     double u[18], v[6], y[6], w[6];
     for (int c = 0; c < 18; c++) u[c] = U[TDP_INDEX(nall, MILC_NL, site, 18 * mu + c)];
     for (int c = 0; c < 6; c++) v[c] = src[TDP_INDEX(nall, MILC_NV, fwd, c)];
@@ -149,7 +152,9 @@ TDP_KERNEL static void R(kDot)(milcGeom g, const MILC_REAL *x, const MILC_REAL *
 
 /* The halo of src (parity 1 - p) moves while the interior sites are
  * computed; the boundary sites follow. Timed as one (the halo's own
- * share, what the interior did not hide, as halo). The interior is
+ * share, what the interior did not hide, as halo). On a lattice without
+ * halo (no axis split: one rank) there is neither exchange nor boundary:
+ * one launch over all sites. The interior is
  * launched first, on its own stream: it reads no halo site and the
  * exchange writes only halo sites; the exchange's kernels, on the halo's
  * high-priority stream, still run beside it. The boundary sweep, on the
@@ -161,11 +166,7 @@ void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL
   if (L->nin[p])
     TDP_LAUNCH_STREAM(R(kDslash), L->nin[p], o->interior, L->g, t_U, t_src, t_dst, p, L->t_hin[p],
                       L->nin[p]);
-  const double t1 = timerNow();
-  milcHaloStart(L, t_src, MILC_NV, 1 - p, sizeof(MILC_REAL));
-  milcHaloWait(L, t_src, MILC_NV, 1 - p, sizeof(MILC_REAL));
-  o->cnt.seconds[MILC_K_HALO] += timerNow() - t1;
-  o->cnt.calls[MILC_K_HALO]++;
+  halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
   if (L->nbd[p])
     TDP_LAUNCH(R(kDslash), L->nbd[p], L->g, t_U, t_src, t_dst, p, L->t_hbd[p], L->nbd[p]);
   account(o, MILC_K_DSLASH, t0, MILC_DSLASH_FLOPS, (MILC_DSLASH_DOUBLES) * sizeof(MILC_REAL));
@@ -180,11 +181,7 @@ double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, co
   if (L->nin[p])
     TDP_LAUNCH_REDUCE_STREAM(R(kDslashAxpby), L->nin[p], o->interior, L->g, t_U, t_src, t_w, t_dst,
                              p, a, b, L->t_hin[p], L->nin[p], o->t_sum);
-  const double t1 = timerNow();
-  milcHaloStart(L, t_src, MILC_NV, 1 - p, sizeof(MILC_REAL));
-  milcHaloWait(L, t_src, MILC_NV, 1 - p, sizeof(MILC_REAL));
-  o->cnt.seconds[MILC_K_HALO] += timerNow() - t1;
-  o->cnt.calls[MILC_K_HALO]++;
+  halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
   if (L->nbd[p])
     TDP_LAUNCH_REDUCE(R(kDslashAxpby), L->nbd[p], L->g, t_U, t_src, t_w, t_dst, p, a, b,
                       L->t_hbd[p], L->nbd[p], o->t_sum);

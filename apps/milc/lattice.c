@@ -18,7 +18,10 @@ int milcLatticeCreate(milcLattice *L, const int global[4], const int n[4], const
     }
     L->global[d] = global[d];
     g->n[d] = n[d];
-    g->nh[d] = n[d] + 2;
+    /* An axis held whole wraps periodically on the rank: no halo. */
+    g->hw[d] = n[d] < global[d];
+    L->halo = L->halo || g->hw[d];
+    g->nh[d] = n[d] + 2 * g->hw[d];
     g->offset[d] = offset[d];
     vhalo *= g->nh[d];
     nint *= n[d];
@@ -30,6 +33,10 @@ int milcLatticeCreate(milcLattice *L, const int global[4], const int n[4], const
   }
   g->str[0] = 1;
   for (int d = 1; d < 4; d++) g->str[d] = g->str[d - 1] * g->nh[d - 1];
+  for (int d = 0; d < 4; d++) {
+    g->wrap[d] = g->hw[d] ? 0 : n[d] * g->str[d];
+    g->s0 += g->hw[d] * g->str[d];
+  }
   g->par0 = (offset[0] + offset[1] + offset[2] + offset[3]) & 1;
   g->nhalf = (int) (nint / 2);
   /* Each parity starts on a 64-site (and SAL) boundary: aligned vectors. */
@@ -38,7 +45,8 @@ int milcLatticeCreate(milcLattice *L, const int global[4], const int n[4], const
   g->vh = (int) (((vhalo / 2 + m - 1) / m) * m);
   g->nall = 2 * g->vh;
 
-  /* Interior / boundary split of each parity, by half index. */
+  /* Interior / boundary split of each parity, by half index: a site is
+   * boundary when it lies on a face of an axis with halo. */
   for (int p = 0; p < 2; p++) {
     int *hin = (int *) malloc((g->nhalf + 1) * sizeof(int));
     int *hbd = (int *) malloc((g->nhalf + 1) * sizeof(int));
@@ -49,7 +57,7 @@ int milcLatticeCreate(milcLattice *L, const int global[4], const int n[4], const
     for (int h = 0; h < g->nhalf; h++) {
       int s, x[4], inner = 1;
       milcSite(g, p, h, &s, x);
-      for (int d = 0; d < 4; d++) inner = inner && x[d] >= 1 && x[d] <= n[d] - 2;
+      for (int d = 0; d < 4; d++) inner = inner && (!g->hw[d] || (x[d] >= 1 && x[d] <= n[d] - 2));
       if (inner) hin[L->nin[p]++] = h;
       else hbd[L->nbd[p]++] = h;
     }
@@ -85,7 +93,14 @@ int milcLatticeConnect(milcLattice *L, MPI_Comm comm, const int dims[4], char *e
     return -1;
   }
   L->halos->comm = comm;
-  for (int d = 0; d < 4; d++) L->halos->dims[d] = dims[d];
+  for (int d = 0; d < 4; d++) {
+    if ((dims[d] > 1) != L->g.hw[d]) {
+      snprintf(err, errlen, "axis %c: %d rank(s) but the lattice was made %s halo", "xyzt"[d],
+               dims[d], L->g.hw[d] ? "with" : "without");
+      return -1;
+    }
+    L->halos->dims[d] = dims[d];
+  }
   if (targetStreamCreateWithPriority(&L->halos->stream, TARGET_STREAM_PRIORITY_HIGH)) {
     snprintf(err, errlen, "cannot create the halo stream: %s", targetLastErrorString());
     return -1;
@@ -93,11 +108,13 @@ int milcLatticeConnect(milcLattice *L, MPI_Comm comm, const int dims[4], char *e
   return 0;
 }
 
-/* The faces of parity p (-1: both) as site lists: along d, side s, the
- * interior layer next to the side (sent) and the halo layer beyond it
- * (received), the other coordinates interior, in one loop order on every
- * rank (a neighbour's global coordinates there are ours). Only the axes'
- * faces: the staggered operator reads no diagonal neighbour. */
+/* The faces of parity p (-1: both) as site lists: along an axis d with
+ * halo, side s, the interior layer next to the side (sent) and the halo
+ * layer beyond it (received), the other coordinates interior, in one loop
+ * order on every rank (a neighbour's global coordinates there are ours).
+ * Only the axes' faces: the staggered operator reads no diagonal
+ * neighbour. An axis without halo has empty faces: it wraps in the
+ * kernels. */
 static targetHalo *make_halo(const milcLattice *L, int ncomp, int p, size_t esize) {
   const milcGeom *g = &L->g;
   targetHaloSites sites;
@@ -118,24 +135,25 @@ static targetHalo *make_halo(const milcLattice *L, int ncomp, int p, size_t esiz
         }
       }
       long ns = 0, nr = 0;
-      int xh[4];
-      for (xh[3] = 1; xh[3] <= g->n[3]; xh[3]++)
-        for (xh[2] = 1; xh[2] <= g->n[2]; xh[2]++)
-          for (xh[1] = 1; xh[1] <= g->n[1]; xh[1]++)
-            for (xh[0] = 1; xh[0] <= g->n[0]; xh[0]++) {
-              if (xh[d] != 1) continue; /* one layer: coordinate d set below */
-              int snd[4], rcv[4];
-              for (int e = 0; e < 4; e++) snd[e] = rcv[e] = xh[e];
-              snd[d] = s ? g->n[d] : 1;
-              rcv[d] = s ? g->n[d] + 1 : 0;
-              /* Each list keeps the sites of parity p: what we send
-               * lands on the neighbour's list of the opposite side,
-               * filtered there by the parity of the same global site. */
-              const int qs = (snd[0] + snd[1] + snd[2] + snd[3] + g->par0) & 1;
-              const int qr = (rcv[0] + rcv[1] + rcv[2] + rcv[3] + g->par0) & 1;
-              if (p < 0 || qs == p) mem[d][s][0][ns++] = milcSiteHalo(g, snd);
-              if (p < 0 || qr == p) mem[d][s][1][nr++] = milcSiteHalo(g, rcv);
-            }
+      int x[4];
+      if (g->hw[d]) /* else no face: the axis wraps */
+        for (x[3] = 0; x[3] < g->n[3]; x[3]++)
+          for (x[2] = 0; x[2] < g->n[2]; x[2]++)
+            for (x[1] = 0; x[1] < g->n[1]; x[1]++)
+              for (x[0] = 0; x[0] < g->n[0]; x[0]++) {
+                if (x[d] != 0) continue; /* one layer: coordinate d set below */
+                int snd[4], rcv[4];
+                for (int e = 0; e < 4; e++) snd[e] = rcv[e] = x[e];
+                snd[d] = s ? g->n[d] - 1 : 0;
+                rcv[d] = s ? g->n[d] : -1;
+                /* Each list keeps the sites of parity p: what we send
+                 * lands on the neighbour's list of the opposite side,
+                 * filtered there by the parity of the same global site. */
+                const int qs = (snd[0] + snd[1] + snd[2] + snd[3] + g->par0) & 1;
+                const int qr = (rcv[0] + rcv[1] + rcv[2] + rcv[3] + g->par0) & 1;
+                if (p < 0 || qs == p) mem[d][s][0][ns++] = milcSiteAt(g, snd);
+                if (p < 0 || qr == p) mem[d][s][1][nr++] = milcSiteAt(g, rcv);
+              }
       /* a slab of even extents holds as many sites of each parity */
       sites.n[d][s] = ns < nr ? ns : nr;
       sites.send[d][s] = mem[d][s][0];
@@ -177,6 +195,7 @@ static targetHalo *get_halo(const milcLattice *L, int ncomp, int p, size_t esize
 }
 
 void milcHaloStart(const milcLattice *L, void *t_f, int ncomp, int p, size_t esize) {
+  if (!L->halo) return; /* every axis wraps on the rank */
   targetHalo *h = get_halo(L, ncomp, p, esize);
   if (targetHaloStartSites(h, t_f, L->halos->stream)) {
     fprintf(stderr, "milc: error: halo exchange: %s\n", targetHaloError(h));
@@ -186,6 +205,7 @@ void milcHaloStart(const milcLattice *L, void *t_f, int ncomp, int p, size_t esi
 
 void milcHaloWait(const milcLattice *L, void *t_f, int ncomp, int p, size_t esize) {
   (void) t_f;
+  if (!L->halo) return;
   targetHalo *h = get_halo(L, ncomp, p, esize);
   if (targetHaloWait(h)) {
     fprintf(stderr, "milc: error: halo exchange: %s\n", targetHaloError(h));

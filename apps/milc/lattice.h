@@ -1,23 +1,30 @@
 /* The local 4-D lattice of one rank and how a site is found in a field.
  *
- * Sites are stored on the local block grown by a halo of depth 1 in every
- * direction (extents n + 2), in MILC's even/odd order: all sites of parity
- * 0 (even: x+y+z+t of the global coordinates even), then all of parity 1.
- * Inside a parity the order is the halo-lattice lexicographic index (x
- * fastest) halved, which is unique because the x extent is even. A field
- * of ncomp doubles per site is addressed TDP_INDEX(nall, ncomp, site, c),
- * so its layout (AoS/SoA/AoSoA) is the build's.
+ * Sites are stored on the local block grown by a halo of depth 1 along
+ * every axis split over ranks (halo width hw = 1; extents n + 2 hw), in
+ * MILC's even/odd order: all sites of parity 0 (even: x+y+z+t of the
+ * global coordinates even), then all of parity 1. An axis held whole by
+ * the rank (not split: its local extent is the global one) has no halo
+ * (hw = 0): a neighbour across its ends is found by the periodic wrap to
+ * the opposite face (milcHop), so it needs no exchange at all, and one
+ * rank exchanges nothing. Inside a parity the order is the storage-
+ * lattice lexicographic index (x fastest) halved, which is unique because
+ * the x extent is even. A field of ncomp values per site is addressed
+ * TDP_INDEX(nall, ncomp, site, c), so its layout (AoS/SoA/AoSoA) is the
+ * build's.
  *
- *   site(p, s) = p * vh + s / 2,  s = xh + nh0 (yh + nh1 (zh + nh2 th))
+ *   site(p, s) = p * vh + s / 2,  s = s0 + x + str1 y + str2 z + str3 t
  *
- * with halo coordinates xh = x + 1 etc. A neighbour is s +- str[mu] in
- * the other parity: no neighbour table. Kernels walk the interior sites
- * of one parity by a half index h in [0, nint / 2) (milcSite).
+ * with s0 = sum hw[d] str[d] (x = -1 or n is a halo site on an axis with
+ * halo). A neighbour is s + milcHop's offset in the other parity: no
+ * neighbour table. Kernels walk the interior sites of one parity by a
+ * half index h in [0, nint / 2) (milcSite).
  *
- * The halo: an operator reads neighbours from the halo, which the shared
- * halo module (targetDP_halo, site-list faces of one parity) fills:
- * milcHaloStart / milcHaloWait, or milcHaloFill (kernels.h) for both. A
- * periodic axis held by one rank is a copy inside it, the same code. */
+ * The halo (axes split over ranks only): an operator reads those
+ * neighbours from the halo, which the shared halo module (targetDP_halo,
+ * site-list faces of one parity) fills: milcHaloStart / milcHaloWait, or
+ * milcHaloFill (kernels.h) for both; they do nothing on a lattice without
+ * halo. */
 #ifndef MILC_LATTICE_H
 #define MILC_LATTICE_H
 
@@ -41,8 +48,11 @@ typedef enum { MILC_DOUBLE = 0, MILC_SINGLE = 1 } milcPrecision;
 /* What a kernel needs to know about the lattice: passed by value. */
 typedef struct {
   int n[4];      /* local interior extents (even) */
-  int nh[4];     /* n + 2 */
-  int str[4];    /* lexicographic strides of the halo lattice */
+  int hw[4];     /* halo width: 1 on an axis split over ranks, 0 on one held whole */
+  int nh[4];     /* storage extents: n + 2 hw */
+  int str[4];    /* lexicographic strides of the storage lattice */
+  int wrap[4];   /* n str on an axis without halo (the periodic wrap), else 0 */
+  int s0;        /* lexicographic index of interior site (0,0,0,0): sum hw str */
   int offset[4]; /* global coordinate of the first interior site */
   int par0;      /* (sum of offsets) & 1: parity of local (0,0,0,0) */
   int nhalf;     /* interior sites per parity */
@@ -51,7 +61,7 @@ typedef struct {
 } milcGeom;
 
 /* Interior site h (0 <= h < nhalf) of parity p: storage index, and its
- * halo-lattice lexicographic index in *s and interior coordinates in x[]. */
+ * storage-lattice lexicographic index in *s and interior coordinates in x[]. */
 TDP_HOST_DEVICE static inline int milcSite(const milcGeom *g, int p, int h, int *s, int x[4]) {
   const int nx2 = g->n[0] / 2;
   int row = h / nx2;
@@ -61,14 +71,27 @@ TDP_HOST_DEVICE static inline int milcSite(const milcGeom *g, int p, int h, int 
   x[2] = row % g->n[2];
   x[3] = row / g->n[2];
   x[0] = 2 * xr + ((p + x[1] + x[2] + x[3] + g->par0) & 1);
-  *s = (x[0] + 1) + g->str[1] * (x[1] + 1) + g->str[2] * (x[2] + 1) + g->str[3] * (x[3] + 1);
+  *s = g->s0 + x[0] + g->str[1] * x[1] + g->str[2] * x[2] + g->str[3] * x[3];
   return p * g->vh + *s / 2;
 }
 
-/* Storage index of halo-lattice site (xh, yh, zh, th). */
-static inline int milcSiteHalo(const milcGeom *g, const int xh[4]) {
-  const int s = xh[0] + g->str[1] * xh[1] + g->str[2] * xh[2] + g->str[3] * xh[3];
-  const int p = (xh[0] + xh[1] + xh[2] + xh[3] + g->par0) & 1;
+/* Lexicographic offsets of the forward and backward neighbours along mu
+ * of an interior site at coordinate xmu: +-str[mu], into the halo at the
+ * ends of an axis with halo; on an axis without halo the ends wrap to the
+ * opposite face (wrap[mu] = n str). A select on the coordinate, no
+ * division: the operator's kernels are bandwidth-bound. */
+TDP_HOST_DEVICE static inline void milcHop(const milcGeom *g, int mu, int xmu, int *fwd,
+                                           int *bwd) {
+  const int st = g->str[mu], wrap = g->wrap[mu];
+  *fwd = xmu == g->n[mu] - 1 ? st - wrap : st;
+  *bwd = xmu == 0 ? wrap - st : -st;
+}
+
+/* Storage index of local coordinates x[] (interior 0 .. n-1, or -1 and n
+ * on an axis with halo: its halo sites). */
+static inline int milcSiteAt(const milcGeom *g, const int x[4]) {
+  const int s = g->s0 + x[0] + g->str[1] * x[1] + g->str[2] * x[2] + g->str[3] * x[3];
+  const int p = (x[0] + x[1] + x[2] + x[3] + g->par0) & 1;
   return p * g->vh + s / 2;
 }
 
@@ -97,21 +120,26 @@ typedef struct {
 typedef struct {
   milcGeom g;
   int global[4];
-  /* Half indices h of each parity: sites whose 8 neighbours are all
-   * interior (computed while the halo moves), and the rest. */
+  int halo; /* some axis has a halo (is split over ranks): D exchanges */
+  /* Half indices h of each parity: sites whose 8 neighbours are all on
+   * the rank (computed while the halo moves), and the rest: those on a
+   * face of an axis with halo. Without halo every site is interior. */
   int nin[2], nbd[2];
   int *t_hin[2], *t_hbd[2];
   milcHalos *halos; /* NULL until milcLatticeConnect */
 } milcLattice;
 
-/* Local extents n[] at offset[] of a global lattice. Returns 0, or -1 with
- * the reason in err (an odd or too small extent). */
+/* Local extents n[] at offset[] of a global lattice. An axis whose local
+ * extent is the global one is held whole (no halo: periodic wrap); the
+ * others get a halo of width 1. Returns 0, or -1 with the reason in err
+ * (an odd or too small extent). */
 int milcLatticeCreate(milcLattice *L, const int global[4], const int n[4], const int offset[4],
                       char *err, size_t errlen);
 void milcLatticeFree(milcLattice *L);
 /* Attach the lattice to the Cartesian communicator comm (dims ranks per
- * axis, this rank's block at the offset given to milcLatticeCreate):
- * needed before any halo exchange. Returns 0, or -1 with the reason. */
+ * axis, this rank's block at the offset given to milcLatticeCreate; an
+ * axis has a halo exactly when dims > 1): needed before any halo
+ * exchange. Returns 0, or -1 with the reason. */
 int milcLatticeConnect(milcLattice *L, MPI_Comm comm, const int dims[4], char *err, size_t errlen);
 
 /* Halo of parity p (-1: both) of a target field of ncomp (MILC_NV or

@@ -8,7 +8,8 @@
 # true residual <= tol, solution = double's to cond(M) tol. Portability: the same solve
 # in AOSOA (VVL 4 and 8), SOA VVL 1, AOS VVL 4 and 2 OpenMP threads takes
 # the same iterations and agrees to 1e-12; so does it on 2, 4 and 8 MPI
-# ranks in decompositions that split every axis. Gauge files: written, read back
+# ranks in decompositions that split every axis; one rank exchanges no
+# halo (undecomposed axes wrap in the kernels). Gauge files: written, read back
 # bitwise and by another layout; flipped byte, truncation, another lattice,
 # another file refused. Bad input is refused with a message; an
 # unconverged solve exits 1. Also: bench_su3 (mult_su3_nn) validates and
@@ -99,6 +100,29 @@ if milc "$ref" ref "${solve[@]}" --save "$tmp/ref.bin" && grep -q "^CG converged
       notok "$1 ranks, decomposition $2: solve ran" "$tmp/$out.log"
     fi
   done
+  # Only the axes split over ranks have a halo; the others wrap in the
+  # kernels. One rank: no exchange at all (the halo row counts none, and no
+  # halo is made: the module logs each one it makes unless TARGETDP_QUIET);
+  # 2 ranks as 2x1x1x1: one exchange per application of D (x only).
+  halo_calls() { awk '$1 == "#" && $2 == "halo" { print $3 }' "$tmp/$1.log"; }
+  dslash_calls() { awk '$1 == "#" && $2 == "dslash" { print $3 }' "$tmp/$1.log"; }
+  loud() { # loud NP DECOMP OUT: a short solve, the halo module's log on
+    env -u TARGETDP_QUIET OMPI_MCA_mpi_yield_when_idle=1 timeout -k 5 60 mpirun --oversubscribe \
+      -np "$1" "$ref/milc" --size 4,4,6,8 --mass 0.5 --print_every 0 --decomposition "$2" \
+      >"$tmp/$3.log" 2>&1
+  }
+  if loud 1 1,1,1,1 halo1 && [ "$(halo_calls halo1)" = 0 ] && [ "$(dslash_calls halo1)" -gt 0 ] &&
+     ! grep -q "targetDP_halo" "$tmp/halo1.log"; then
+    ok "one rank: no halo exchange ($(dslash_calls halo1) applications of D, 0 exchanges, no halo made)"
+  else
+    notok "one rank: no halo exchange (halo calls '$(halo_calls halo1)')" "$tmp/halo1.log"
+  fi
+  if loud 2 2,1,1,1 halo2 && [ "$(halo_calls halo2)" = "$(dslash_calls halo2)" ] &&
+     [ "$(halo_calls halo2)" -gt 0 ] && grep -q "^targetDP_halo: 2 ranks as 2x1x1x1" "$tmp/halo2.log"; then
+    ok "2 ranks as 2x1x1x1: one halo exchange per application of D ($(halo_calls halo2))"
+  else
+    notok "2 ranks as 2x1x1x1: one halo exchange per application of D" "$tmp/halo2.log"
+  fi
   b=${B[SOA-1]:-}
   [ -n "$b" ] && mpi "$b" 4 1,2,1,2 soa-np4 && same "SOA VVL=1, 4 ranks as 1x2x1x2" soa-np4
 else
