@@ -85,26 +85,16 @@ static TDP_HOST_DEVICE inline long tdpBoxRows_(const targetBox *b, int ndim) {
 }
 /* A kernel written for n dimensions given a box of another: stop, as an
  * out-of-bounds index does, instead of visiting the wrong sites. */
-#ifdef __CUDA_ARCH__
-#define TDP_BOX_STOP_(...) \
-  do {                     \
-    printf(__VA_ARGS__);   \
-    __trap();              \
-  } while (0)
-#else
+#ifndef __CUDACC__
 #ifdef __cplusplus
 extern "C"
 #endif
 void tdpBoxDimFail_(int ndim, int want, const char *file, int line);
-#define TDP_BOX_STOP_(fmt, ndim, want, file, line) tdpBoxDimFail_(ndim, want, file, line)
-#endif
-static TDP_HOST_DEVICE inline long tdpBoxDim_(const targetBox *b, int want, const char *file,
-                                              int line) {
-  if (b->ndim != want)
-    TDP_BOX_STOP_("targetDP: a %d-D box given to TDP_TLP_%dD at %s:%d\n", b->ndim, want, file,
-                  line);
+static inline long tdpBoxDim_(const targetBox *b, int want, const char *file, int line) {
+  if (b->ndim != want) tdpBoxDimFail_(b->ndim, want, file, line);
   return 0;
 }
+#endif
 
 #ifdef __CUDACC__
 
@@ -137,9 +127,18 @@ static TDP_HOST_DEVICE inline tdpBoxRun_ tdpBoxRunOf_(const targetBox *b, int n)
   run.once = 1;
   return run;
 }
-static __device__ inline tdpBoxRun_ tdpBoxRunDim_(const targetBox *b, int n, const char *file,
-                                                  int line) {
-  tdpBoxDim_(b, n, file, line);
+/* The device's report of a box of the wrong dimension is one string made
+ * at compile time (TDP_BOX_DIM_MSG_), printed with no arguments: a printf
+ * with arguments builds them in a stack frame, whose set-up cost every
+ * thread of every box kernel 4 instructions (sm_90 SASS), failing or not.
+ * It names the kernel's dimension and file:line, not the box's dimension. */
+#define TDP_BOX_DIM_MSG_(n) \
+  "targetDP: a box of another dimension given to TDP_TLP_" #n "D at " __FILE__ ":" TDP_STR(__LINE__) "\n"
+static __device__ inline tdpBoxRun_ tdpBoxRunDim_(const targetBox *b, int n, const char *msg) {
+  if (b->ndim != n) {
+    printf(msg);
+    __trap();
+  }
   return tdpBoxRunOf_(b, n);
 }
 /* p = q * s + r with 32-bit arithmetic when both fit (a 64-bit division
@@ -166,8 +165,8 @@ static __device__ inline void tdpBoxPoint_(const tdpBoxRun_ *run, const targetBo
 }
 
 #define TDP_BOX_RUN_(box, n)                                                              \
-  for (tdpBoxRun_ tdp_run_ = tdpBoxRunDim_(&(box), n, __FILE__, __LINE__); tdp_run_.once;  \
-       tdp_run_.once = 0)                                                                 \
+  for (tdpBoxRun_ tdp_run_ = tdpBoxRunDim_(&(box), n, TDP_BOX_DIM_MSG_(n)); tdp_run_.once;  \
+       tdp_run_.once = 0)                                                                    \
     for (long tdp_q_ = blockIdx.z; tdp_q_ < tdp_run_.outer; tdp_q_ += gridDim.z)
 
 /* One plane point: the row coordinate r, the stride start c0. */
