@@ -675,14 +675,31 @@ static int pack_face(targetHalo *h, int d, int s, int unpack) {
   return layer_failed(h, rc, unpack ? "unpacking a face" : "packing a face") ? -1 : 0;
 }
 
+/* The caller's self_copy of face (d, s): this rank's edge face straight
+ * into its own halo on the other side (a periodic axis it holds alone). */
+static int self_face(targetHalo *h, int d, int s) {
+  int rc = h->self_copy(h->ctx, d, s, h->field, h->stream);
+  if (rc) {
+    snprintf(h->err, sizeof(h->err), "the caller's self_copy of face %d of axis %d failed (%d)%s%s",
+             s, d, rc, targetLastError() ? ": " : "",
+             targetLastError() ? targetLastErrorString() : "");
+    return -1;
+  }
+  return 0;
+}
 
-/* Pack the two edge faces of axis d and send them. */
+/* Pack the two edge faces of axis d and send them (a face to this rank
+ * itself, with a self_copy, goes straight into the halo instead). */
 static int send_axis(targetHalo *h, int d) {
   targetHaloInfo *in = &h->info;
   double t0 = MPI_Wtime();
   for (int s = 0; s < 2; s++) {
     if (in->nbr[d][s] == MPI_PROC_NULL) continue;
-    if (pack_face(h, d, s, 0)) return -1;
+    if (is_self(h, d, s) && h->self_copy) { /* straight into the halo: recv_axis skips it */
+      if (self_face(h, d, s)) return -1;
+    } else if (pack_face(h, d, s, 0)) {
+      return -1;
+    }
   }
   if (layer_failed(h, targetStreamSynchronize(h->stream), "packing the faces")) return -1;
   double t1 = MPI_Wtime();
@@ -743,7 +760,7 @@ static int recv_axis(targetHalo *h, int d) {
   double t1 = MPI_Wtime();
   h->times.transfer_s += t1 - t0;
   for (int s = 0; s < 2; s++) {
-    if (in->nbr[d][s] == MPI_PROC_NULL) continue;
+    if (in->nbr[d][s] == MPI_PROC_NULL || (is_self(h, d, s) && h->self_copy)) continue;
     if (pack_face(h, d, s, 1)) return -1;
   }
   /* synchronised here (not only at the end) so that the time is the unpack's */
@@ -759,18 +776,9 @@ static int recv_axis(targetHalo *h, int d) {
  * between phases to time them would cost more than the kernels. */
 static int exchange_local(targetHalo *h) {
   const int nd = h->info.ndim;
-  for (int d = 0; h->self_copy && d < nd; d++) {
-    for (int s = 0; s < 2; s++) {
-      if (h->info.nbr[d][s] == MPI_PROC_NULL) continue;
-      int rc = h->self_copy(h->ctx, d, s, h->field, h->stream);
-      if (rc) {
-        snprintf(h->err, sizeof(h->err), "the caller's self_copy of face %d of axis %d failed (%d)%s%s",
-                 s, d, rc, targetLastError() ? ": " : "",
-                 targetLastError() ? targetLastErrorString() : "");
-        return -1;
-      }
-    }
-  }
+  for (int d = 0; h->self_copy && d < nd; d++)
+    for (int s = 0; s < 2; s++)
+      if (h->info.nbr[d][s] != MPI_PROC_NULL && self_face(h, d, s)) return -1;
   if (h->self_copy) return 0;
   /* site lists forward nothing: every face packed before any unpack, as
    * the exchange between ranks does */

@@ -77,6 +77,7 @@ TDP_KERNEL void kFace(double *dst, const double *src, faceBox g, int unpack) {
 typedef struct {
   const targetHaloInfo *in;
   long nall;
+  double *t_scratch; /* HALO_CHECK_CUSTOM=4: self_copy's buffer */
 } customCtx;
 
 static int custom_face(customCtx *cx, int d, int side, double *dst, const double *src,
@@ -109,6 +110,16 @@ static int custom_pack(void *ctx, int d, int side, double *t_buf, const double *
 static int custom_unpack(void *ctx, int d, int side, double *t_f, const double *t_buf,
                          targetStream_t stream) {
   return custom_face((customCtx *) ctx, d, side, t_f, t_buf, stream, 1);
+}
+
+/* HALO_CHECK_CUSTOM=4: a self_copy that packs into a scratch buffer and
+ * unpacks from it (what the module would do), to check that the module
+ * calls it, in axis order, for every face a rank sends to itself, also
+ * when other axes go between ranks. */
+static int custom_self(void *ctx, int d, int side, double *t_f, targetStream_t stream) {
+  customCtx *cx = (customCtx *) ctx;
+  return custom_face(cx, d, side, cx->t_scratch, t_f, stream, 0) ||
+         custom_face(cx, d, !side, t_f, cx->t_scratch, stream, 1);
 }
 
 static int parse_list(const char *s, long *v, int n) {
@@ -157,7 +168,7 @@ int main(int argc, char **argv) {
   cfg.transport = TARGET_HALO_AUTO;
   /* 1: the caller's faces; 2: pack without unpack, 3: a face of 0 doubles (both refused) */
   const int custom = getenv("HALO_CHECK_CUSTOM") ? atoi(getenv("HALO_CHECK_CUSTOM")) : 0;
-  customCtx cx = {NULL, 0};
+  customCtx cx = {NULL, 0, NULL};
   if (custom) {
     cfg.pack = custom_pack;
     cfg.unpack = custom_unpack;
@@ -169,6 +180,13 @@ int main(int argc, char **argv) {
       for (int e = 0; e < ndim; e++)
         if (e != d) face *= global[e] / (dl[e] ? dl[e] : 1) + 2L * cfg.nhalo;
       cfg.face_doubles[d] = face * ((cfg.ncomp + 1) / 2);
+    }
+    if (custom == 4) {
+      long most = 1;
+      for (int d = 0; d < ndim; d++)
+        if (cfg.face_doubles[d] > most) most = cfg.face_doubles[d];
+      targetMalloc(&cx.t_scratch, (size_t) most * sizeof(double));
+      cfg.self_copy = custom_self;
     }
     if (custom == 2) cfg.unpack = NULL;
     if (custom == 3) cfg.face_doubles[ndim - 1] = 0;
@@ -308,6 +326,7 @@ int main(int argc, char **argv) {
   targetStreamDestroy(interior);
   targetFree(t_f);
   targetFree(t_work);
+  targetFree(cx.t_scratch);
   free(f);
   free(work);
   targetHaloFree(h);

@@ -90,6 +90,13 @@ for bin in "${bins[@]}"; do
     run "$cfg $transport: caller's pack, 2 ranks, closed x" 2 3 8x6x4 0x0x0 1 19 011
     run "$cfg $transport: caller's pack, 8 ranks 2x2x2" 8 3 6x8x4 2x2x2 1 19 111
     run "$cfg $transport: caller's pack, 4-D, 4 ranks, halo 2" 4 4 4x6x4x8 1x2x1x2 2 5 1011
+    # and a self_copy: the faces a rank sends itself (axes not split) go
+    # through it, between the axes exchanged with other ranks
+    export HALO_CHECK_CUSTOM=4
+    run "$cfg $transport: caller's pack + self_copy, 1 rank" 1 3 6x7x5 0x0x0 1 19 111
+    run "$cfg $transport: caller's pack + self_copy, 2 ranks 2x1x1" 2 3 8x6x4 2x1x1 1 19 111
+    run "$cfg $transport: caller's pack + self_copy, 2 ranks 1x1x2, closed x" 2 3 8x6x4 1x1x2 1 19 011
+    run "$cfg $transport: caller's pack + self_copy, 4 ranks 1x2x2" 4 3 6x8x4 1x2x2 1 19 111
     unset HALO_CHECK_CUSTOM
   done
   unset TARGETDP_HALO
