@@ -9,6 +9,10 @@
  * loads.
  */
 #define _POSIX_C_SOURCE 200809L /* posix_memalign, sysconf, clock_gettime */
+#ifdef __linux__
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
+#include <sys/mman.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -75,9 +79,18 @@ const char *tdpBackendConfig(void) { return TARGETDP_CONFIG; }
 int tdpBackendMalloc(void **t_ptr, size_t nbytes, int zero, int unified, tdpSite at) {
   (void) unified; /* host and target share an address space here */
   void *p = NULL;
-  if (nbytes > ((size_t) -1) / 4 || posix_memalign(&p, ALIGNMENT, nbytes) != 0)
+  /* A large field on 2 MiB boundaries, transparent huge pages asked for
+   * (Linux, THP "madvise"): strided access (a halo face across the fastest
+   * axis, one value per line) then misses the TLB 512 times less. */
+  const size_t huge = (size_t) 2 << 20;
+  const size_t align = nbytes >= 4 * huge ? huge : ALIGNMENT;
+  if (nbytes > ((size_t) -1) / 4 || posix_memalign(&p, align, nbytes) != 0)
     return tdpFail(TARGET_ERROR_MEMORY, at, "out of memory allocating %zu bytes (%.3g GiB)",
                    nbytes, nbytes / 1073741824.0);
+#if defined(MADV_HUGEPAGE)
+  if (align == huge && !getenv("TARGETDP_NO_HUGEPAGE"))
+    (void) madvise(p, nbytes, MADV_HUGEPAGE);
+#endif
   if (zero) memset(p, 0, nbytes);
   *t_ptr = p;
   return TARGET_SUCCESS;

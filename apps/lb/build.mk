@@ -6,7 +6,7 @@
 #   (CUDA-aware MPI), CUDA IPC or host staging at run time (docs/halo.md).
 .PHONY: lb run lb-run lb-build-dir
 
-LB_SRCS := $(filter-out apps/lb/lbcmp.c,$(wildcard apps/lb/*.c)) \
+LB_SRCS := $(filter-out apps/lb/lbcmp.c apps/lb/halobench.c,$(wildcard apps/lb/*.c)) \
            common/decomp.c common/cli.c common/timer.c common/fileio.c common/triad.c
 LB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LB_SRCS))
 LBCMP_OBJS := $(BUILD)/obj/apps/lb/lbcmp.o $(BUILD)/obj/apps/lb/chkformat.o $(BUILD)/obj/common/fileio.o
@@ -20,10 +20,14 @@ $(BUILD)/obj/common/decomp.o: PROG_CPPFLAGS += $(LB_CPPFLAGS)
 
 $(BUILD)/lb: $(LB_OBJS) $(LIB)
 	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MPI_LDLIBS)
+# lbhalo: the exchange alone, and each face kernel's throughput (halobench.c)
+LBHALO_OBJS := $(filter-out $(BUILD)/obj/apps/lb/main.o,$(LB_OBJS)) $(BUILD)/obj/apps/lb/halobench.o
+$(BUILD)/lbhalo: $(LBHALO_OBJS) $(LIB)
+	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MPI_LDLIBS)
 $(BUILD)/lbcmp: $(LBCMP_OBJS)
 	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS)
 
-lb: $(BUILD)/lb $(BUILD)/lbcmp
+lb: $(BUILD)/lb $(BUILD)/lbcmp $(BUILD)/lbhalo
 # Where this configuration's binaries go (for scripts).
 lb-build-dir:
 	@echo $(BUILD)

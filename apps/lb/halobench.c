@@ -1,0 +1,144 @@
+/* lbhalo: the cost of lb's halo exchange alone (issue 11), without the
+ * update and without the skew between ranks that a step adds: every
+ * exchange starts after a barrier. Prints, per exchange, the module's
+ * phases (pack, transfer, unpack, self) and the wall time, then the
+ * throughput of each face kernel on its own (pack, unpack, self copy of
+ * face d, side s; bytes = the 5 crossing distributions read + written).
+ *
+ *   mpirun -np N build/<config>/lbhalo [--size 128x64x64] [--decomposition 2,1,1]
+ *                                      [--reps 200] [--flush 64]
+ * A field of 19 distributions on the block with halo, in the build's
+ * layout, as lb allocates it (apps/lb/lattice.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/decomp.h"
+#include "common/timer.h"
+#include "halo.h"
+#include "kernels.h"
+#include "lattice.h"
+
+static int parse3(const char *s, int v[3]) {
+  return sscanf(s, "%d%*[x,]%d%*[x,]%d", &v[0], &v[1], &v[2]) == 3 ? 0 : -1;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int size[3] = {64, 64, 64}, req[3] = {0, 0, 0}, reps = 200, wrank = 0, nranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  int given_size = 0;
+  long flush_mb = 64;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!strcmp(argv[i], "--size")) given_size = !parse3(argv[i + 1], size);
+    else if (!strcmp(argv[i], "--decomposition")) parse3(argv[i + 1], req);
+    else if (!strcmp(argv[i], "--reps")) reps = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--flush")) flush_mb = atol(argv[i + 1]);
+    else {
+      if (!wrank) fprintf(stderr, "lbhalo: unknown option %s\n", argv[i]);
+      MPI_Finalize();
+      return 2;
+    }
+  }
+  if (!given_size) size[0] = 64 * nranks; /* 64^3 per rank along x */
+  const int periodic[3] = {1, 1, 1};
+  decompInfo dc;
+  char err[1200];
+  if (decompCreate(MPI_COMM_WORLD, size, req, periodic, &dc, err, sizeof(err))) {
+    if (!wrank) fprintf(stderr, "lbhalo: %s\n", err);
+    MPI_Finalize();
+    return 2;
+  }
+  targetInit();
+  lbLattice L;
+  lbHalo halo;
+  if (lbLatticeCreate(&L, &dc)) MPI_Abort(dc.comm, 1);
+  if (lbHaloCreate(&halo, &L.g, &dc, err, sizeof(err))) {
+    if (!dc.rank) fprintf(stderr, "lbhalo: %s\n", err);
+    MPI_Abort(dc.comm, 2);
+  }
+  const double noforce[3] = {0.0, 0.0, 0.0};
+  lbKernelsSetup(&L.g, 1.0, noforce);
+  if (dc.rank == 0)
+    printf("# lbhalo: %s; %d rank(s) as %dx%dx%d, block %dx%dx%d, transport %s, %d reps, "
+           "%ld MB flushed before each\n",
+           targetConfigString(), dc.nranks, dc.dims[0], dc.dims[1], dc.dims[2], dc.local[0],
+           dc.local[1], dc.local[2], lbHaloPath(&halo), reps, flush_mb);
+
+  /* Between steps lb's update streams 2 fields through the caches: the
+   * faces then come from memory. A sweep of flush_mb MB before each timed
+   * call does the same (--flush 0: warm caches). */
+  const size_t nflush = (size_t) flush_mb * (1 << 20) / sizeof(double);
+  double *flush = nflush ? (double *) calloc(nflush, sizeof(double)) : NULL;
+#define FLUSH()                                                 \
+  do {                                                          \
+    for (size_t q_ = 0; q_ < nflush; q_ += 8) flush[q_] += 1.0; \
+  } while (0)
+  /* the exchange, each after a barrier */
+  for (int w = 0; w < 5; w++) lbHaloExchange(&halo, L.t_f, err, sizeof(err));
+  targetHaloResetTimes(halo.h);
+  double wall = 0.0;
+  for (int r = 0; r < reps; r++) {
+    FLUSH();
+    MPI_Barrier(dc.comm);
+    double t0 = timerNow();
+    if (lbHaloExchange(&halo, L.t_f, err, sizeof(err))) {
+      fprintf(stderr, "lbhalo: %s\n", err);
+      MPI_Abort(dc.comm, 1);
+    }
+    wall += timerNow() - t0;
+  }
+  targetHaloTimes t;
+  targetHaloGetTimes(halo.h, &t);
+  double mine[5] = {wall, t.pack_s, t.transfer_s, t.unpack_s, t.self_s}, worst[5];
+  MPI_Reduce(mine, worst, 5, MPI_DOUBLE, MPI_MAX, 0, dc.comm);
+  if (dc.rank == 0)
+    printf("exchange ms (slowest rank): total %.4f  pack %.4f  transfer %.4f  unpack %.4f  "
+           "self %.4f  (%.3f MB sent per rank)\n",
+           1e3 * worst[0] / reps, 1e3 * worst[1] / reps, 1e3 * worst[2] / reps,
+           1e3 * worst[3] / reps, 1e3 * worst[4] / reps, halo.bytes * 1e-6);
+
+  /* each face kernel alone, rank 0's times */
+  targetStream_t s;
+  targetStreamCreate(&s);
+  double *t_buf;
+  size_t maxface = 0;
+  for (int d = 0; d < 3; d++)
+    if ((size_t) lbPlaneSites(&L.g, d) > maxface) maxface = lbPlaneSites(&L.g, d);
+  targetMalloc(&t_buf, maxface * LB_NCROSS * sizeof(double));
+  const char *what[3] = {"pack", "unpack", "self"};
+  for (int d = 0; d < 3; d++) {
+    for (int side = 0; side < 2; side++) {
+      double us[3];
+      for (int k = 0; k < 3; k++) {
+        double best = 1e30;
+        for (int r = 0; r < reps; r++) {
+          FLUSH();
+          double t0 = timerNow();
+          if (k < 2) lbFace(&L.g, d, side, k, L.t_f, t_buf, s);
+          else lbFaceSelf(&L.g, d, side, L.t_f, s);
+          targetStreamSynchronize(s);
+          double dt = timerNow() - t0;
+          if (dt < best) best = dt;
+        }
+        us[k] = 1e6 * best;
+      }
+      const double bytes = 2.0 * LB_NCROSS * lbPlaneSites(&L.g, d) * sizeof(double);
+      if (dc.rank == 0) {
+        printf("face %c side %d (%d sites):", "xyz"[d], side, lbPlaneSites(&L.g, d));
+        for (int k = 0; k < 3; k++)
+          printf("  %s %7.1f us %5.1f GB/s", what[k], us[k], bytes / us[k] * 1e-3);
+        printf("\n");
+      }
+    }
+  }
+  targetFree(t_buf);
+  free(flush);
+  targetStreamDestroy(s);
+  lbHaloFree(&halo);
+  lbLatticeFree(&L);
+  decompFree(&dc);
+  MPI_Finalize();
+  return 0;
+}
