@@ -1,35 +1,54 @@
 #!/usr/bin/env python3
 """A calibrated model of the lb step time, from the summary CSV rows that
-run_device.sh writes (apps/lb/results/*.csv), and its prediction to 1024
-nodes x 4 GPUs (weak and strong scaling). docs/lb.md ("Step-time model")
+run_device.sh writes (apps/lb/results/*/lb_perf.csv), and its prediction to
+1024 nodes x 4 GPUs (weak and strong scaling). docs/lb.md ("Step-time model")
 states the assumptions.
 
     python3 apps/lb/lb_model.py lb_perf.csv [more.csv ...] [--plot DIR]
 
-Model, per rank (one GPU, or one core at 1 thread per rank):
-  update   t_u = sites * 304 B / B_u              B_u fitted: bytes / update_ms
-  halo     t_h = t_self + a * k + bytes / b       k split axes, bytes sent per
-                                                  exchange (halo_mb); a, b fitted
-                                                  per device kind and transport
-  step     sequential   T = t_u + t_h
-           overlapped   T = max(f t_u, t_h) + c (1 - f) t_u
-                        f: interior share of the sites, c: the boundary
-                        kernel's cost per site relative to the sweep (fitted)
+Rows are fitted per group: one device (the CSV's device column) in one file
+(one commit of the code). Parameters come from the rows' component columns
+(update_ms, halo_ms, pack/transfer/unpack_ms), except the overlap's boundary
+factor, which is fitted to step_ms of the overlapped rows; the step time is
+then predicted and compared with step_ms.
+
+GPU (one rank per GPU), per rank holding V sites, faces F (bytes of all six
+faces, halo included: 2 x 5 crossing velocities x 8 B x face):
+  update     t_u = t0 + V * 304 B / B_u[layout, kernel]
+  exchange   one rank:  t_h = s0 + F / B_f          (one batch of face kernels)
+             more:      t_h = p0 + F / B_f + sum over split axes of
+                              (a_link + bytes_axis / b_link)
+  step       sequential t_u + t_h
+             overlapped t_u + t_h + (c - 1)(1 - f) t_u - hidden
+               f: interior share of the sites; c: the boundary sweep's cost
+               per site relative to the full sweep; hidden = min(transfer,
+               f t_u) for the staged link (host MPI runs while the interior
+               sweeps), 0 where the exchange is device work queued behind the
+               interior kernel (self copies, IPC)
+Host (C backend, ranks x threads on one node of n cores):
+  update     t_u = V * 304 B * ranks / (e[layout, kernel] * B(P)),
+             B(P) = min(B1 (P = 1) or B2 * P / 2 (two hardware threads per
+             core), B_mem): the node's bandwidth shared by P = ranks x threads
+  exchange   t_h = mu * F / (e B(P) / ranks) + sigma * log2(ranks) * t_u
+             pack/unpack are memory traffic (mu bytes moved per face byte)
+             at the rank's share of the node's bandwidth; the second term is
+             the wait for the slowest neighbour (skew grows with the ranks)
 Prints each measured point against the model (error %), the fitted
-constants, and writes lb_model_weak_strong.svg (no plotting library needed)
-into DIR. Rows without the halo_mb column (older CSVs) are skipped."""
+parameters, the worst error, and writes lb_model_weak_strong.svg (no
+plotting library) into DIR. Rows without the halo_mb column are refused."""
 import csv
 import math
+import os
 import sys
 
 BYTES_PER_SITE = 2 * 19 * 8
-NCROSS = 5
-# Assumptions for what was not measured (docs/lb.md): the network between
-# nodes, per GPU; and the per-axis cost when only one point gives a fit.
-NET_BW = 25e9  # bytes/s per GPU: one 200 Gb/s NDR InfiniBand port per GPU
-NET_LAT = 5e-6  # s per axis: MPI latency between nodes, both directions overlapped
-DEFAULT_AXIS_LAT = {"cuda": 20e-6, "c": 5e-6}
+FACE_BYTES = 2 * 5 * 8  # both faces of an axis, 5 crossing velocities, doubles
+# Assumptions for what was not measured (docs/lb.md).
+NET_BW = 25e9  # bytes/s per GPU between nodes: one 200 Gb/s NDR port per GPU
+NET_LAT = 5e-6  # s per split axis between nodes (MPI latency, both directions)
+LINK_LAT = {"ipc": 10e-6, "staged": 30e-6, "direct": 5e-6}  # s per split axis
 GPUS_PER_NODE = 4
+TOL = 10.0  # per cent
 
 
 def num(r, k, default=None):
@@ -42,174 +61,324 @@ def num(r, k, default=None):
 def load(paths):
     rows = []
     for p in paths:
+        tag = os.path.basename(os.path.dirname(os.path.abspath(p))) or p
         with open(p) as fp:
             for r in csv.DictReader(fp):
-                if num(r, "halo_mb") is None or r.get("kernel") != "fused":
+                if num(r, "halo_mb") is None:
                     continue
-                if r["backend"] == "c" and r.get("threads") != "1":
-                    r["kind"] = "c-threads"
-                else:
-                    r["kind"] = r["backend"]
+                r["group"] = f"{r.get('device', '?')} [{tag}]"
+                r["cfg"] = f"{r['layout']}-{r['kernel']}"
                 rows.append(r)
     return rows
 
 
 def overlapped(r):
-    """A row whose step time is the overlapped one (hidden_pct measured)."""
+    """Was the step timed overlapped? The overlap column where the CSV has
+    it, else a step time that differs from the sequential one."""
+    o = num(r, "overlap")
+    if o is not None:
+        return o > 0
     seq = num(r, "seq_step_ms", 0)
     return seq > 0 and abs(num(r, "step_ms") - seq) > 1e-12
 
 
-def local_sites(r):
-    n = int(r["ranks"])
-    return int(r["nx"]) * int(r["ny"]) * int(r["nz"]) / n
+def update_ms(r):
+    u = num(r, "update_ms", 0)
+    return u if u > 0 else num(r, "propagate_ms", 0) + num(r, "collide_ms", 0)
 
 
-def split_axes(r):
-    """Axes split over ranks, from the lattice and rank count as the
-    module would choose them (least surface)."""
-    dims = choose_dims(int(r["ranks"]), (int(r["nx"]), int(r["ny"]), int(r["nz"])))
-    return sum(1 for d in dims if d > 1), dims
+def local_of(g, dims):
+    return tuple(g[i] // dims[i] for i in range(3))
 
 
-def choose_dims(n, g):
-    best, cost = None, None
+def halo_bytes(loc, dims):
+    return sum(FACE_BYTES * (loc[(i + 1) % 3] + 2) * (loc[(i + 2) % 3] + 2)
+               for i in range(3) if dims[i] > 1)
+
+
+def face_bytes(loc):
+    return halo_bytes(loc, (2, 2, 2))
+
+
+def choose_dims(n, g, want_mb=None):
+    """The module's choice (targetHaloChooseDims: least surface, first found
+    wins ties); given halo_mb, the first split whose halo matches it (the run
+    may have asked for its decomposition)."""
+    best, key = None, None
     for a in range(1, n + 1):
         if n % a:
             continue
         for b in range(1, n // a + 1):
             if (n // a) % b:
                 continue
-            c = n // a // b
-            dims = (a, b, c)
+            dims = (a, b, n // a // b)
             if any(g[i] % dims[i] for i in range(3)):
                 continue
-            loc = [g[i] / dims[i] for i in range(3)]
+            loc = local_of(g, dims)
             s = sum(2 * loc[(i + 1) % 3] * loc[(i + 2) % 3] for i in range(3) if dims[i] > 1)
-            if cost is None or s < cost:
-                best, cost = dims, s
+            miss = 0
+            if want_mb is not None and n > 1:
+                miss = abs(halo_bytes(loc, dims) / 1e6 - want_mb) > 2e-3 * max(want_mb, 1e-3)
+            k = (miss, s)
+            if key is None or k < key:
+                best, key = dims, k
     return best or (n, 1, 1)
 
 
+def geometry(r):
+    g = (int(r["nx"]), int(r["ny"]), int(r["nz"]))
+    dims = choose_dims(int(r["ranks"]), g, num(r, "halo_mb"))
+    return dims, local_of(g, dims)
+
+
 def interior_share(loc):
-    """Sites the interior kernel covers whose stencil stays off the halo."""
     nx, ny, nz = loc
     if min(loc) < 3:
         return 0.0
     return (nx - 2) * (ny - 2) * (nz - 2) / (nx * ny * nz)
 
 
-def lstsq2(xs, ys):
-    """y = p0 * x0 + p1 * x1, least squares (2x2 normal equations)."""
-    a = sum(x[0] * x[0] for x in xs)
-    b = sum(x[0] * x[1] for x in xs)
-    d = sum(x[1] * x[1] for x in xs)
-    e = sum(x[0] * y for x, y in zip(xs, ys))
-    f = sum(x[1] * y for x, y in zip(xs, ys))
-    det = a * d - b * b
-    if abs(det) < 1e-30 * max(a * d, 1e-300):
-        return None
-    return ((e * d - b * f) / det, (a * f - b * e) / det)
+def lstsq(A, y, w):
+    """min sum (w_i (A_i p - y_i))^2: normal equations, Gauss-Jordan."""
+    n = len(A[0])
+    M = [[sum(w[r] ** 2 * A[r][i] * A[r][j] for r in range(len(A))) for j in range(n)] +
+         [sum(w[r] ** 2 * A[r][i] * y[r] for r in range(len(A)))] for i in range(n)]
+    for c in range(n):
+        piv = max(range(c, n), key=lambda q: abs(M[q][c]))
+        scale = max(abs(M[i][i]) for i in range(n)) or 1.0
+        if abs(M[piv][c]) < 1e-12 * scale:
+            return None
+        M[c], M[piv] = M[piv], M[c]
+        for q in range(n):
+            if q != c:
+                f = M[q][c] / M[c][c]
+                M[q] = [a - f * b for a, b in zip(M[q], M[c])]
+    return [M[i][n] / M[i][i] for i in range(n)]
 
 
-class Model:
+def fit_rel(A, y):
+    """Least squares of the relative error (weights 1/y)."""
+    return lstsq(A, y, [1.0 / v for v in y])
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+class GpuModel:
+    """One GPU (device) at one commit."""
+    kind = "cuda"
+
     def __init__(self, rows):
-        self.bw, self.self_ms, self.halo, self.cb = {}, {}, {}, {}
-        kinds = sorted({r["kind"] for r in rows})
-        for kind in kinds:
-            kr = [r for r in rows if r["kind"] == kind]
-            # update bandwidth per rank: the median of the rows
-            bws = sorted(local_sites(r) * BYTES_PER_SITE / (num(r, "update_ms") * 1e-3)
-                         for r in kr if num(r, "update_ms", 0) > 0)
-            if bws:
-                self.bw[kind] = bws[len(bws) // 2]
-            # the halo of a single rank: copies to itself, per site of a face
-            one = [r for r in kr if r["ranks"] == "1" and num(r, "halo_ms", 0) > 0]
-            if one:
-                self.self_ms[kind] = sorted(num(r, "halo_ms") / local_sites(r) ** (2 / 3)
-                                            for r in one)[len(one) // 2]
-            for path in sorted({r["halo_path"] for r in kr if r["ranks"] != "1"}):
-                pr = [r for r in kr if r["halo_path"] == path and r["ranks"] != "1"]
-                xs, ys = [], []
-                for r in pr:
-                    k, dims = split_axes(r)
-                    y = num(r, "halo_ms") * 1e-3 - self.t_self(kind, r, dims)
-                    xs.append((k, num(r, "halo_mb") * 1e6))
-                    ys.append(max(y, 0.0))
-                fit = lstsq2(xs, ys) if len({x for x in xs}) >= 2 else None
-                if fit is None or fit[0] < 0 or fit[1] <= 0:
-                    lat = DEFAULT_AXIS_LAT.get(kind, 5e-6)
-                    inv = [(y - lat * x[0]) / x[1] for x, y in zip(xs, ys) if x[1] > 0]
-                    inv = max(sum(inv) / len(inv), 1e-13) if inv else 1e-13
-                    fit = (lat, inv)
-                self.halo[(kind, path)] = (fit[0], 1.0 / fit[1])
-            # boundary cost factor: least squares of the relative error of
-            # the overlapped rows, T = A + c B with A = max(f t_u, t_h), B = (1 - f) t_u
-            num_, den_ = 0.0, 0.0
-            for r in kr:
-                if not overlapped(r):
+        self.p, self.npar = {}, 0
+        cfgs = sorted({r["cfg"] for r in rows})
+        # update: t0 + V * 304 / B_u[cfg]
+        A, y = [], []
+        for r in rows:
+            dims, loc = geometry(r)
+            V = loc[0] * loc[1] * loc[2] * BYTES_PER_SITE
+            A.append([1.0] + [V if r["cfg"] == c else 0.0 for c in cfgs])
+            y.append(update_ms(r) * 1e-3)
+        sol = fit_rel(A, y) if len(rows) > len(cfgs) else None
+        if sol is None or sol[0] < 0:
+            sol = [0.0] + (fit_rel([a[1:] for a in A], y) or [1 / 1e12] * len(cfgs))
+        self.t0 = sol[0]
+        self.bu = {c: 1.0 / x for c, x in zip(cfgs, sol[1:])}
+        self.npar += 1 + len(cfgs)
+        # one rank's exchange: s0 + F / B_f
+        one = [r for r in rows if r["ranks"] == "1"]
+        A = [[1.0, face_bytes(geometry(r)[1])] for r in one]
+        y = [num(r, "halo_ms") * 1e-3 for r in one]
+        sol = fit_rel(A, y) if len({a[1] for a in A}) >= 2 else None
+        if sol is None or sol[0] < 0 or sol[1] <= 0:
+            sol = [0.0, sum(b / a[1] for a, b in zip(A, y)) / len(y)] if y else [0.0, 1e-12]
+        self.s0, self.bf = sol[0], 1.0 / sol[1]
+        self.npar += 2
+        # more ranks: p0 (pack/unpack overhead beyond the batched copies),
+        # links: bytes / b with the latency a_link assumed
+        multi = [r for r in rows if r["ranks"] != "1"]
+        p0s = [(num(r, "halo_ms") - num(r, "transfer_ms", 0)) * 1e-3 -
+               face_bytes(geometry(r)[1]) / self.bf for r in multi]
+        self.p0 = max(sum(p0s) / len(p0s), 0.0) if p0s else self.s0
+        self.npar += 1 if p0s else 0
+        self.link = {}
+        for path in sorted({r["halo_path"] for r in multi}):
+            inv = []
+            for r in multi:
+                if r["halo_path"] != path:
                     continue
-                tu = num(r, "update_ms") * 1e-3
-                th = num(r, "halo_ms") * 1e-3
-                _, dims = split_axes(r)
-                f = interior_share(self.local(r, dims))
-                m = num(r, "step_ms") * 1e-3
-                A, B = max(f * tu, th), (1 - f) * tu
-                num_ += B * (m - A) / (m * m)
-                den_ += B * B / (m * m)
-            self.cb[kind] = min(max(num_ / den_, 1.0), 50.0) if den_ > 0 else 1.0
+                dims, loc = geometry(r)
+                k = sum(1 for d in dims if d > 1)
+                t = num(r, "transfer_ms", 0) * 1e-3 - k * LINK_LAT.get(path, 10e-6)
+                inv.append(max(t, 1e-9) / halo_bytes(loc, dims))
+            self.link[path] = 1.0 / (sum(inv) / len(inv))
+            self.npar += 1
+        # overlap: boundary factor c from the overlapped rows' step times
+        xs = []
+        for r in rows:
+            if not overlapped(r):
+                continue
+            dims, loc = geometry(r)
+            tu, th, hid = self.parts(r["cfg"], r["halo_path"], loc, dims)
+            f = interior_share(loc)
+            if f < 1:
+                xs.append((num(r, "step_ms") * 1e-3 - (tu + th - hid)) / ((1 - f) * tu))
+        self.c = max(1.0 + sum(xs) / len(xs), 1.0) if xs else 1.0
+        self.npar += 1 if xs else 0
 
-    @staticmethod
-    def local(r, dims):
-        return (int(r["nx"]) // dims[0], int(r["ny"]) // dims[1], int(r["nz"]) // dims[2])
-
-    def t_self(self, kind, r, dims):
-        """Copies for the unsplit periodic axes, scaled by face area."""
-        loc = self.local(r, dims)
-        unsplit = sum(1 for d in dims if d == 1)
-        per = self.self_ms.get(kind, 0.0) * 1e-3 * (loc[0] * loc[1] * loc[2]) ** (2 / 3)
-        return per * unsplit / 3.0
-
-    def step(self, kind, path, loc, dims, overlapped, links=None):
-        """Seconds per step for a rank holding loc sites, ranks dims."""
-        sites = loc[0] * loc[1] * loc[2]
-        tu = sites * BYTES_PER_SITE / self.bw[kind]
-        th = self.t_self(kind, {"nx": loc[0] * dims[0], "ny": loc[1] * dims[1],
-                                "nz": loc[2] * dims[2]}, dims)
-        a, b = self.halo.get((kind, path), (DEFAULT_AXIS_LAT.get(kind, 5e-6), NET_BW))
+    def transfer(self, path, loc, dims, links=None):
+        t = 0.0
         for d in range(3):
             if dims[d] == 1:
                 continue
-            face = (loc[(d + 1) % 3] + 2) * (loc[(d + 2) % 3] + 2)
-            nbytes = 2 * NCROSS * face * 8  # both faces of the axis
+            nbytes = FACE_BYTES * (loc[(d + 1) % 3] + 2) * (loc[(d + 2) % 3] + 2)
             if links and links[d] == "net":
-                th += NET_LAT + a + nbytes / NET_BW
+                t += NET_LAT + nbytes / NET_BW
             else:
-                th += a + nbytes / b
-        if not overlapped:
-            return tu + th, tu, th
-        f = interior_share(loc)
-        return max(f * tu, th) + self.cb[kind] * (1 - f) * tu, tu, th
+                t += LINK_LAT.get(path, 10e-6) + nbytes / self.link.get(path, NET_BW)
+        return t
+
+    def parts(self, cfg, path, loc, dims, links=None):
+        tu = self.t0 + loc[0] * loc[1] * loc[2] * BYTES_PER_SITE / self.bu[cfg]
+        if all(d == 1 for d in dims):
+            return tu, self.s0 + face_bytes(loc) / self.bf, 0.0
+        tr = self.transfer(path, loc, dims, links)
+        th = self.p0 + face_bytes(loc) / self.bf + tr
+        host_side = path == "staged" or (links and "net" in links)
+        hid = min(tr, interior_share(loc) * tu) if host_side else 0.0
+        return tu, th, hid
+
+    def step(self, cfg, path, loc, dims, ov, links=None):
+        tu, th, hid = self.parts(cfg, path, loc, dims, links)
+        if not ov:
+            return tu + th
+        return tu + th - hid + (self.c - 1) * (1 - interior_share(loc)) * tu
+
+    def predict_row(self, r):
+        dims, loc = geometry(r)
+        return self.step(r["cfg"], r["halo_path"], loc, dims, overlapped(r))
+
+    def describe(self):
+        out = [f"per-step update overhead t0 {1e6 * self.t0:.1f} us; update bandwidth " +
+               ", ".join(f"{c} {b / 1e9:.0f} GB/s" for c, b in self.bu.items()),
+               f"one rank's exchange: {1e6 * self.s0:.1f} us + faces / {self.bf / 1e9:.0f} GB/s; "
+               f"between ranks: {1e6 * self.p0:.1f} us + faces / {self.bf / 1e9:.0f} GB/s + links"]
+        for p, b in self.link.items():
+            out.append(f"link {p}: {1e6 * LINK_LAT.get(p, 10e-6):.0f} us per axis (assumed) "
+                       f"+ bytes / {b / 1e9:.1f} GB/s")
+        out.append(f"overlap: boundary cost factor c {self.c:.2f}")
+        return out
 
 
-def check(model, rows):
-    print("# measured against the model (ms per step)")
-    print(f"{'kind':6} {'path':7} {'ranks':>5} {'lattice':>13} {'measured':>9} {'model':>9} {'err%':>6}")
-    worst = 0.0
-    for r in rows:
-        kind = r["kind"]
-        if kind not in model.bw:
-            continue
-        _, dims = split_axes(r)
-        loc = model.local(r, dims)
-        t, _, _ = model.step(kind, r["halo_path"], loc, dims, overlapped(r))
-        meas = num(r, "step_ms") * 1e-3
-        err = 100.0 * (t - meas) / meas
-        worst = max(worst, abs(err))
-        lat = f"{r['nx']}x{r['ny']}x{r['nz']}"
-        print(f"{kind:6} {r['halo_path']:7} {r['ranks']:>5} {lat:>13} {1e3 * meas:9.4f} "
-              f"{1e3 * t:9.4f} {err:6.1f}")
-    print(f"# worst error {worst:.1f}%")
+class HostModel:
+    """The host CPU: ranks x threads sharing the node's memory bandwidth."""
+    kind = "c"
+
+    def __init__(self, rows):
+        self.npar = 0
+        ref = "SOA-fused" if any(r["cfg"] == "SOA-fused" for r in rows) else rows[0]["cfg"]
+        P = lambda r: int(r["ranks"]) * int(r["threads"])
+        agg = lambda r: (self.sites(r) * BYTES_PER_SITE * int(r["ranks"]) /
+                         (update_ms(r) * 1e-3))
+        base = [r for r in rows if r["cfg"] == ref]
+        pmax = max(P(r) for r in base)
+        self.pmax = pmax
+        self.b1 = geomean([agg(r) for r in base if P(r) == 1])
+        self.bmem = geomean([agg(r) for r in base if P(r) == pmax and pmax > 1])
+        mid = [2 * agg(r) / P(r) for r in base if 1 < P(r) < pmax]
+        self.b2 = geomean(mid)
+        self.npar += sum(1 for v in (self.b1, self.bmem, self.b2) if v)
+        if self.b1 is None:
+            self.b1 = (self.b2 or self.bmem or 1e10) / 1.0
+        if self.b2 is None:
+            self.b2 = self.b1 * 2 if self.bmem is None else max(self.b1, 2 * self.bmem / pmax)
+        if self.bmem is None:
+            self.bmem = 1e30
+        # the node's bandwidth saturates: refit B_mem on every row that it limits
+        for _ in range(3):
+            sat = [agg(r) for r in base if P(r) > 1 and self.compute(P(r)) >= self.bmem]
+            if sat:
+                self.bmem = geomean(sat)
+        self.eff = {ref: 1.0}
+        for c in sorted({r["cfg"] for r in rows} - {ref}):
+            self.eff[c] = geomean([agg(r) / self.bagg(P(r)) for r in rows if r["cfg"] == c])
+            self.npar += 1
+        # exchange: mu * F / (rank's bandwidth) + sigma * log2(ranks) * t_u
+        A, y = [], []
+        for r in rows:
+            tu, F, brank = self.terms(r)
+            A.append([F / brank, math.log2(int(r["ranks"])) * tu])
+            y.append(num(r, "halo_ms") * 1e-3)
+        sol = fit_rel(A, y) if any(a[1] > 0 for a in A) else None
+        if sol is None or sol[1] < 0:
+            sol = [sum(b / a[0] for a, b in zip(A, y)) / len(y), 0.0]
+        self.mu, self.sigma = sol
+        self.npar += 2 if any(a[1] > 0 for a in A) else 1
+
+    @staticmethod
+    def sites(r):
+        loc = geometry(r)[1]
+        return loc[0] * loc[1] * loc[2]
+
+    def compute(self, p):
+        return self.b1 if p == 1 else self.b2 * p / 2
+
+    def bagg(self, p):
+        return min(self.compute(p), self.bmem)
+
+    def terms(self, r):
+        ranks, p = int(r["ranks"]), int(r["ranks"]) * int(r["threads"])
+        brank = self.eff.get(r["cfg"], 1.0) * self.bagg(p) / ranks
+        tu = self.sites(r) * BYTES_PER_SITE / brank
+        return tu, face_bytes(geometry(r)[1]), brank
+
+    def predict_row(self, r):
+        tu, F, brank = self.terms(r)
+        return tu + self.mu * F / brank + self.sigma * math.log2(int(r["ranks"])) * tu
+
+    def describe(self):
+        return [f"node bandwidth: 1 core {self.b1 / 1e9:.1f} GB/s, {self.b2 / 1e9:.1f} GB/s per "
+                f"core of two threads in use, node cap {self.bmem / 1e9:.1f} GB/s "
+                f"(update traffic, {self.pmax} cores)",
+                "kernel/layout efficiency relative to that: " +
+                ", ".join(f"{c} {e:.2f}" for c, e in self.eff.items()),
+                f"exchange: {self.mu:.1f} B moved per face byte at the rank's bandwidth; "
+                f"skew wait {self.sigma:.3f} x log2(ranks) x t_u"]
+
+
+def build(rows):
+    models = {}
+    for g in sorted({r["group"] for r in rows}):
+        gr = [r for r in rows if r["group"] == g]
+        be = gr[0]["backend"]
+        models[g] = (GpuModel if be == "cuda" else HostModel)(gr)
+    return models
+
+
+def check(models, rows):
+    worst, worst_g, npts = 0.0, {}, {}
+    for g, m in models.items():
+        gr = [r for r in rows if r["group"] == g]
+        print(f"# group {g}: {len(gr)} measured points, {m.npar} fitted parameters")
+        for line in m.describe():
+            print(f"#   {line}")
+        print(f"{'backend':7} {'layout-kernel':13} {'path':6} {'ov':2} {'ranks':>5} {'thr':>3} "
+              f"{'lattice':>13} {'measured':>9} {'model':>9} {'err%':>6}")
+        for r in gr:
+            t = m.predict_row(r)
+            meas = num(r, "step_ms") * 1e-3
+            err = 100.0 * (t - meas) / meas
+            worst_g[g] = max(worst_g.get(g, 0.0), abs(err))
+            worst = max(worst, abs(err))
+            lat = f"{r['nx']}x{r['ny']}x{r['nz']}"
+            print(f"{r['backend']:7} {r['cfg']:13} {r['halo_path']:6} {int(overlapped(r)):2} "
+                  f"{r['ranks']:>5} {r['threads']:>3} {lat:>13} {1e3 * meas:9.4f} {1e3 * t:9.4f} "
+                  f"{err:6.1f}")
+        npts[g] = len(gr)
+    for g in models:
+        print(f"# worst error {g}: {worst_g[g]:.1f}% ({models[g].npar} parameters, {npts[g]} points)")
+    print(f"# worst error {worst:.1f}% (all groups; {sum(m.npar for m in models.values())} "
+          f"parameters from {sum(npts.values())} points)")
     return worst
 
 
@@ -221,37 +390,7 @@ def node_links(dims):
             else "net" for d in range(3)]
 
 
-def predict(model, kind, path):
-    ns = [2 ** i for i in range(0, 13)]  # 1 .. 4096 GPUs = 1024 nodes x 4
-    weak, strong = [], {}
-    t1 = None
-    for n in ns:
-        # weak: 256^3 per GPU, the global lattice grows with the split
-        dims = cube_dims(n)
-        t, _, _ = model.step(kind, path, (256, 256, 256), dims, True, node_links(dims))
-        t1 = t1 or t
-        weak.append((n, t1 / t, t))
-    for name, glob, first in (("512x256x256", (512, 256, 256), 1), ("1024^3", (1024,) * 3, 4)):
-        pts, tref = [], None
-        for n in ns:
-            if n < first:
-                continue
-            dims = choose_dims(n, glob)
-            if any(glob[d] % dims[d] for d in range(3)):
-                continue
-            loc = tuple(glob[d] // dims[d] for d in range(3))
-            if min(loc) < 1:
-                continue
-            t, _, _ = model.step(kind, path, loc, dims, True, node_links(dims))
-            if tref is None:
-                tref, nref = t, n
-            pts.append((n, tref * nref / (t * n), t))
-        strong[name] = pts
-    return weak, strong
-
-
 def cube_dims(n):
-    """Ranks along x, y, z for n (a power of two), as even as possible."""
     dims = [1, 1, 1]
     d = 0
     while n > 1:
@@ -261,23 +400,58 @@ def cube_dims(n):
     return tuple(dims)
 
 
-def svg(path, title, series, measured):
+def best_step(model, cfg, path, loc, dims):
+    """The code picks the faster of overlapped and sequential (measured in
+    its first steps); the model does the same."""
+    links = node_links(dims)
+    return min(model.step(cfg, path, loc, dims, False, links),
+               model.step(cfg, path, loc, dims, True, links))
+
+
+def predict(model, cfg, path):
+    ns = [2 ** i for i in range(0, 13)]  # 1 .. 4096 GPUs = 1024 nodes x 4
+    weak, strong = [], {}
+    t1 = None
+    for n in ns:
+        dims = cube_dims(n)
+        t = best_step(model, cfg, path, (256, 256, 256), dims)
+        t1 = t1 or t
+        weak.append((n, t1 / t, t))
+    for name, glob, first in (("512x256x256", (512, 256, 256), 1), ("1024^3", (1024,) * 3, 4)):
+        pts, tref, nref = [], None, None
+        for n in ns:
+            if n < first:
+                continue
+            dims = choose_dims(n, glob)
+            if any(glob[d] % dims[d] for d in range(3)):
+                continue
+            loc = local_of(glob, dims)
+            t = best_step(model, cfg, path, loc, dims)
+            if tref is None:
+                tref, nref = t, n
+            pts.append((n, tref * nref / (t * n), t))
+        strong[name] = pts
+    return weak, strong
+
+
+def svg(path, title, series, measured, notes):
     """A line plot, log2 x (GPUs) and linear y (efficiency), by hand."""
-    w, h, l, r, t, b = 640, 400, 60, 20, 40, 50
+    w, h, l, r, t, b = 720, 400 + 16 * len(notes), 60, 20, 40, 50 + 16 * len(notes)
     xmax = 4096
     X = lambda n: l + (w - l - r) * math.log2(n) / math.log2(xmax)
     Y = lambda e: t + (h - t - b) * (1.0 - min(max(e, 0.0), 1.1) / 1.1)
+    esc = lambda s: s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
            f'<rect width="{w}" height="{h}" fill="white"/>',
-           f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14">{title}</text>']
+           f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14">{esc(title)}</text>']
     for e in (0.0, 0.25, 0.5, 0.75, 0.9, 1.0):
         out.append(f'<line x1="{l}" y1="{Y(e):.1f}" x2="{w - r}" y2="{Y(e):.1f}" stroke="#ddd"/>')
         out.append(f'<text x="{l - 5}" y="{Y(e) + 4:.1f}" text-anchor="end">{e:.2f}</text>')
     for i in range(0, 13, 2):
         n = 2 ** i
         out.append(f'<text x="{X(n):.1f}" y="{h - b + 18}" text-anchor="middle">{n}</text>')
-    out.append(f'<text x="{w / 2}" y="{h - 10}" text-anchor="middle">GPUs (4 per node; 4096 = 1024 nodes)</text>')
-    out.append(f'<text x="15" y="{h / 2}" transform="rotate(-90 15 {h / 2})" text-anchor="middle">parallel efficiency</text>')
+    out.append(f'<text x="{w / 2}" y="{h - b + 36}" text-anchor="middle">GPUs (4 per node; 4096 = 1024 nodes)</text>')
+    out.append(f'<text x="15" y="{(h - b + t) / 2}" transform="rotate(-90 15 {(h - b + t) / 2})" text-anchor="middle">parallel efficiency</text>')
     colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
     for i, (name, pts) in enumerate(series):
         if not pts:
@@ -285,20 +459,20 @@ def svg(path, title, series, measured):
         c = colours[i % len(colours)]
         d = " ".join(f"{X(n):.1f},{Y(e):.1f}" for n, e, _ in pts)
         out.append(f'<polyline points="{d}" fill="none" stroke="{c}" stroke-width="2"/>')
-        out.append(f'<text x="{w - r - 5}" y="{t + 15 + 15 * i}" text-anchor="end" fill="{c}">{name}</text>')
+        out.append(f'<text x="{w - r - 5}" y="{t + 15 + 15 * i}" text-anchor="end" fill="{c}">{esc(name)}</text>')
     for n, e in measured:
         out.append(f'<circle cx="{X(n):.1f}" cy="{Y(e):.1f}" r="4" fill="black"/>')
     if measured:
-        out.append(f'<text x="{l + 10}" y="{h - b - 10}">dots: measured</text>')
+        out.append(f'<text x="{l + 10}" y="{h - b - 10}">dots: measured weak efficiency</text>')
+    for i, s in enumerate(notes):
+        out.append(f'<text x="10" y="{h - 16 * (len(notes) - i) + 8}" font-size="11">{esc(s)}</text>')
     out.append("</svg>")
     with open(path, "w") as fp:
         fp.write("\n".join(out) + "\n")
 
 
 def main(argv):
-    plot = None
-    files = []
-    i = 0
+    plot, files, i = None, [], 0
     while i < len(argv):
         if argv[i] == "--plot" and i + 1 < len(argv):
             plot = argv[i + 1]
@@ -314,40 +488,45 @@ def main(argv):
         print("lb_model: no rows with the halo columns (halo_mb) in " + ", ".join(files),
               file=sys.stderr)
         return 1
-    model = Model(rows)
-    print("# fitted: update bandwidth per rank (GB/s): " +
-          ", ".join(f"{k} {v / 1e9:.1f}" for k, v in model.bw.items()))
-    for (kind, path), (a, b) in model.halo.items():
-        print(f"# fitted: halo {kind} {path}: {1e6 * a:.1f} us per axis + bytes / {b / 1e9:.1f} GB/s")
-    print("# fitted: boundary cost factor " + ", ".join(f"{k} {v:.2f}" for k, v in model.cb.items()))
-    worst = check(model, rows)
-    if "cuda" in model.bw:
-        paths = [p for (k, p) in model.halo if k == "cuda"]
-        path = "ipc" if "ipc" in paths else (paths[0] if paths else "ipc")
-        weak, strong = predict(model, "cuda", path)
-        print(f"# prediction, cuda, halo {path} within a node, network beyond "
-              f"({NET_BW / 1e9:.0f} GB/s, {1e6 * NET_LAT:.0f} us per GPU, assumed)")
+    models = build(rows)
+    worst = check(models, rows)
+    gpus = [g for g, m in models.items() if m.kind == "cuda"]
+    if gpus:
+        # the group with several GPUs (its links measured), else the first
+        g = max(gpus, key=lambda g: (bool(models[g].link), g))
+        m = models[g]
+        path = "ipc" if "ipc" in m.link else (sorted(m.link)[0] if m.link else "ipc")
+        cfg = "AOSOA-fused" if "AOSOA-fused" in m.bu else sorted(m.bu)[0]
+        weak, strong = predict(m, cfg, path)
+        print(f"# prediction from {g}, {cfg}, {path} within a node, network beyond "
+              f"({NET_BW / 1e9:.0f} GB/s, {1e6 * NET_LAT:.0f} us per axis per GPU, assumed); "
+              "each point the faster of overlapped and sequential")
         print("# GPUs  weak-eff  weak-ms  " + "  ".join(f"{k}-eff" for k in strong))
-        for j, (n, e, t) in enumerate(weak):
+        for n, e, t in weak:
             cols = []
             for k in strong:
-                m = [p for p in strong[k] if p[0] == n]
-                cols.append(f"{m[0][1]:.3f}" if m else "-")
+                p = [q for q in strong[k] if q[0] == n]
+                cols.append(f"{p[0][1]:.3f}" if p else "-")
             print(f"{n:6d}  {e:8.3f}  {1e3 * t:7.3f}  " + "  ".join(f"{c:>10}" for c in cols))
         if plot:
             meas = {}
             for r in rows:
-                if r["kind"] == "cuda" and int(r["nx"]) == 256 * int(r["ranks"]) and \
+                if r["group"] == g and r["cfg"] == cfg and int(r["nx"]) == 256 * int(r["ranks"]) and \
                    r["ny"] == "256" and r["nz"] == "256" and r["halo_path"] in (path, "direct"):
-                    meas[int(r["ranks"])] = num(r, "step_ms")
+                    t = num(r, "step_ms")
+                    meas[int(r["ranks"])] = min(t, meas.get(int(r["ranks"]), t))
             mw = [(n, meas[1] / meas[n]) for n in sorted(meas) if 1 in meas]
             out = plot.rstrip("/") + "/lb_model_weak_strong.svg"
-            svg(out, "lb D3Q19, H200: model prediction (docs/lb.md)",
+            notes = [f"model fitted to {g}: worst error {worst:.1f}% over the measured points",
+                     f"assumed: {GPUS_PER_NODE} GPUs per node linked as the measured {path}; "
+                     f"between nodes {NET_BW / 1e9:.0f} GB/s and {1e6 * NET_LAT:.0f} us per axis per GPU",
+                     "assumed: no contention or jitter in the network; ranks z-fastest, 4 per node"]
+            svg(out, f"lb D3Q19 step-time model: {g.split(' [')[0]}, prediction (docs/lb.md)",
                 [("weak, 256^3 per GPU", weak)] +
-                [(f"strong, {k}", v) for k, v in strong.items()], mw)
+                [(f"strong, {k}", v) for k, v in strong.items()], mw, notes)
             print(f"# plot: {out}")
-    if worst > 10.0:
-        print(f"# NOTE: the model misses a measured point by {worst:.0f}% (> 10%): see the table")
+    if worst > TOL:
+        print(f"# NOTE: the model misses a measured point by {worst:.1f}% (> {TOL:.0f}%): see the table")
     return 0
 
 

@@ -263,6 +263,17 @@ if [ -f "$tmp/rows.csv" ] && command -v python3 >/dev/null; then
   else
     notok "lb_model.py fits the rows, predicts each measured point and plots to 4096 GPUs" "$tmp/model.log"
   fi
+  # the committed device rows (H100 + host, 2 x H200): every GPU point
+  # within 10% of the model (docs/lb.md, step-time model)
+  if python3 apps/lb/lb_model.py apps/lb/results/h100-b8eda43/lb_perf.csv \
+       apps/lb/results/h200x2-5590d19/lb_perf.csv >"$tmp/model-dev.log" 2>&1 &&
+     [ "$(grep -c '^# worst error NVIDIA' "$tmp/model-dev.log")" -eq 2 ] &&
+     awk '/^# worst error NVIDIA/ { sub(/.*: /, "", $0); split($0, a, "%"); if (a[1] + 0 > 10) bad = 1 }
+          END { exit bad }' "$tmp/model-dev.log"; then
+    ok "lb_model.py fits the committed H100 and 2 x H200 GPU rows within 10% ($(grep '^# worst error NVIDIA' "$tmp/model-dev.log" | sed 's/.*: //; s/ (.*//' | paste -sd' '))"
+  else
+    notok "lb_model.py fits the committed H100 and 2 x H200 GPU rows within 10%" "$tmp/model-dev.log"
+  fi
   # rows without the model's columns: a clear refusal
   head -n 1 apps/lb/results/lb_perf.csv >"$tmp/old.csv"
   if ! python3 apps/lb/lb_model.py "$tmp/old.csv" >"$tmp/model-old.log" 2>&1 &&
