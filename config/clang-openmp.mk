@@ -1,4 +1,4 @@
-# clang + OpenMP (libomp) for the machine you build on; VVL 4 = AVX2 doubles.
+# clang + OpenMP (libomp) for the machine you build on; SoA VVL 8 as gcc-openmp.
 # Debian: clang and libomp-14-dev (scripts/install_deps.sh).
 # -Wno-pass-failed: clang 14 vectorises no OpenMP simd reduction over
 # doubles (strict FP order: "value that could not be identified as
@@ -8,5 +8,5 @@ CONFIG_TARGET = c
 CC       = clang
 CFLAGS   = -std=c99 -O3 -march=native -fopenmp -Wall -Wextra -Wno-pass-failed
 LDFLAGS  = -fopenmp
-LAYOUT  ?= AOSOA
-VVL     ?= 4
+LAYOUT  ?= SOA
+VVL     ?= 8

@@ -11,5 +11,5 @@ CXX      = clang++
 CFLAGS   = -std=c99 -O3 -march=native -fopenmp -Wall -Wextra -Wno-pass-failed
 CXXFLAGS = -std=c++17 -O3 -march=native -fopenmp -Wall -Wextra -Wno-pass-failed
 LDFLAGS  = -fopenmp
-LAYOUT  ?= AOSOA
-VVL     ?= 4
+LAYOUT  ?= SOA
+VVL     ?= 8

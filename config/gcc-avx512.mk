@@ -3,5 +3,5 @@ CONFIG_TARGET = c
 CC       = gcc
 CFLAGS   = -std=c99 -O3 -march=x86-64-v4 -mprefer-vector-width=512 -fopenmp -Wall -Wextra
 LDFLAGS  = -fopenmp
-LAYOUT  ?= AOSOA
+LAYOUT  ?= SOA
 VVL     ?= 8

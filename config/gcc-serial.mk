@@ -3,5 +3,5 @@ CONFIG_TARGET = c
 CC       = gcc
 CFLAGS   = -std=c99 -O3 -march=native -fopenmp-simd -DTDP_OPENMP_SIMD -Wall -Wextra
 LDFLAGS  =
-LAYOUT  ?= AOSOA
-VVL     ?= 4
+LAYOUT  ?= SOA
+VVL     ?= 8

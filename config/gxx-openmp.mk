@@ -8,5 +8,5 @@ CXX      = g++
 CFLAGS   = -std=c99 -O3 -march=native -fopenmp -Wall -Wextra
 CXXFLAGS = -std=c++17 -O3 -march=native -fopenmp -Wall -Wextra
 LDFLAGS  = -fopenmp
-LAYOUT  ?= AOSOA
-VVL     ?= 4
+LAYOUT  ?= SOA
+VVL     ?= 8

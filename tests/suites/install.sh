@@ -64,8 +64,8 @@ for b in $backends; do
 done
 cfg_c=$("$P/bin/targetDP-config" --backend c --config)
 check "targetDP-config --config names the library's build (c: $cfg_c)" \
-  test "$cfg_c" = "backend=c layout=AOSOA VVL=4 SAL=4 TPB=$(make -s CONFIG=gcc-openmp -f Makefile \
-    --eval 'ptpb: ; @echo $(TPB)' ptpb)"
+  test "$cfg_c" = "backend=c $(make -s CONFIG=gcc-openmp -f Makefile \
+    --eval 'pcfg: ; @echo layout=$(LAYOUT) VVL=$(VVL) SAL=$(SAL) TPB=$(TPB)' pcfg)"
 check "targetDP-config refuses a backend that is not installed" bash -c \
   '! "$1/bin/targetDP-config" --backend hip --cflags 2>&1 && "$1/bin/targetDP-config" --backend hip --cflags 2>&1 | grep -q "not installed"' _ "$P"
 
