@@ -139,7 +139,8 @@ if command -v cmake >/dev/null 2>&1; then
                          cmake --build "$1/cm-c" -j2' _ "$T" "$P"
   check "examples/CMakeLists.txt, C backend: programs run and agree" run_examples "$T/cm-c"
   check "CMake: targetDP::c carries the configuration's compile definitions" \
-    grep -q -- '-DTARGETDP_AOSOA.*-DVVL=4' "$T/cm-c/CMakeFiles/scale.dir/flags.make"
+    grep -q -- "-DTARGETDP_$(make -s CONFIG=gcc-openmp -f Makefile --eval 'pl: ; @echo $(LAYOUT).*-DVVL=$(VVL)' pl)" \
+    "$T/cm-c/CMakeFiles/scale.dir/flags.make"
   if [ "$have_nvcc" = 1 ]; then
     check "examples/CMakeLists.txt, CUDA backend (targetDP::cuda): compiles and links without warnings" \
       clean_build bash -c 'cmake -S "$1/src" -B "$1/cm-cuda" -DCMAKE_PREFIX_PATH="$2" \
