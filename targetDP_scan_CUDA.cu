@@ -243,7 +243,8 @@ static int compact_kernel_run(long *t_index, size_t *count, const char *t_mask, 
   return rc;
 }
 
-/* CUB's select, for comparison only: TARGETDP_COMPACT=cub, read once. */
+/* CUB's select, for comparison only: TARGETDP_COMPACT=cub (read at each
+ * call, so that bench_blocks can time both in one run). */
 template <typename N>
 static int compact(long *t_index, size_t *count, const char *t_mask, N n, tdpSite at) {
   size_t bytes = 0;
@@ -267,12 +268,8 @@ static int compact(long *t_index, size_t *count, const char *t_mask, N n, tdpSit
 }
 
 int tdpBackendCompact(long *t_index, size_t *count, const char *t_mask, size_t n, tdpSite at) {
-  static int use_cub = -1;
-  if (use_cub < 0) {
-    const char *e = getenv("TARGETDP_COMPACT");
-    use_cub = e && strcmp(e, "cub") == 0;
-  }
-  if (!use_cub) return compact_kernel_run(t_index, count, t_mask, n, at);
+  const char *e = getenv("TARGETDP_COMPACT");
+  if (!e || strcmp(e, "cub") != 0) return compact_kernel_run(t_index, count, t_mask, n, at);
   if (n <= INT_MAX) return compact(t_index, count, t_mask, (int) n, at);
   return compact(t_index, count, t_mask, (long) n, at);
 }
