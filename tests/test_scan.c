@@ -195,6 +195,57 @@ static void test_compact_edges(void **state) {
   }
 }
 
+/* n past 2^31: 64-bit sizes, offsets and indices. A 2 GiB mask set at
+ * both ends and around 2^31 (a negative char among them), with room for n
+ * indices (17 GiB, untouched past the count: the C backend's allocation
+ * is lazy). Vetoed as test_extents' big fields are: TDP_TEST_NO_BIG (set
+ * under valgrind and compute-sanitizer by run_tests.sh), AddressSanitizer,
+ * or an allocation refused. */
+static void test_compact_past_int(void **state) {
+  (void) state;
+  const char *veto = getenv("TDP_TEST_NO_BIG") ? "TDP_TEST_NO_BIG is set" : NULL;
+#if defined(__SANITIZE_ADDRESS__)
+  veto = "AddressSanitizer build";
+#endif
+  const size_t n = 2147483648UL + 17, two31 = 2147483648UL;
+  static const size_t at[] = {0, 5, 2147483648UL - 17, 2147483648UL - 1, 2147483648UL,
+                              2147483648UL + 3, 2147483648UL + 16};
+  const size_t nat = sizeof(at) / sizeof(at[0]);
+  char *t_mask = NULL;
+  long *t_idx = NULL;
+  if (!veto) {
+    targetSetErrorAbort(0);
+    if (targetCalloc(&t_mask, n) != TARGET_SUCCESS ||
+        targetMalloc(&t_idx, n * sizeof(long)) != TARGET_SUCCESS)
+      veto = "no memory for a 2 GiB mask and 17 GiB of indices";
+    targetSetErrorAbort(1);
+  }
+  if (veto) {
+    if (t_mask) targetFree(t_mask);
+    print_message("# skipped: %s\n", veto);
+    skip();
+  }
+  for (size_t k = 0; k < nat; k++) {
+    char v = (char) (k == 3 ? -128 : (int) (1 + k));
+    assert_int_equal(copyToTarget(t_mask + at[k], &v, 1), TARGET_SUCCESS);
+  }
+  /* from an odd offset too: the count drops the sites before it */
+  for (size_t off = 0; off < 2; off++) {
+    tuSetContext("compaction of 2^31 + %zu sites from offset %zu", n - two31 - off, off);
+    size_t count = 12345;
+    long idx[16];
+    assert_int_equal(targetCompactIndices(t_idx, &count, t_mask + off, n - off), TARGET_SUCCESS);
+    if (count != nat - off) fail_msg("[%s] count %zu, want %zu", tu_context, count, nat - off);
+    assert_int_equal(copyFromTarget(idx, t_idx, count * sizeof(long)), TARGET_SUCCESS);
+    for (size_t k = off; k < nat; k++)
+      if (idx[k - off] != (long) (at[k] - off))
+        fail_msg("[%s] index %zu is %ld, want %ld", tu_context, k - off, idx[k - off],
+                 (long) (at[k] - off));
+  }
+  assert_int_equal(targetFree(t_mask), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_idx), TARGET_SUCCESS);
+}
+
 /* Bad arguments are refused with the call's name; n = 0 is not one. */
 static void test_scan_errors(void **state) {
   (void) state;
@@ -234,6 +285,7 @@ int main(void) {
       cmocka_unit_test(test_scan_double_integral),
       cmocka_unit_test(test_compact),
       cmocka_unit_test(test_compact_edges),
+      cmocka_unit_test(test_compact_past_int),
       cmocka_unit_test(test_scan_errors),
   };
   return cmocka_run_group_tests_name("scan " TARGETDP_CONFIG, tests, tuSetup, tuTeardown);
