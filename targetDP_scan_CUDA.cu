@@ -231,6 +231,11 @@ static int compact_kernel_run(long *t_index, size_t *count, const char *t_mask, 
   rc = cuda_check(cudaMemsetAsync(state, 0, (ntiles + 1) * sizeof(unsigned long long), 0),
                   "cudaMemsetAsync of the tile states", at);
   if (rc) return rc;
+  static int carveout = 0; /* 4 blocks of 33 KiB need the shared memory; L1 serves nothing here */
+  if (!carveout++ &&
+      cudaFuncSetAttribute(compact_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                           cudaSharedmemCarveoutMaxShared) != cudaSuccess)
+    cudaGetLastError(); /* only a hint: drop its error */
   compact_kernel<<<(unsigned) ntiles, CT_THREADS>>>(t_index, d_count,
                                                     (const unsigned char *) t_mask - head, head,
                                                     m, state, next, ntiles);
