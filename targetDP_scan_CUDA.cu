@@ -1,7 +1,7 @@
 /*
- * targetDP_scan_CUDA.cu -- prefix sums and stream compaction on CUDA,
- * through CUB (CCCL, part of the CUDA toolkit): cub::DeviceScan (a
- * single-pass decoupled look-back scan, near copy bandwidth); stream
+ * targetDP_scan_CUDA.cu -- prefix sums and stream compaction on CUDA.
+ * The scans through CUB (CCCL, part of the CUDA toolkit): cub::DeviceScan
+ * (a single-pass decoupled look-back scan, near copy bandwidth); the
  * compaction by a kernel of our own (below), with CUB's
  * DeviceSelect::Flagged kept for comparison (TARGETDP_COMPACT=cub). One
  * template per scan, instantiated per element type. The scratch (CUB's
