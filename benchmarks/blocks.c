@@ -1,7 +1,8 @@
 /*
  * The layer's building blocks beside a plain copy through the layer, in one
  * run: inclusive and exclusive scans of double, long and int arrays,
- * stream compaction (targetCompactIndices) at mask density 1/2, and box
+ * stream compaction (targetCompactIndices) at mask density 1/2 (on CUDA
+ * also through CUB's select, TARGETDP_COMPACT=cub, for comparison), and box
  * launches on a cubic lattice with a halo of 1: the whole lattice through
  * TDP_TLP_3D against the same update through the 1-D TDP_TLP, and the
  * interior only through TDP_TLP_3D against a 1-D loop that tests each
@@ -12,6 +13,7 @@
  * the warm-up call, before any bandwidth is printed; --inject-error
  * corrupts one element of the double inclusive scan first.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv; the value nvcc's headers also set */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -65,11 +67,12 @@ TDP_KERNEL void bk_flat_test(double *b, const double *a, long L, long n) {
 }
 
 enum { K_COPY, K_SCAN_ID, K_SCAN_ED, K_SCAN_IL, K_SCAN_EL, K_SCAN_II, K_SCAN_EI, K_COMPACT,
-       K_FLAT, K_BOX_ALL, K_FLAT_TEST, K_BOX_INT, NK };
+       K_COMPACT_CUB, K_FLAT, K_BOX_ALL, K_FLAT_TEST, K_BOX_INT, NK };
 static const char *const kname[NK] = {"Copy",          "ScanInclDouble", "ScanExclDouble",
                                       "ScanInclLong",  "ScanExclLong",   "ScanInclInt",
-                                      "ScanExclInt",   "CompactIdx",     "Flat1D",
-                                      "Box3D",         "Interior1DTest", "Interior3D"};
+                                      "ScanExclInt",   "CompactIdx",     "CompactIdxCUB",
+                                      "Flat1D",        "Box3D",          "Interior1DTest",
+                                      "Interior3D"};
 
 /* Input of the scans: small integers, so every prefix sum is exact in all
  * three types and the reference is exact too. */
@@ -143,6 +146,11 @@ int main(int argc, char **argv) {
       case K_SCAN_II: targetScanInclusiveInt(t_b, t_a, n); break;
       case K_SCAN_EI: targetScanExclusiveInt(t_b, t_a, n); break;
       case K_COMPACT: targetCompactIndices(t_idx, &count, t_mask, n); break;
+      case K_COMPACT_CUB: /* the C backend ignores the variable: CompactIdx again */
+        setenv("TARGETDP_COMPACT", "cub", 1);
+        targetCompactIndices(t_idx, &count, t_mask, n);
+        unsetenv("TARGETDP_COMPACT");
+        break;
       case K_FLAT: TDP_LAUNCH(bk_flat, nsites, (double *) t_b, (const double *) t_a, nsites); break;
       case K_BOX_ALL: TDP_LAUNCH_BOX(bk_box3d, all, all, (double *) t_b, (const double *) t_a); break;
       case K_FLAT_TEST:
@@ -158,9 +166,9 @@ int main(int argc, char **argv) {
       /* validate the warm-up call's result */
       snprintf(what, sizeof(what), "%s targetDP", kname[k]);
       if (o.inject_error && k == K_SCAN_ID) benchCorrupt(t_b, n - 1, 0);
-      if (k == K_COMPACT) {
+      if (k == K_COMPACT || k == K_COMPACT_CUB) {
         for (long i = 0; i < n; i++) count_want += mask[i] != 0;
-        if ((long) count != count_want) benchWrong("CompactIdx count", -1, (double) count, count_want);
+        if ((long) count != count_want) benchWrong(what, -1, (double) count, count_want);
         else if (count > 0) copyFromTarget(h2, t_idx, count * sizeof(long));
         long j = 0;
         for (long i = 0; i < n && (long) count == count_want; i++) {
@@ -193,7 +201,7 @@ int main(int argc, char **argv) {
     }
     double moved = (is_scan ? 2.0 * esize * n
                     : k == K_COPY ? 16.0 * n
-                    : k == K_COMPACT ? (double) n + 8.0 * count_want
+                    : k == K_COMPACT || k == K_COMPACT_CUB ? (double) n + 8.0 * count_want
                     : k == K_FLAT || k == K_BOX_ALL ? 16.0 * nsites
                     : 16.0 * ninterior);
     bytes[k] = moved;

@@ -4,7 +4,9 @@
  * 1, odd, around the C backend's scan blocks (8192, in groups of 4) and large; out of
  * place and in place, with guard elements after the end that must not
  * change; ints and longs exact, doubles within 1e-12 of the sum of
- * magnitudes (and exact on integer-valued data).
+ * magnitudes (and exact on integer-valued data). Compaction also at its
+ * edges: mask pointers at offsets 0..15, sizes around 16 and around the
+ * CUDA kernel's tiles, set bytes just outside the mask.
  */
 
 #include "test_util.h"
@@ -134,6 +136,116 @@ static void test_compact(void **state) {
   }
 }
 
+/* The edges of a compaction that reads the mask 16 bytes at a time (the
+ * CUDA kernel, tiles of 16384 sites): sizes around 16 and around the tiles,
+ * the mask at every offset 0..15 from an aligned allocation (an interior
+ * pointer) with set bytes just outside [t_mask, t_mask + n) that must not
+ * be read as sites, densities 0, 1/2 and 1, mask values other than 0/1,
+ * and index elements after the count that must not change. */
+static void test_compact_edges(void **state) {
+  (void) state;
+  static const size_t sizes[] = {0, 1, 15, 16, 17, 31, 33, 255, 4097, 8191, 8192, 8193,
+                                 16383, 16384, 16385, 32767, 32768, 32769, 49153,
+                                 (1 << 20) + 7};
+  static const char *const what[] = {"none set", "half set", "all set", "values 1-255"};
+  for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+    const size_t n = sizes[k], room = n + 32;
+    char *full = (char *) tuMalloc(room), *mask = NULL;
+    long *idx = (long *) tuMalloc((n + GUARD) * sizeof(long));
+    char *t_mask = NULL;
+    long *t_idx = NULL;
+    assert_int_equal(targetMalloc(&t_mask, room), TARGET_SUCCESS);
+    assert_int_equal(targetMalloc(&t_idx, (n + GUARD) * sizeof(long)), TARGET_SUCCESS);
+    for (size_t off = 0; off < 16; off += n < 65536 ? 1 : 7) {
+      mask = full + off;
+      for (int d = 0; d < 4; d++) {
+        tuRng r;
+        tuSeed(&r, 1300 + 16 * n + off + d);
+        for (size_t i = 0; i < room; i++) full[i] = (char) 1; /* outside the mask: set */
+        size_t want = 0;
+        for (size_t i = 0; i < n; i++) {
+          unsigned v = d == 0 ? 0 : d == 1 ? (tuUniform(&r) < 0.5) * (1 + (unsigned) (i % 255))
+                                  : d == 2 ? 1 : (unsigned) (i * 7 + off) & 0xff;
+          mask[i] = (char) v; /* 128-255: negative chars, set all the same */
+          want += mask[i] != 0;
+        }
+        tuSetContext("compaction of %zu sites at offset %zu, %s", n, off, what[d]);
+        assert_int_equal(copyToTarget(t_mask, full, room), TARGET_SUCCESS);
+        for (size_t i = 0; i < n + GUARD; i++) idx[i] = -7;
+        assert_int_equal(copyToTarget(t_idx, idx, (n + GUARD) * sizeof(long)), TARGET_SUCCESS);
+        size_t count = 12345;
+        assert_int_equal(targetCompactIndices(t_idx, &count, t_mask + off, n), TARGET_SUCCESS);
+        if (count != want) fail_msg("[%s] count %zu, want %zu", tu_context, count, want);
+        assert_int_equal(copyFromTarget(idx, t_idx, (n + GUARD) * sizeof(long)), TARGET_SUCCESS);
+        tuCheck c;
+        tuCheckInit(&c);
+        size_t j = 0;
+        for (size_t i = 0; i < n; i++) {
+          if (mask[i]) tuCheckEq(&c, (long) j, (double) idx[j], (double) i);
+          j += mask[i] != 0;
+        }
+        for (; j < n + GUARD; j++) tuCheckEq(&c, (long) j, (double) idx[j], -7.0);
+        tuCheckDone(&c, "indices and the elements after them", n + GUARD);
+      }
+    }
+    assert_int_equal(targetFree(t_mask), TARGET_SUCCESS);
+    assert_int_equal(targetFree(t_idx), TARGET_SUCCESS);
+    free(full);
+    free(idx);
+  }
+}
+
+/* n past 2^31: 64-bit sizes, offsets and indices. A 2 GiB mask set at
+ * both ends and around 2^31 (a negative char among them), with room for n
+ * indices (17 GiB, untouched past the count: the C backend's allocation
+ * is lazy). Vetoed as test_extents' big fields are: TDP_TEST_NO_BIG (set
+ * under valgrind and compute-sanitizer by run_tests.sh), AddressSanitizer,
+ * or an allocation refused. */
+static void test_compact_past_int(void **state) {
+  (void) state;
+  const char *veto = getenv("TDP_TEST_NO_BIG") ? "TDP_TEST_NO_BIG is set" : NULL;
+#if defined(__SANITIZE_ADDRESS__)
+  veto = "AddressSanitizer build";
+#endif
+  const size_t n = 2147483648UL + 17, two31 = 2147483648UL;
+  static const size_t at[] = {0, 5, 2147483648UL - 17, 2147483648UL - 1, 2147483648UL,
+                              2147483648UL + 3, 2147483648UL + 16};
+  const size_t nat = sizeof(at) / sizeof(at[0]);
+  char *t_mask = NULL;
+  long *t_idx = NULL;
+  if (!veto) {
+    targetSetErrorAbort(0);
+    if (targetCalloc(&t_mask, n) != TARGET_SUCCESS ||
+        targetMalloc(&t_idx, n * sizeof(long)) != TARGET_SUCCESS)
+      veto = "no memory for a 2 GiB mask and 17 GiB of indices";
+    targetSetErrorAbort(1);
+  }
+  if (veto) {
+    if (t_mask) targetFree(t_mask);
+    print_message("# skipped: %s\n", veto);
+    skip();
+  }
+  for (size_t k = 0; k < nat; k++) {
+    char v = (char) (k == 3 ? -128 : (int) (1 + k));
+    assert_int_equal(copyToTarget(t_mask + at[k], &v, 1), TARGET_SUCCESS);
+  }
+  /* from an odd offset too: the count drops the sites before it */
+  for (size_t off = 0; off < 2; off++) {
+    tuSetContext("compaction of 2^31 + %zu sites from offset %zu", n - two31 - off, off);
+    size_t count = 12345;
+    long idx[16];
+    assert_int_equal(targetCompactIndices(t_idx, &count, t_mask + off, n - off), TARGET_SUCCESS);
+    if (count != nat - off) fail_msg("[%s] count %zu, want %zu", tu_context, count, nat - off);
+    assert_int_equal(copyFromTarget(idx, t_idx, count * sizeof(long)), TARGET_SUCCESS);
+    for (size_t k = off; k < nat; k++)
+      if (idx[k - off] != (long) (at[k] - off))
+        fail_msg("[%s] index %zu is %ld, want %ld", tu_context, k - off, idx[k - off],
+                 (long) (at[k] - off));
+  }
+  assert_int_equal(targetFree(t_mask), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_idx), TARGET_SUCCESS);
+}
+
 /* Bad arguments are refused with the call's name; n = 0 is not one. */
 static void test_scan_errors(void **state) {
   (void) state;
@@ -172,6 +284,8 @@ int main(void) {
       cmocka_unit_test(test_scan_double),
       cmocka_unit_test(test_scan_double_integral),
       cmocka_unit_test(test_compact),
+      cmocka_unit_test(test_compact_edges),
+      cmocka_unit_test(test_compact_past_int),
       cmocka_unit_test(test_scan_errors),
   };
   return cmocka_run_group_tests_name("scan " TARGETDP_CONFIG, tests, tuSetup, tuTeardown);
