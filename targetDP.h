@@ -931,6 +931,10 @@ void tdpReduceCheck_(const void *partial, const char *call, const char *name, co
  *                      from the TDP_CONST symbol (constant cache); on a CPU
  *                      from the literal, which the compiler can fold (a
  *                      TDP_CONST there is a plain global it cannot)
+ *   TDP_STREAM_LANES(field, nsites, ncomp, site, icomp, r)
+ *                      a stride's lane values r[TDP_LANE(v)] stored to the
+ *                      field, as streaming stores where the CPU can (below,
+ *                      after the checked index functions)
  *   TDP_HAVE_STREAM_STORE, tdpStreamStore8(dst, src), tdpStreamFence()
  *                      streaming (non-temporal) stores of 8 doubles to a
  *                      64-byte aligned dst, where the CPU has them (AVX,
@@ -1056,10 +1060,11 @@ static TDP_HOST_DEVICE inline size_t tdpIndex2Checked_(long nsites, long n1, lon
  * / _ps with AVX-512 where VVL * sizeof(T) is a multiple of 64; else
  * W = 32, _mm256_stream_pd / _ps): no read of the destination line first
  * (write-allocate), which is what a store-bound kernel gains. Everything
- * else is plain stores, lane by lane: the short last stride, a misaligned
- * or split stride, VVL * sizeof(T) not a multiple of 32 (VVL 1 and 2 for
- * double), no AVX, the checked build (every lane bounds-checked), box
- * loops. Streaming stores are weakly ordered: TDP_TLP fences each
+ * else is plain stores (contiguous lanes: one vector store; else lane by
+ * lane): the short last stride, a misaligned or split stride, VVL *
+ * sizeof(T) not a multiple of 32 (VVL 1 and 2 for double), no AVX, the
+ * checked build (every lane bounds-checked), box loops (they do not
+ * fence). Streaming stores are weakly ordered: TDP_TLP fences each
  * thread's once, when the thread has done its strides (tdpTlpEnd_), so the
  * data are in memory when the kernel returns; nothing to call. They pay
  * where the kernel writes whole 64-byte lines that nothing reads soon (a
@@ -1070,8 +1075,10 @@ static TDP_HOST_DEVICE inline size_t tdpIndex2Checked_(long nsites, long n1, lon
  * sectors (no write-allocate traffic for a streaming store to save: the
  * plain-store STREAM kernels are at 1.00-1.05 of the best native CUDA
  * candidate), and the evict-first hint can only lose L2 hits of a next
- * kernel that reads the field (fields up to the 50 MB L2). So the CUDA code
- * is that of the same loop storing field[...] = r[lane] directly. */
+ * kernel that reads the field (fields up to the 50 MB L2). At VVL 1 the
+ * PTX of the STREAM kernels is that of the loop storing field[...] =
+ * r[lane] directly; at VVL > 1 a stride's loads now all come before its
+ * stores (as in the native ilp candidates), the stores are the same. */
 #ifdef TARGETDP_CHECK
 #define TDP_SL_WHERE_ , __func__, __FILE__, __LINE__
 #define TDP_SL_WHERE_PARAMS_ , const char *func, const char *file, int line
