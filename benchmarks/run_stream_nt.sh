@@ -29,22 +29,34 @@ echo "=== $(hostname) $(date -u '+%F %T UTC') commit $(git rev-parse --short HEA
 lscpu | grep -E 'Model name|^CPU\(s\)|Flags' | cut -c1-200
 nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null
 
+t0=$(date +%s)
+budget=${BENCH_BUDGET_S:-100} # seconds after which no further run starts
+elapsed() { echo $(($(date +%s) - t0)); }
 hosts=(gcc-openmp)
 grep -q avx512f /proc/cpuinfo && hosts+=(gcc-avx512)
-declare -A bin
-for c in "${hosts[@]}"; do
-  b=$(make -s CONFIG=$c bench-where)/bench_stream
-  make -s -j"$(nproc)" CONFIG=$c "$b" >"$out/build_$c.log" 2>&1 && bin[$c]=$b || echo "BUILD FAILED: $c"
-done
 gpu=0
-if nvidia-smi -L >/dev/null 2>&1; then
-  gpu=1
-  for v in 1 4; do
-    b=$(make -s TARGET=cuda LAYOUT=SOA VVL=$v bench-where)/bench_stream
-    make -s -j"$(nproc)" TARGET=cuda LAYOUT=SOA VVL=$v "$b" >"$out/build_cuda$v.log" 2>&1 &&
-      bin[cuda$v]=$b || echo "BUILD FAILED: cuda VVL $v"
-  done
-fi
+nvidia-smi -L >/dev/null 2>&1 && gpu=1
+# every build at once (nothing is timed yet), each with a share of the cores
+declare -A bin
+cfgs=()
+for c in "${hosts[@]}"; do cfgs+=("CONFIG=$c"); done
+[ "$gpu" = 1 ] && cfgs+=("TARGET=cuda LAYOUT=SOA VVL=1" "TARGET=cuda LAYOUT=SOA VVL=4")
+jobs_each=$(($(nproc) / ${#cfgs[@]} + 1))
+pids=()
+for cfg in "${cfgs[@]}"; do
+  # shellcheck disable=SC2086
+  (b=$(make -s $cfg bench-where)/bench_stream
+   make -s -j"$jobs_each" $cfg "$b" >"$out/build_$(echo "$cfg" | tr -c 'A-Za-z0-9' _).log" 2>&1) &
+  pids+=($!)
+done
+wait "${pids[@]}" # (a plain wait would also wait for the tee of the log)
+for cfg in "${cfgs[@]}"; do
+  # shellcheck disable=SC2086
+  b=$(make -s $cfg bench-where)/bench_stream
+  key=$(echo "$cfg" | sed 's/CONFIG=//; s/TARGET=cuda LAYOUT=SOA VVL=/cuda/')
+  if [ -x "$b" ]; then bin[$key]=$b; else echo "BUILD FAILED: $cfg"; fi
+done
+echo "=== [$(elapsed) s] built: ${!bin[*]}"
 # the objects of the streaming kernels: vmovntpd in targetDP's Copy/Mul/Add/Triad
 for c in "${hosts[@]}"; do
   o=$(make -s CONFIG=$c bench-where)/obj/benchmarks/stream.o
@@ -54,7 +66,8 @@ done
 for r in $(seq 1 "$rounds"); do
   for c in "${hosts[@]}"; do
     [ -n "${bin[$c]:-}" ] || continue
-    echo "=== round $r host $c"
+    [ "$(elapsed)" -lt "$budget" ] || { echo "=== SKIPPED (past ${budget} s): round $r $c"; continue; }
+    echo "=== [$(elapsed) s] round $r host $c"
     OMP_PROC_BIND=spread OMP_PLACES=cores "${bin[$c]}" "${host_args[@]}" --csv "$csv" |
       tee "$out/host_${c}_r$r.txt"
   done
@@ -62,7 +75,7 @@ done
 if [ "$gpu" = 1 ]; then
   for v in 1 4; do
     [ -n "${bin[cuda$v]:-}" ] || continue
-    echo "=== cuda SoA VVL $v"
+    echo "=== [$(elapsed) s] cuda SoA VVL $v"
     "${bin[cuda$v]}" --reps 10 --csv "$csv" | tee "$out/cuda_vvl${v}.txt"
   done
 fi
@@ -74,7 +87,7 @@ fi
       printf "%-22s %-8s %s\n", f, $1, $6 }' "$f"
   done
 } | tee "$out/summary.txt"
-echo "=== medians over the rounds (host)"
+echo "=== [$(elapsed) s] medians over the rounds (host)"
 for c in "${hosts[@]}"; do
   for k in Copy Mul Add Triad Dot Nstream; do
     grep "^host_${c}_r" "$out/summary.txt" | awk -v k=$k '$2 == k {print $3}' | sort -g |
