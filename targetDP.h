@@ -1151,8 +1151,9 @@ static inline int tdpSlContiguous_(size_t ncomp, long site) {
 #define TDP_SL_VEC32_(sfx, p, r) _mm256_stream_##sfx((p), _mm256_loadu_##sfx(r))
 /* A full stride at a W-aligned p, streamed. The width w is a constant of
  * the type and VVL (0: a stride is not a multiple of 32 bytes), so the
- * tests fold; the alignment test is one per stride, and gcc hoists it
- * (the loop is then versioned on the field's alignment). */
+ * tests fold; what is left per stride is the alignment test of p (one
+ * test and a branch that always goes the same way in a loop over an
+ * aligned field). */
 #define TDP_SL_STREAM_(T, sfx)                                                               \
   const size_t bytes = (VVL) * sizeof(T);                                                    \
   const size_t w = bytes % TDP_SL_W_ == 0 ? TDP_SL_W_ : bytes % 32 == 0 ? 32 : 0;             \
