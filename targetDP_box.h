@@ -259,7 +259,8 @@ static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
     for (long base = (first) + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)
 #else
 #define TDP_BOX_ROW_(box, n, c0, first)                                                   \
-  for (int tdp_pass_ = 0; tdp_pass_ < 2; tdp_pass_++)                                     \
+  /* tdp_fence_ = 0: no fence per row, so TDP_STREAM_LANES stores plainly */             \
+  for (int tdp_pass_ = 0, tdp_fence_ = 0; tdp_pass_ < 2 + tdp_fence_; tdp_pass_++)        \
     for (long tdp_n_ = tdpBoxLen_(&(box), n - 1), /* TDP_NLANE_: tdp_n_ % VVL in pass 1 */  \
               tdp_full_ = (box).lo[n - 1] + (tdp_n_ / (VVL)) * (VVL),                        \
               c0 = tdp_pass_ ? tdp_full_ : (box).lo[n - 1];                                \

@@ -12,7 +12,11 @@
 #include "stream_native.h"
 
 /* ---------------------------------------------------------------------- */
-/* Through targetDP */
+/* Through targetDP. The kernels that write an array compute a stride's
+ * results into r[TDP_LANE(v)] and store them with TDP_STREAM_LANES: on a
+ * CPU with AVX whole aligned strides become streaming stores (the
+ * technique of the best native C candidate: no write-allocate read of the
+ * destination), elsewhere plain stores (docs/api.md, "Kernel hints"). */
 
 TDP_KERNEL void R(tdp_init)(REAL *a, REAL *b, REAL *c, int n, double ka, double kb,
                                  double kc) {
@@ -28,27 +32,35 @@ TDP_KERNEL void R(tdp_init)(REAL *a, REAL *b, REAL *c, int n, double ka, double 
 
 TDP_KERNEL void R(tdp_copy)(REAL *TDP_RESTRICT c, const REAL *TDP_RESTRICT a, int n) {
   TDP_TLP(base, n) {
-    TDP_ILP(v) c[base + v] = a[base + v];
+    REAL r[VVL];
+    TDP_ILP(v) r[TDP_LANE(v)] = a[base + v];
+    TDP_STREAM_LANES(c, n, 1, base, 0, r); /* c[base + v] = r[lane] */
   }
 }
 
 TDP_KERNEL void R(tdp_mul)(REAL *TDP_RESTRICT b, const REAL *TDP_RESTRICT c, REAL s, int n) {
   TDP_TLP(base, n) {
-    TDP_ILP(v) b[base + v] = s * c[base + v];
+    REAL r[VVL];
+    TDP_ILP(v) r[TDP_LANE(v)] = s * c[base + v];
+    TDP_STREAM_LANES(b, n, 1, base, 0, r);
   }
 }
 
 TDP_KERNEL void R(tdp_add)(REAL *TDP_RESTRICT c, const REAL *TDP_RESTRICT a,
                            const REAL *TDP_RESTRICT b, int n) {
   TDP_TLP(base, n) {
-    TDP_ILP(v) c[base + v] = a[base + v] + b[base + v];
+    REAL r[VVL];
+    TDP_ILP(v) r[TDP_LANE(v)] = a[base + v] + b[base + v];
+    TDP_STREAM_LANES(c, n, 1, base, 0, r);
   }
 }
 
 TDP_KERNEL void R(tdp_triad)(REAL *TDP_RESTRICT a, const REAL *TDP_RESTRICT b,
                              const REAL *TDP_RESTRICT c, REAL s, int n) {
   TDP_TLP(base, n) {
-    TDP_ILP(v) a[base + v] = b[base + v] + s * c[base + v];
+    REAL r[VVL];
+    TDP_ILP(v) r[TDP_LANE(v)] = b[base + v] + s * c[base + v];
+    TDP_STREAM_LANES(a, n, 1, base, 0, r);
   }
 }
 
