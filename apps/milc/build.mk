@@ -31,3 +31,10 @@ $(BUILD)/milccheck: $(MILCCHECK_OBJS) $(LIB)
 milc: $(BUILD)/milc $(BUILD)/milccheck
 milc-build-dir:
 	@echo $(BUILD)
+
+# make milc MILC_MINBLOCKS=n: the D kernels ask for at least n blocks per
+# multiprocessor (TDP_KERNEL_OCC; registers capped at 64K / (n TPB)). The
+# build folder does not say so: give it a BUILD=... of its own.
+ifneq ($(MILC_MINBLOCKS),)
+$(BUILD)/obj/apps/milc/%.o: PROG_CPPFLAGS += -DMILC_DSLASH_MINBLOCKS=$(MILC_MINBLOCKS)
+endif

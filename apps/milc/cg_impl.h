@@ -67,6 +67,7 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
   res->converged = !res->breakdown && res->true_residual <= cp->tol;
   targetSynchronize();
   double secs = timerNow() - t0;
+  milcOpsFlush(o); /* the kernels' times, after the clock */
   MPI_Allreduce(&secs, &res->seconds, 1, MPI_DOUBLE, MPI_MAX, o->comm);
   double fb[2] = {total(o, o->cnt.flops) - f0, total(o, o->cnt.bytes) - b0}, all[2];
   MPI_Allreduce(fb, all, 2, MPI_DOUBLE, MPI_SUM, o->comm);

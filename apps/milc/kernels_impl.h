@@ -51,26 +51,27 @@ TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U
 }
 
 /* The sweeps walk a list of half indices hl[0..n): the interior sites
- * while the halo moves, then the boundary sites. */
-TDP_KERNEL static void R(kDslash)(milcGeom g, const MILC_REAL *U, const MILC_REAL *src,
+ * while the halo moves, then the boundary sites; hl NULL: h = 0 .. n-1
+ * (all sites interior: one rank, no halo). */
+MILC_DSLASH_KERNEL static void R(kDslash)(milcGeom g, const MILC_REAL *U, const MILC_REAL *src,
                                   MILC_REAL *dst, int p, const int *hl, int n) {
   TDP_TLP(base, n) {
     TDP_ILP(v) {
       double out[6];
-      const int site = R(dslashSite)(&g, U, src, p, hl[base + v], out);
+      const int site = R(dslashSite)(&g, U, src, p, hl ? hl[base + v] : (int) (base + v), out);
       for (int c = 0; c < 6; c++) dst[TDP_INDEX(g.nall, MILC_NV, site, c)] = (MILC_REAL) out[c];
     }
   }
 }
 
-TDP_KERNEL static void R(kDslashAxpby)(milcGeom g, const MILC_REAL *U, const MILC_REAL *src,
+MILC_DSLASH_KERNEL static void R(kDslashAxpby)(milcGeom g, const MILC_REAL *U, const MILC_REAL *src,
                                        const MILC_REAL *w, MILC_REAL *dst, int p, double a,
                                        double b, const int *hl, int n, double *t_sum) {
   double sum = 0.0;
   TDP_TLP_SUM(base, n, sum) {
     TDP_ILP_SUM(v, sum) {
       double out[6];
-      const int site = R(dslashSite)(&g, U, src, p, hl[base + v], out);
+      const int site = R(dslashSite)(&g, U, src, p, hl ? hl[base + v] : (int) (base + v), out);
       for (int c = 0; c < 6; c++) {
         const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
         const double wc = w[i];
@@ -154,70 +155,76 @@ TDP_KERNEL static void R(kDot)(milcGeom g, const MILC_REAL *x, const MILC_REAL *
  * computed; the boundary sites follow. Timed as one (the halo's own
  * share, what the interior did not hide, as halo). On a lattice without
  * halo (no axis split: one rank) there is neither exchange nor boundary:
- * one launch over all sites. The interior is
+ * one launch over all sites, which walks the parity by its half index
+ * (no site list: the list would be h itself) unless MILC_TIME_SYNC asks
+ * for the path as before. The interior is
  * launched first, on its own stream: it reads no halo site and the
  * exchange writes only halo sites; the exchange's kernels, on the halo's
  * high-priority stream, still run beside it. The boundary sweep, on the
  * default stream, waits for both. */
+static const int *R(interior_list)(const milcOps *o, int p) {
+  const milcLattice *L = o->L;
+  return L->nin[p] == L->g.nhalf && o->timing != MILC_TIME_SYNC ? NULL : L->t_hin[p];
+}
+
 void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL *t_dst, int p) {
   const milcLattice *L = o->L;
-  targetSynchronize();
-  const double t0 = timerNow();
+  time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT);
   if (L->nin[p])
-    TDP_LAUNCH_STREAM(R(kDslash), L->nin[p], o->interior, L->g, t_U, t_src, t_dst, p, L->t_hin[p],
-                      L->nin[p]);
+    TDP_LAUNCH_STREAM(R(kDslash), L->nin[p], o->interior, L->g, t_U, t_src, t_dst, p,
+                      R(interior_list)(o, p), L->nin[p]);
   halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
   if (L->nbd[p])
     TDP_LAUNCH(R(kDslash), L->nbd[p], L->g, t_U, t_src, t_dst, p, L->t_hbd[p], L->nbd[p]);
-  account(o, MILC_K_DSLASH, t0, MILC_DSLASH_FLOPS, (MILC_DSLASH_DOUBLES) * sizeof(MILC_REAL));
+  account(o, MILC_K_DSLASH, L->nbd[p] ? TARGET_STREAM_DEFAULT : o->interior, MILC_DSLASH_FLOPS,
+          (MILC_DSLASH_DOUBLES) * sizeof(MILC_REAL));
 }
 
 double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, const MILC_REAL *t_w,
                           MILC_REAL *t_dst, int p, double a, double b) {
   const milcLattice *L = o->L;
-  targetZero(o->t_sum, 1);
-  targetSynchronize();
-  const double t0 = timerNow();
+  double *t_sum = sum_slot(o);
+  time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT);
   if (L->nin[p])
     TDP_LAUNCH_REDUCE_STREAM(R(kDslashAxpby), L->nin[p], o->interior, L->g, t_U, t_src, t_w, t_dst,
-                             p, a, b, L->t_hin[p], L->nin[p], o->t_sum);
+                             p, a, b, R(interior_list)(o, p), L->nin[p], t_sum);
   halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
   if (L->nbd[p])
     TDP_LAUNCH_REDUCE(R(kDslashAxpby), L->nbd[p], L->g, t_U, t_src, t_w, t_dst, p, a, b,
-                      L->t_hbd[p], L->nbd[p], o->t_sum);
-  account(o, MILC_K_DSLASH, t0, MILC_DSLASH_FLOPS + 6 * 3.0 + 12.0,
-          (MILC_DSLASH_DOUBLES + MILC_NV) * sizeof(MILC_REAL));
+                      L->t_hbd[p], L->nbd[p], t_sum);
+  account(o, MILC_K_DSLASH, L->nbd[p] ? TARGET_STREAM_DEFAULT : o->interior,
+          MILC_DSLASH_FLOPS + 6 * 3.0 + 12.0, (MILC_DSLASH_DOUBLES + MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
 }
 
 double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y,
                         int p, double a, double b) {
-  targetZero(o->t_sum, 1);
-  const double t0 = timerNow();
-  TDP_LAUNCH_REDUCE(R(kAxpbyNorm), o->L->g.nhalf, o->L->g, t_z, t_x, t_y, p, a, b, o->t_sum);
-  account(o, MILC_K_BLAS, t0, 6 * 3.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  double *t_sum = sum_slot(o);
+  time_start(o, TARGET_STREAM_DEFAULT);
+  TDP_LAUNCH_REDUCE(R(kAxpbyNorm), o->L->g.nhalf, o->L->g, t_z, t_x, t_y, p, a, b, t_sum);
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 6 * 3.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
 }
 
 void R(milcXpay)(milcOps *o, MILC_REAL *t_p, const MILC_REAL *t_r, int par, double beta) {
-  const double t0 = timerNow();
+  time_start(o, TARGET_STREAM_DEFAULT);
   TDP_LAUNCH(R(kXpay), o->L->g.nhalf, o->L->g, t_p, t_r, par, beta);
-  account(o, MILC_K_BLAS, t0, 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
 }
 
 double R(milcCgUpdate)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_r, const MILC_REAL *t_p,
                        const MILC_REAL *t_q, int par, double alpha) {
-  targetZero(o->t_sum, 1);
-  const double t0 = timerNow();
-  TDP_LAUNCH_REDUCE(R(kCgUpdate), o->L->g.nhalf, o->L->g, t_x, t_r, t_p, t_q, par, alpha, o->t_sum);
-  account(o, MILC_K_BLAS, t0, 4 * 6.0 + 12.0, (6.0 * MILC_NV) * sizeof(MILC_REAL));
+  double *t_sum = sum_slot(o);
+  time_start(o, TARGET_STREAM_DEFAULT);
+  TDP_LAUNCH_REDUCE(R(kCgUpdate), o->L->g.nhalf, o->L->g, t_x, t_r, t_p, t_q, par, alpha, t_sum);
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 4 * 6.0 + 12.0, (6.0 * MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
 }
 
 double R(milcDot)(milcOps *o, const MILC_REAL *t_x, const MILC_REAL *t_y, int p) {
-  targetZero(o->t_sum, 1);
-  const double t0 = timerNow();
-  TDP_LAUNCH_REDUCE(R(kDot), o->L->g.nhalf, o->L->g, t_x, t_y, p, o->t_sum);
-  account(o, MILC_K_BLAS, t0, 12.0, (2.0 * MILC_NV) * sizeof(MILC_REAL));
+  double *t_sum = sum_slot(o);
+  time_start(o, TARGET_STREAM_DEFAULT);
+  TDP_LAUNCH_REDUCE(R(kDot), o->L->g.nhalf, o->L->g, t_x, t_y, p, t_sum);
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 12.0, (2.0 * MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
 }

@@ -21,7 +21,7 @@
 static const char *const known[] = {
     "--size=", "--decomposition=", "--mass=", "--tol=", "--maxiter=", "--seed=",
     "--precision=", "--gauge=", "--print_every=", "--save=", "--gauge_file=", "--save_gauge=",
-    "--triad=", "--help", NULL};
+    "--triad=", "--timing=", "--help", NULL};
 
 static void usage(void) {
   printf(
@@ -39,7 +39,9 @@ static void usage(void) {
       "  --gauge_file FILE    read the links from a file written by --save_gauge\n"
       "  --save_gauge FILE    write the links (header, checksum; MPI-IO)\n"
       "  --triad n            run a STREAM triad on n doubles per array after the solve and\n"
-      "                       give each kernel's bandwidth as %% of it (default 0: off)\n");
+      "                       give each kernel's bandwidth as %% of it (default 0: off)\n"
+      "  --timing events|sync kernels timed by events on the target, no host synchronisation\n"
+      "                       (default), or the target synchronised around each (as before)\n");
 }
 
 /* "8", "8,8,8,16" or "8x8x8x16": n numbers, or one for all. */
@@ -104,6 +106,7 @@ int main(int argc, char **argv) {
   const long triad_n = cliLong(argc, argv, "--triad", 0, 0, 1L << 30);
   const char *precision = cliString(argc, argv, "--precision", "double");
   const char *gauge = cliString(argc, argv, "--gauge", "random");
+  const char *timing = cliString(argc, argv, "--timing", "events");
   const char *save = cliString(argc, argv, "--save", NULL);
   const char *gauge_file = cliString(argc, argv, "--gauge_file", NULL);
   const char *save_gauge = cliString(argc, argv, "--save_gauge", NULL);
@@ -118,6 +121,10 @@ int main(int argc, char **argv) {
     prec = MILC_SINGLE;
   } else {
     snprintf(err, sizeof(err), "precision must be double or single, not '%s'", precision);
+    return fail(rank, err);
+  }
+  if (strcmp(timing, "events") && strcmp(timing, "sync")) {
+    snprintf(err, sizeof(err), "timing must be events or sync, not '%s'", timing);
     return fail(rank, err);
   }
   if (strcmp(gauge, "random") && strcmp(gauge, "unit")) {
@@ -187,7 +194,8 @@ int main(int argc, char **argv) {
     printf("# lattice %d x %d x %d x %d, %d rank(s) as %d x %d x %d x %d, precision %s\n",
            global[0], global[1], global[2], global[3], nranks, dims[0], dims[1], dims[2], dims[3],
            precision);
-    printf("# gauge %s, seed %ld, mass %g, tol %g, maxiter %ld\n", gauge, seed, mass, tol, maxiter);
+    printf("# gauge %s, seed %ld, mass %g, tol %g, maxiter %ld, timing %s\n", gauge, seed, mass, tol,
+           maxiter, timing);
   }
 
   void *t_U = milcFieldAlloc(&L, MILC_NL, esize), *t_b = milcFieldAlloc(&L, MILC_NV, esize),
@@ -197,7 +205,7 @@ int main(int argc, char **argv) {
   milcUpload(&L, t_b, h_v, MILC_NV, prec);
 
   milcOps ops;
-  milcOpsCreate(&ops, &L, comm);
+  milcOpsCreateTimed(&ops, &L, comm, strcmp(timing, "sync") ? MILC_TIME_EVENTS : MILC_TIME_SYNC);
   milcCgWork w;
   milcCgWorkCreate(&w, &L, esize);
   milcCgParams cp = {mass, tol, maxiter, print_every, 1};
@@ -210,6 +218,7 @@ int main(int argc, char **argv) {
     milcCgSolve(&ops, (const double *) t_U, (double *) t_x, (const double *) t_b, &cp, &w, &res);
   }
 
+  milcOpsFlush(&ops);
   /* The triad of this run: every rank at once (the node's, or the GPUs'). */
   double triad = 0.0;
   if (triad_n > 0) {
