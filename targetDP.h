@@ -937,12 +937,20 @@ void tdpReduceCheck_(const void *partial, const char *call, const char *name, co
  *                      unchecked builds): no read of the destination line
  *                      first. gcc ignores "omp simd nontemporal", hence
  *                      intrinsics. Call tdpStreamFence() after the kernel,
- *                      before anything reads the data. */
+ *                      before anything reads the data.
+ *   TDP_LOAD_ONCE(p)   *p for data a kernel reads once and nothing reads
+ *                      soon after (e.g. a stencil's links): on a GPU a
+ *                      cache-streaming load (__ldcs, ld.global.cs: evict
+ *                      first in L1 and L2), so that it does not push out
+ *                      data that is read again (the neighbours' fields);
+ *                      a plain load on a CPU. p: const double * or float *. */
 #ifdef __CUDACC__
 #define TDP_GPU 1
+#define TDP_LOAD_ONCE(p) __ldcs(p)
 #define TDP_CONST_VALUE(t_expr, literal_expr) (t_expr)
 #else
 #define TDP_GPU 0
+#define TDP_LOAD_ONCE(p) (*(p))
 #define TDP_CONST_VALUE(t_expr, literal_expr) (literal_expr)
 #endif
 #if defined(__GNUC__) || defined(__CUDACC__)

@@ -76,6 +76,27 @@ void milcOpsFree(milcOps *o);
 #define MILC_DSLASH_KERNEL TDP_KERNEL
 #endif
 
+/* make MILC_RESTRICT=0: the D kernels' pointers without restrict (as
+ * before; with it, 1 the default, the compiler may read the links and
+ * vectors through the read-only path: dst differs from U, src and w in
+ * every call). make MILC_LINKS_ONCE=1: the links read by TDP_LOAD_ONCE
+ * (evict first: each link is read once per sweep, the source vector 8
+ * times, and the links' stream should not push the source out of L2);
+ * 0, the default, plain loads. */
+#ifndef MILC_RESTRICT_ON
+#define MILC_RESTRICT_ON 1
+#endif
+#if MILC_RESTRICT_ON
+#define MILC_RESTRICT TDP_RESTRICT
+#else
+#define MILC_RESTRICT
+#endif
+#if defined(MILC_LINKS_ONCE_ON) && MILC_LINKS_ONCE_ON
+#define MILC_LINK_LOAD(p) TDP_LOAD_ONCE(p)
+#else
+#define MILC_LINK_LOAD(p) (*(p))
+#endif
+
 #define MILC_DSLASH_FLOPS 570.0
 #define MILC_DSLASH_DOUBLES (8.0 * MILC_NM + 2.0 * MILC_NV) /* values: x sizeof(real) */
 

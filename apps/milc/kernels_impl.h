@@ -21,8 +21,9 @@ void R(milcFieldZero)(const milcLattice *L, MILC_REAL *t_f, int ncomp) {
 /* (D src)(x) at interior site h of parity p; returns its storage index.
  * src lives on the other parity, whose halo (axes split over ranks) must
  * be current; along the other axes the neighbours wrap on the rank. */
-TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U,
-                                           const MILC_REAL *src, int p, int h, double out[6]) {
+TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *MILC_RESTRICT U,
+                                           const MILC_REAL *MILC_RESTRICT src, int p, int h,
+                                           double out[6]) {
   int s, x[4];
   const int site = milcSite(g, p, h, &s, x);
   const int nall = g->nall, other = (1 - p) * g->vh;
@@ -38,10 +39,10 @@ TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U
     milcHop(g, mu, x[mu], &hf, &hb);
     const int fwd = other + (s + hf) / 2, bwd = other + (s + hb) / 2;
     double u[18], v[6], y[6], w[6];
-    for (int c = 0; c < 18; c++) u[c] = U[TDP_INDEX(nall, MILC_NL, site, 18 * mu + c)];
+    for (int c = 0; c < 18; c++) u[c] = MILC_LINK_LOAD(U + TDP_INDEX(nall, MILC_NL, site, 18 * mu + c));
     for (int c = 0; c < 6; c++) v[c] = src[TDP_INDEX(nall, MILC_NV, fwd, c)];
     su3MulVec(u, v, y);
-    for (int c = 0; c < 18; c++) u[c] = U[TDP_INDEX(nall, MILC_NL, bwd, 18 * mu + c)];
+    for (int c = 0; c < 18; c++) u[c] = MILC_LINK_LOAD(U + TDP_INDEX(nall, MILC_NL, bwd, 18 * mu + c));
     for (int c = 0; c < 6; c++) v[c] = src[TDP_INDEX(nall, MILC_NV, bwd, c)];
     su3AdjMulVec(u, v, w);
     const double eta = 0.5 * milcEta(g, x, mu);
@@ -53,8 +54,10 @@ TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U
 /* The sweeps walk a list of half indices hl[0..n): the interior sites
  * while the halo moves, then the boundary sites; hl NULL: h = 0 .. n-1
  * (all sites interior: one rank, no halo). */
-MILC_DSLASH_KERNEL static void R(kDslash)(milcGeom g, const MILC_REAL *U, const MILC_REAL *src,
-                                  MILC_REAL *dst, int p, const int *hl, int n) {
+MILC_DSLASH_KERNEL static void R(kDslash)(milcGeom g, const MILC_REAL *MILC_RESTRICT U,
+                                          const MILC_REAL *MILC_RESTRICT src,
+                                          MILC_REAL *MILC_RESTRICT dst, int p,
+                                          const int *MILC_RESTRICT hl, int n) {
   TDP_TLP(base, n) {
     TDP_ILP(v) {
       double out[6];
@@ -64,9 +67,12 @@ MILC_DSLASH_KERNEL static void R(kDslash)(milcGeom g, const MILC_REAL *U, const 
   }
 }
 
-MILC_DSLASH_KERNEL static void R(kDslashAxpby)(milcGeom g, const MILC_REAL *U, const MILC_REAL *src,
-                                       const MILC_REAL *w, MILC_REAL *dst, int p, double a,
-                                       double b, const int *hl, int n, double *t_sum) {
+MILC_DSLASH_KERNEL static void R(kDslashAxpby)(milcGeom g, const MILC_REAL *MILC_RESTRICT U,
+                                               const MILC_REAL *MILC_RESTRICT src,
+                                               const MILC_REAL *MILC_RESTRICT w,
+                                               MILC_REAL *MILC_RESTRICT dst, int p, double a,
+                                               double b, const int *MILC_RESTRICT hl, int n,
+                                               double *t_sum) {
   double sum = 0.0;
   TDP_TLP_SUM(base, n, sum) {
     TDP_ILP_SUM(v, sum) {
