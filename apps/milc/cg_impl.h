@@ -12,8 +12,14 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
   const int E = MILC_EVEN;
   MILC_REAL *r = (MILC_REAL *) w->r, *p = (MILC_REAL *) w->p, *q = (MILC_REAL *) w->q,
             *t = (MILC_REAL *) w->t;
-  int rank = 0;
+  int rank = 0, nranks = 1;
   MPI_Comm_rank(o->comm, &rank);
+  MPI_Comm_size(o->comm, &nranks);
+  /* MILC_CG_FUSED on one rank: alpha formed on the target (milcRUpdate),
+   * one host round trip per iteration instead of two. Not with
+   * MILC_TIME_SYNC (its one sum slot is zeroed before each reduction). */
+  const int fused = cp->variant == MILC_CG_FUSED;
+  const int dev_alpha = fused && nranks == 1 && o->timing != MILC_TIME_SYNC;
   const double f0 = total(o, o->cnt.flops), b0 = total(o, o->cnt.bytes);
   targetSynchronize();
   MPI_Barrier(o->comm);
@@ -30,7 +36,39 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
   if (cp->verbose && rank == 0) printf("iter %6d  |r|/|b| %.6e\n", 0, res->residual);
   for (;;) {
     R(milcAxpbyNorm)(o, p, r, r, E, 1.0, 0.0); /* p = r */
-    while (res->residual > cp->tol && res->iterations < cp->maxiter) {
+    while (fused && res->residual > cp->tol && res->iterations < cp->maxiter) {
+      /* As QUDA's CG: r -= alpha q with |r|^2, then x += alpha p and
+       * p = r + beta p in one pass; x and p as in the loop below, bitwise. */
+      double pap, rr_new;
+      R(milcDslash)(o, t_U, p, t, MILC_ODD);
+      if (dev_alpha) {
+        const double *t_pap =
+            R(milcDslashAxpbyQueued)(o, t_U, t, p, q, E, cp->mass * cp->mass, -1.0);
+        rr_new = R(milcRUpdate)(o, r, q, E, 0.0, t_pap, rr, &pap);
+        if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) { /* r unchanged (alpha 0) */
+          res->breakdown = 1;
+          break;
+        }
+      } else {
+        pap = R(milcDslashAxpby)(o, t_U, t, p, q, E, cp->mass * cp->mass, -1.0);
+        if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) {
+          res->breakdown = 1;
+          break;
+        }
+        rr_new = R(milcRUpdate)(o, r, q, E, rr / pap, NULL, rr, NULL);
+      }
+      const double alpha = rr / pap;
+      res->iterations++;
+      res->residual = sqrt(rr_new / bb);
+      if (cp->verbose && rank == 0 && cp->print_every > 0 && res->iterations % cp->print_every == 0)
+        printf("iter %6ld  |r|/|b| %.6e\n", res->iterations, res->residual);
+      /* the last iteration updates x alone (p is set afresh after it) */
+      const int last = res->residual <= cp->tol || res->iterations >= cp->maxiter;
+      R(milcAxpyZpbx)(o, t_x, p, r, E, alpha, rr_new / rr, !last);
+      rr = rr_new;
+      if (last) break;
+    }
+    while (!fused && res->residual > cp->tol && res->iterations < cp->maxiter) {
       const double pap = R(milcApplyM)(o, t_U, p, q, t, cp->mass);
       /* M is positive definite: anything else is a fault (a NaN in the
        * links, a broken operator), not something to iterate on. */

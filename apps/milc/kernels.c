@@ -1,4 +1,5 @@
 /* Kernels of the solver (kernels.h). Compiled as C (OpenMP) or as CUDA. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "common/timer.h"
@@ -11,7 +12,7 @@ void milcOpsCreateTimed(milcOps *o, const milcLattice *L, MPI_Comm comm, milcTim
   o->timing = timing;
   targetMalloc(&o->t_sum, MILC_SUM_SLOTS * sizeof(double));
   targetZero(o->t_sum, MILC_SUM_SLOTS);
-  targetMallocHost(&o->h_sum, sizeof(double));
+  targetMallocHost(&o->h_sum, 2 * sizeof(double));
   o->slot = 0;
   targetStreamCreate(&o->interior);
   o->nev = 0;
@@ -116,6 +117,24 @@ static void halo_fill(milcOps *o, void *t_f, int p, size_t esize) {
   milcHaloWait(o->L, t_f, MILC_NV, p, esize);
   o->cnt.seconds[MILC_K_HALO] += timerNow() - t1;
   o->cnt.calls[MILC_K_HALO]++;
+}
+
+/* n slots in a row from here on, for sums read together. */
+static void sum_reserve(milcOps *o, int n) {
+  if (o->timing != MILC_TIME_SYNC && o->slot + n > MILC_SUM_SLOTS) {
+    targetZero(o->t_sum, MILC_SUM_SLOTS);
+    o->slot = 0;
+  }
+}
+
+/* n sums in adjacent slots from t_first (the last the one just queued),
+ * each summed over the ranks, read with one copy. */
+static void global_sums(milcOps *o, const double *t_first, int n, double *total) {
+  copyFromTargetAsync(o->h_sum, t_first, n * sizeof(double), TARGET_STREAM_DEFAULT);
+  targetStreamSynchronize(TARGET_STREAM_DEFAULT);
+  o->slot++;
+  milcOpsFlush(o);
+  MPI_Allreduce(o->h_sum, total, n, MPI_DOUBLE, MPI_SUM, o->comm);
 }
 
 /* The reduction just queued (into sum_slot's slot), summed over the ranks.

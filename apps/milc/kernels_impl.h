@@ -141,6 +141,52 @@ TDP_KERNEL static void R(kCgUpdate)(milcGeom g, MILC_REAL *x, MILC_REAL *r, cons
   targetBlockAddDouble(t_sum, sum);
 }
 
+/* CG split as QUDA's (axpyNorm, then axpyZpbx): r -= alpha q with |r|^2,
+ * then x += alpha p and p = r + beta p in one pass, which reads p once for
+ * both (kCgUpdate + kXpay read it twice). With t_pap (one rank), alpha =
+ * rr / <p, Mp> is formed here from the sum the operator just left on the
+ * target, so the host need not read it first: the same division as the
+ * host's, and 0 where the host would stop with a breakdown (<p, Mp> not
+ * positive and finite, or rr not finite), which leaves r as it was. */
+TDP_KERNEL static void R(kRUpdate)(milcGeom g, MILC_REAL *r, const MILC_REAL *q, int par,
+                                   double alpha, const double *t_pap, double rr, double *t_sum) {
+  if (t_pap) {
+    const double pap = *t_pap;
+    alpha = pap > 0.0 && isfinite(pap) && isfinite(rr) ? rr / pap : 0.0;
+  }
+  double sum = 0.0;
+  TDP_TLP_SUM(base, g.nhalf, sum) {
+    TDP_ILP_SUM(v, sum) {
+      int s, xc[4];
+      const int site = milcSite(&g, par, base + v, &s, xc);
+      for (int c = 0; c < 6; c++) {
+        const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
+        const MILC_REAL rc = (MILC_REAL) (r[i] - alpha * q[i]);
+        r[i] = rc;
+        sum += (double) rc * rc;
+      }
+    }
+  }
+  targetBlockAddDouble(t_sum, sum);
+}
+
+/* x += alpha p, and (update_p) p = r + beta p. */
+TDP_KERNEL static void R(kAxpyZpbx)(milcGeom g, MILC_REAL *x, MILC_REAL *pv, const MILC_REAL *r,
+                                    int par, double alpha, double beta, int update_p) {
+  TDP_TLP(base, g.nhalf) {
+    TDP_ILP(v) {
+      int s, xc[4];
+      const int site = milcSite(&g, par, base + v, &s, xc);
+      for (int c = 0; c < 6; c++) {
+        const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
+        const double pc = pv[i];
+        x[i] = (MILC_REAL) (x[i] + alpha * pc);
+        if (update_p) pv[i] = (MILC_REAL) (r[i] + beta * pc);
+      }
+    }
+  }
+}
+
 TDP_KERNEL static void R(kDot)(milcGeom g, const MILC_REAL *x, const MILC_REAL *y, int p,
                                double *t_sum) {
   double sum = 0.0;
@@ -186,8 +232,9 @@ void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL
           (MILC_DSLASH_DOUBLES) * sizeof(MILC_REAL));
 }
 
-double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, const MILC_REAL *t_w,
-                          MILC_REAL *t_dst, int p, double a, double b) {
+static double *R(dslash_axpby_queue)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
+                                     const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a,
+                                     double b) {
   const milcLattice *L = o->L;
   double *t_sum = sum_slot(o);
   time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT);
@@ -200,7 +247,43 @@ double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, co
                       L->t_hbd[p], L->nbd[p], t_sum);
   account(o, MILC_K_DSLASH, L->nbd[p] ? TARGET_STREAM_DEFAULT : o->interior,
           MILC_DSLASH_FLOPS + 6 * 3.0 + 12.0, (MILC_DSLASH_DOUBLES + MILC_NV) * sizeof(MILC_REAL));
+  return t_sum;
+}
+
+double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, const MILC_REAL *t_w,
+                          MILC_REAL *t_dst, int p, double a, double b) {
+  R(dslash_axpby_queue)(o, t_U, t_src, t_w, t_dst, p, a, b);
   return global_sum(o);
+}
+
+const double *R(milcDslashAxpbyQueued)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
+                                       const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a,
+                                       double b) {
+  sum_reserve(o, 2); /* this sum and milcRUpdate's: one copy reads both */
+  const double *t_sum = R(dslash_axpby_queue)(o, t_U, t_src, t_w, t_dst, p, a, b);
+  o->slot++;
+  return t_sum;
+}
+
+double R(milcRUpdate)(milcOps *o, MILC_REAL *t_r, const MILC_REAL *t_q, int par, double alpha,
+                      const double *t_pap, double rr, double *pap) {
+  double *t_sum = sum_slot(o);
+  time_start(o, TARGET_STREAM_DEFAULT);
+  TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, par, alpha, t_pap, rr, t_sum);
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  if (!t_pap) return global_sum(o);
+  double v[2];
+  global_sums(o, t_pap, 2, v); /* <p, Mp> and |r|^2, adjacent */
+  *pap = v[0];
+  return v[1];
+}
+
+void R(milcAxpyZpbx)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_p, const MILC_REAL *t_r, int par,
+                     double alpha, double beta, int update_p) {
+  time_start(o, TARGET_STREAM_DEFAULT);
+  TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, par, alpha, beta, update_p);
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, update_p ? 4 * 6.0 : 2 * 6.0,
+          (update_p ? 5.0 * MILC_NV : 3.0 * MILC_NV) * sizeof(MILC_REAL));
 }
 
 double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y,

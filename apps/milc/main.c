@@ -21,7 +21,7 @@
 static const char *const known[] = {
     "--size=", "--decomposition=", "--mass=", "--tol=", "--maxiter=", "--seed=",
     "--precision=", "--gauge=", "--print_every=", "--save=", "--gauge_file=", "--save_gauge=",
-    "--triad=", "--timing=", "--help", NULL};
+    "--triad=", "--timing=", "--cg=", "--help", NULL};
 
 static void usage(void) {
   printf(
@@ -41,7 +41,9 @@ static void usage(void) {
       "  --triad n            run a STREAM triad on n doubles per array after the solve and\n"
       "                       give each kernel's bandwidth as %% of it (default 0: off)\n"
       "  --timing events|sync kernels timed by events on the target, no host synchronisation\n"
-      "                       (default), or the target synchronised around each (as before)\n");
+      "                       (default), or the target synchronised around each (as before)\n"
+      "  --cg fused|classic   CG kernels as QUDA's (r, then x and p together; alpha on the\n"
+      "                       target on one rank; default) or as before (x and r, then p)\n");
 }
 
 /* "8", "8,8,8,16" or "8x8x8x16": n numbers, or one for all. */
@@ -107,6 +109,7 @@ int main(int argc, char **argv) {
   const char *precision = cliString(argc, argv, "--precision", "double");
   const char *gauge = cliString(argc, argv, "--gauge", "random");
   const char *timing = cliString(argc, argv, "--timing", "events");
+  const char *cgv = cliString(argc, argv, "--cg", "fused");
   const char *save = cliString(argc, argv, "--save", NULL);
   const char *gauge_file = cliString(argc, argv, "--gauge_file", NULL);
   const char *save_gauge = cliString(argc, argv, "--save_gauge", NULL);
@@ -125,6 +128,10 @@ int main(int argc, char **argv) {
   }
   if (strcmp(timing, "events") && strcmp(timing, "sync")) {
     snprintf(err, sizeof(err), "timing must be events or sync, not '%s'", timing);
+    return fail(rank, err);
+  }
+  if (strcmp(cgv, "fused") && strcmp(cgv, "classic")) {
+    snprintf(err, sizeof(err), "cg must be fused or classic, not '%s'", cgv);
     return fail(rank, err);
   }
   if (strcmp(gauge, "random") && strcmp(gauge, "unit")) {
@@ -194,8 +201,8 @@ int main(int argc, char **argv) {
     printf("# lattice %d x %d x %d x %d, %d rank(s) as %d x %d x %d x %d, precision %s\n",
            global[0], global[1], global[2], global[3], nranks, dims[0], dims[1], dims[2], dims[3],
            precision);
-    printf("# gauge %s, seed %ld, mass %g, tol %g, maxiter %ld, timing %s\n", gauge, seed, mass, tol,
-           maxiter, timing);
+    printf("# gauge %s, seed %ld, mass %g, tol %g, maxiter %ld, timing %s, cg %s\n", gauge, seed,
+           mass, tol, maxiter, timing, cgv);
   }
 
   void *t_U = milcFieldAlloc(&L, MILC_NL, esize), *t_b = milcFieldAlloc(&L, MILC_NV, esize),
@@ -208,7 +215,8 @@ int main(int argc, char **argv) {
   milcOpsCreateTimed(&ops, &L, comm, strcmp(timing, "sync") ? MILC_TIME_EVENTS : MILC_TIME_SYNC);
   milcCgWork w;
   milcCgWorkCreate(&w, &L, esize);
-  milcCgParams cp = {mass, tol, maxiter, print_every, 1};
+  milcCgParams cp = {mass, tol, maxiter, print_every, 1,
+                     strcmp(cgv, "classic") ? MILC_CG_FUSED : MILC_CG_CLASSIC};
   milcCgResult res;
   if (prec == MILC_SINGLE) {
     milcHaloFill_f(&L, (float *) t_U, MILC_NL, -1);
