@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# apps/milc: the variants of the performance work (docs/milc.md, "Where the
+# time went") side by side on one GPU, in one call of a few minutes at most:
+#     OUT=dir bash apps/milc/perf_variants.sh     (log: $OUT/milc_perf.log)
+# Builds (CUDA, SoA VVL 1, each in its own folder, in parallel):
+#   old    MILC_RESTRICT=0: the D kernels as before (no restrict); run with
+#          --timing sync --cg classic it is main at 033dec7 (host path and
+#          kernels: the interior site list is read in sync mode)
+#   new    the defaults (restrict: ld.global.nc; no site list on one rank)
+#   once   + MILC_LINKS_ONCE=1 (links by TDP_LOAD_ONCE: evict first in L2)
+#   occ5   TPB=128 MILC_MINBLOCKS=5 (D at <= 96 registers: 20 warps per SM
+#          instead of 16)
+#   occ3   MILC_MINBLOCKS=3 (TPB 256, 80 registers: 24 warps; spills)
+# Runs (one rank, random field, mass 0.1, tol 1e-10): each process solves
+# several times on the same fields (--runs), old and new host paths
+# interleaved (sync:classic = before, events:fused = now), so the first
+# solve of each process carries the warm-up; each prints its per-kernel
+# table (dslash, blas: % of triad) and summary (CG % of triad), with the
+# STREAM triad of the same process (--triad, 2^27 doubles per array).
+# A csv: line per solve sums it up:
+#   csv: build,size,precision,run,timing,cg,iterations,seconds,us_per_iter,dslash_pct,cg_pct
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+OUT=${OUT:-build/milc-perf}
+mkdir -p "$OUT"
+exec > >(tee "$OUT/milc_perf.log") 2>&1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TARGETDP_QUIET=1
+t_start=$(date +%s)
+since() { echo "[$(($(date +%s) - t_start)) s]"; }
+echo "== milc perf variants: $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null), $(nproc) cores"
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>/dev/null
+
+declare -A B
+pids=()
+build() { # build KEY make-args...
+  local key=$1
+  shift
+  B[$key]=build/milcperf-$key
+  make -s -j4 TARGET=cuda BUILD="${B[$key]}" "$@" "${B[$key]}/milc" >"$OUT/build-$key.log" 2>&1 &
+  pids+=($!)
+}
+build old MILC_RESTRICT=0
+build new
+build once MILC_LINKS_ONCE=1
+build occ5 TPB=128 MILC_MINBLOCKS=5
+build occ3 MILC_MINBLOCKS=3
+for p in "${pids[@]}"; do wait "$p"; done
+for k in old new once occ5 occ3; do
+  [ -x "${B[$k]}/milc" ] || { echo "not ok - build $k"; tail -n 20 "$OUT/build-$k.log"; }
+done
+echo "builds done $(since)"
+
+run() { # run KEY SIZE PRECISION TOL RUNS
+  local key=$1 L=$2 prec=$3 tol=$4 runs=$5
+  [ -x "${B[$key]}/milc" ] || return
+  echo "-- $key ${L}^4 $prec: --runs $runs $(since)"
+  timeout 120 "${B[$key]}/milc" --size "$L" --mass 0.1 --tol "$tol" --maxiter 2000 \
+    --print_every 0 --precision "$prec" --triad 134217728 --runs "$runs" >"$OUT/run.log" 2>&1
+  grep -E "^(# (run|dslash|blas|triad)|CG )" "$OUT/run.log"
+  awk -v b="$key" -v L="$L" -v p="$prec" '
+    /^# run / { r = $3; t = $7; sub(",", "", t); c = $9 }
+    /^# dslash / { d = $7 }
+    /^# triad / { g = $(NF - 2); sub("%", "", g) }
+    /^CG / {
+      if (r == "") { r = 1 }
+      for (i = 1; i < NF; i++) { if ($i == "iterations") it = $(i + 1) + 0; if ($i == "time") s = $(i + 1) + 0 }
+      printf "csv: %s,%s^4,%s,%s,%s,%s,%d,%.4f,%.1f,%s,%s\n", b, L, p, r, t, c, it, s, 1e6 * s / it, d, g
+    }' "$OUT/run.log"
+}
+both=sync:classic,events:fused,sync:classic,events:fused
+new2=events:fused,events:fused
+# 32^4 double: every build; old and new host paths interleaved on old and new
+run old 32 double 1e-10 "$both"
+run new 32 double 1e-10 "$both"
+run once 32 double 1e-10 "$new2"
+run occ5 32 double 1e-10 "$new2"
+run occ3 32 double 1e-10 "$new2"
+# 32^4 single
+run old 32 single 1e-5 "$both"
+run new 32 single 1e-5 "$new2"
+# 48^4 double (the gauge field is generated on the host: ~10 s a process)
+run old 48 double 1e-10 "$both"
+run new 48 double 1e-10 "$new2"
+run once 48 double 1e-10 "$new2"
+run occ5 48 double 1e-10 "$new2"
+echo "== done $(since)"
