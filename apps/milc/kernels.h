@@ -97,6 +97,20 @@ void milcOpsFree(milcOps *o);
 #define MILC_LINK_LOAD(p) (*(p))
 #endif
 
+/* kDslashAxpby ends in a block sum but is a stencil: launched with a
+ * block per TPB sites (TDP_LAUNCH_STREAM), so that its blocks sweep the
+ * lattice in order, as kDslash's do, and the source's neighbours stay
+ * close (in L2); one atomic per block, ~10^4 per sweep at 48^4, spread
+ * over the sweep. make MILC_CAPPED_REDUCE=1: the capped grid of
+ * TDP_LAUNCH_REDUCE_STREAM as before (two fills of the GPU, each block
+ * striding over the lattice: from 2112 blocks on an H100 at TPB 256, i.e.
+ * lattices above 32^4; apps/lb lost 20% that way, docs/api.md). */
+#if defined(MILC_CAPPED_REDUCE_ON) && MILC_CAPPED_REDUCE_ON
+#define MILC_DSLASH_REDUCE_STREAM TDP_LAUNCH_REDUCE_STREAM
+#else
+#define MILC_DSLASH_REDUCE_STREAM TDP_LAUNCH_STREAM
+#endif
+
 #define MILC_DSLASH_FLOPS 570.0
 #define MILC_DSLASH_DOUBLES (8.0 * MILC_NM + 2.0 * MILC_NV) /* values: x sizeof(real) */
 

@@ -239,12 +239,12 @@ static double *R(dslash_axpby_queue)(milcOps *o, const MILC_REAL *t_U, MILC_REAL
   double *t_sum = sum_slot(o);
   time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT);
   if (L->nin[p])
-    TDP_LAUNCH_REDUCE_STREAM(R(kDslashAxpby), L->nin[p], o->interior, L->g, t_U, t_src, t_w, t_dst,
-                             p, a, b, R(interior_list)(o, p), L->nin[p], t_sum);
+    MILC_DSLASH_REDUCE_STREAM(R(kDslashAxpby), L->nin[p], o->interior, L->g, t_U, t_src, t_w,
+                              t_dst, p, a, b, R(interior_list)(o, p), L->nin[p], t_sum);
   halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
   if (L->nbd[p])
-    TDP_LAUNCH_REDUCE(R(kDslashAxpby), L->nbd[p], L->g, t_U, t_src, t_w, t_dst, p, a, b,
-                      L->t_hbd[p], L->nbd[p], t_sum);
+    MILC_DSLASH_REDUCE_STREAM(R(kDslashAxpby), L->nbd[p], TARGET_STREAM_DEFAULT, L->g, t_U, t_src,
+                              t_w, t_dst, p, a, b, L->t_hbd[p], L->nbd[p], t_sum);
   account(o, MILC_K_DSLASH, L->nbd[p] ? TARGET_STREAM_DEFAULT : o->interior,
           MILC_DSLASH_FLOPS + 6 * 3.0 + 12.0, (MILC_DSLASH_DOUBLES + MILC_NV) * sizeof(MILC_REAL));
   return t_sum;
