@@ -15,7 +15,7 @@ void milcOpsCreateTimed(milcOps *o, const milcLattice *L, MPI_Comm comm, milcTim
   targetMallocHost(&o->h_sum, 2 * sizeof(double));
   o->slot = 0;
   targetStreamCreate(&o->interior);
-  o->nev = 0;
+  o->nev = o->ndone = 0;
   for (int i = 0; i < MILC_NEV; i++) {
     targetEventCreateTimed(&o->ev[i][0]);
     targetEventCreateTimed(&o->ev[i][1]);
@@ -31,14 +31,27 @@ void milcOpsCreate(milcOps *o, const milcLattice *L, MPI_Comm comm) {
   milcOpsCreateTimed(o, L, comm, MILC_TIME_EVENTS);
 }
 
-void milcOpsFlush(milcOps *o) {
-  for (int i = 0; i < o->nev; i++) {
+/* Add the times of the first n pending kernels (waits for them), and
+ * keep the rest pending. */
+static void read_events(milcOps *o, int n) {
+  for (int i = 0; i < n; i++) {
     double s = 0.0;
     targetEventElapsed(&s, o->ev[i][0], o->ev[i][1]);
     o->cnt.seconds[o->ev_kind[i]] += s;
   }
-  o->nev = 0;
+  for (int i = n; i < o->nev; i++) { /* the events are handles: swap, not copy */
+    targetEvent_t a = o->ev[i - n][0], b = o->ev[i - n][1];
+    o->ev[i - n][0] = o->ev[i][0];
+    o->ev[i - n][1] = o->ev[i][1];
+    o->ev[i][0] = a;
+    o->ev[i][1] = b;
+    o->ev_kind[i - n] = o->ev_kind[i];
+  }
+  o->nev -= n;
+  o->ndone = 0;
 }
+
+void milcOpsFlush(milcOps *o) { read_events(o, o->nev); }
 
 void milcOpsFree(milcOps *o) {
   milcOpsFlush(o);
@@ -87,6 +100,10 @@ static void account(milcOps *o, milcKernelKind k, targetStream_t s1, double flop
   } else {
     targetEventRecord(o->ev[o->nev][1], s1);
     o->ev_kind[o->nev++] = k;
+    /* The kernels before the last reduction's copy are complete: read
+     * their times now, while the target has this one to run, not while
+     * it waits for the host to launch the next. */
+    if (o->ndone) read_events(o, o->ndone);
   }
   o->cnt.flops[k] += flops_site * o->L->g.nhalf;
   o->cnt.bytes[k] += bytes_site * o->L->g.nhalf;
@@ -133,13 +150,14 @@ static void global_sums(milcOps *o, const double *t_first, int n, double *total)
   copyFromTargetAsync(o->h_sum, t_first, n * sizeof(double), TARGET_STREAM_DEFAULT);
   targetStreamSynchronize(TARGET_STREAM_DEFAULT);
   o->slot++;
-  milcOpsFlush(o);
+  o->ndone = o->nev;
   MPI_Allreduce(o->h_sum, total, n, MPI_DOUBLE, MPI_SUM, o->comm);
 }
 
 /* The reduction just queued (into sum_slot's slot), summed over the ranks.
  * Its copy waits for every kernel queued before it, so the events of those
- * are complete and are read without waiting. */
+ * are complete: the next account() reads them without waiting, once the
+ * target has work again. */
 static double global_sum(milcOps *o) {
   double local = 0.0, total = 0.0;
   if (o->timing == MILC_TIME_SYNC) {
@@ -149,7 +167,7 @@ static double global_sum(milcOps *o) {
     targetStreamSynchronize(TARGET_STREAM_DEFAULT);
     local = *o->h_sum;
     o->slot++;
-    milcOpsFlush(o);
+    o->ndone = o->nev;
   }
   MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, o->comm);
   return total;

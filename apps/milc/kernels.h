@@ -42,6 +42,7 @@ typedef struct {
   /* MILC_TIME_EVENTS: start and stop of each kernel not yet read, its kind */
   targetEvent_t ev[MILC_NEV][2];
   int ev_kind[MILC_NEV], nev;
+  int ndone; /* the first ndone of them are complete (a reduction's copy followed them) */
   double t0; /* MILC_TIME_SYNC: host clock at the start of the kernel */
   milcCounters cnt; /* this rank's */
 } milcOps;
