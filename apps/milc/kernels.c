@@ -16,6 +16,7 @@ void milcOpsCreateTimed(milcOps *o, const milcLattice *L, MPI_Comm comm, milcTim
   o->slot = 0;
   targetStreamCreate(&o->interior);
   o->nev = o->ndone = 0;
+  o->nrec = o->nread = 0;
   for (int i = 0; i < MILC_NEV; i++) {
     targetEventCreateTimed(&o->ev[i][0]);
     targetEventCreateTimed(&o->ev[i][1]);
@@ -48,7 +49,15 @@ static void read_events(milcOps *o, int n) {
     o->ev_kind[i - n] = o->ev_kind[i];
   }
   o->nev -= n;
+  o->nread += n;
   o->ndone = 0;
+}
+
+long milcOpsMark(const milcOps *o) { return o->nrec; }
+
+void milcOpsDone(milcOps *o, long mark) {
+  const long n = mark - o->nread;
+  o->ndone = n > 0 ? (int) n : 0;
 }
 
 void milcOpsFlush(milcOps *o) { read_events(o, o->nev); }
@@ -100,6 +109,7 @@ static void account(milcOps *o, milcKernelKind k, targetStream_t s1, double flop
   } else {
     targetEventRecord(o->ev[o->nev][1], s1);
     o->ev_kind[o->nev++] = k;
+    o->nrec++;
     /* The kernels before the last reduction's copy are complete: read
      * their times now, while the target has this one to run, not while
      * it waits for the host to launch the next. */

@@ -43,6 +43,7 @@ typedef struct {
   targetEvent_t ev[MILC_NEV][2];
   int ev_kind[MILC_NEV], nev;
   int ndone; /* the first ndone of them are complete (a reduction's copy followed them) */
+  long nrec, nread; /* kernels timed so far, and read */
   double t0; /* MILC_TIME_SYNC: host clock at the start of the kernel */
   milcCounters cnt; /* this rank's */
 } milcOps;
@@ -52,6 +53,11 @@ void milcOpsCreate(milcOps *o, const milcLattice *L, MPI_Comm comm);
 void milcOpsCreateTimed(milcOps *o, const milcLattice *L, MPI_Comm comm, milcTiming timing);
 /* Add the times of the kernels queued so far to o->cnt (waits for them). */
 void milcOpsFlush(milcOps *o);
+/* The kernels timed so far (a mark), and: those before the mark are
+ * complete (the caller waited for an event after them), so their times
+ * are read at the next launch without waiting. */
+long milcOpsMark(const milcOps *o);
+void milcOpsDone(milcOps *o, long mark);
 void milcOpsFree(milcOps *o);
 
 /* The kernels' host calls, for double fields (names as below) and for

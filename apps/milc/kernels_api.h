@@ -29,6 +29,12 @@ double R(milcRUpdate)(milcOps *o, MILC_REAL *t_r, const MILC_REAL *t_q, int par,
 /* x += alpha p; and if update_p, p = r + beta p (QUDA's axpyZpbx). */
 void R(milcAxpyZpbx)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_p, const MILC_REAL *t_r, int par,
                      double alpha, double beta, int update_p);
+/* --cg ahead, one rank: queue CG iteration j (cg_impl.h) with its scalars
+ * on the target, t_s 8 doubles, h_s their pinned host copy; done is
+ * recorded after the copy of the iteration's <p, Mp> and |r|^2. */
+void R(milcCgAheadIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, MILC_REAL *t_p,
+                             MILC_REAL *t_r, MILC_REAL *t_q, MILC_REAL *t_t, double mass, long j,
+                             double *t_s, double *h_s, targetEvent_t done);
 /* z = a x + b y (z may be x or y); returns |z|^2. */
 double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y,
                         int p, double a, double b);

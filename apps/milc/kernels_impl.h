@@ -149,7 +149,9 @@ TDP_KERNEL static void R(kCgUpdate)(milcGeom g, MILC_REAL *x, MILC_REAL *r, cons
  * host's, and 0 where the host would stop with a breakdown (<p, Mp> not
  * positive and finite, or rr not finite), which leaves r as it was. */
 TDP_KERNEL static void R(kRUpdate)(milcGeom g, MILC_REAL *r, const MILC_REAL *q, int par,
-                                   double alpha, const double *t_pap, double rr, double *t_sum) {
+                                   double alpha, const double *t_pap, double rr,
+                                   const double *t_rr, double *t_sum) {
+  if (t_rr) rr = *t_rr; /* --cg ahead: the host has not read it yet */
   if (t_pap) {
     const double pap = *t_pap;
     alpha = pap > 0.0 && isfinite(pap) && isfinite(rr) ? rr / pap : 0.0;
@@ -170,9 +172,21 @@ TDP_KERNEL static void R(kRUpdate)(milcGeom g, MILC_REAL *r, const MILC_REAL *q,
   targetBlockAddDouble(t_sum, sum);
 }
 
-/* x += alpha p, and (update_p) p = r + beta p. */
+/* x += alpha p, and (update_p) p = r + beta p. With t_s (--cg ahead, one
+ * rank): alpha = rr0 / pap and beta = rr1 / rr0 from the target's sums
+ * t_s[0] = rr0 (|r|^2 before the last update), t_s[1] = pap, t_s[2] = rr1
+ * (after it), as the host forms them (alpha 0 where the host would see a
+ * breakdown); and block 0 zeroes t_zero[0, 1], the sums of the iteration
+ * after the next. */
 TDP_KERNEL static void R(kAxpyZpbx)(milcGeom g, MILC_REAL *x, MILC_REAL *pv, const MILC_REAL *r,
-                                    int par, double alpha, double beta, int update_p) {
+                                    int par, double alpha, double beta, int update_p,
+                                    const double *t_rr0, const double *t_pap,
+                                    const double *t_rr1, double *t_zero) {
+  if (t_pap) { /* read before any thread zeroes t_zero: a different pair */
+    const double rr0 = *t_rr0, pap = *t_pap;
+    alpha = pap > 0.0 && isfinite(pap) && isfinite(rr0) ? rr0 / pap : 0.0;
+    beta = *t_rr1 / rr0;
+  }
   TDP_TLP(base, g.nhalf) {
     TDP_ILP(v) {
       int s, xc[4];
@@ -182,6 +196,10 @@ TDP_KERNEL static void R(kAxpyZpbx)(milcGeom g, MILC_REAL *x, MILC_REAL *pv, con
         const double pc = pv[i];
         x[i] = (MILC_REAL) (x[i] + alpha * pc);
         if (update_p) pv[i] = (MILC_REAL) (r[i] + beta * pc);
+      }
+      if (t_zero && base + v == 0) { /* one thread (site 0) */
+        t_zero[0] = 0.0;
+        t_zero[1] = 0.0;
       }
     }
   }
@@ -234,9 +252,8 @@ void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL
 
 static double *R(dslash_axpby_queue)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
                                      const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a,
-                                     double b) {
+                                     double b, double *t_sum) {
   const milcLattice *L = o->L;
-  double *t_sum = sum_slot(o);
   time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT);
   if (L->nin[p])
     MILC_DSLASH_REDUCE_STREAM(R(kDslashAxpby), L->nin[p], o->interior, L->g, t_U, t_src, t_w,
@@ -252,7 +269,7 @@ static double *R(dslash_axpby_queue)(milcOps *o, const MILC_REAL *t_U, MILC_REAL
 
 double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, const MILC_REAL *t_w,
                           MILC_REAL *t_dst, int p, double a, double b) {
-  R(dslash_axpby_queue)(o, t_U, t_src, t_w, t_dst, p, a, b);
+  R(dslash_axpby_queue)(o, t_U, t_src, t_w, t_dst, p, a, b, sum_slot(o));
   return global_sum(o);
 }
 
@@ -260,7 +277,7 @@ const double *R(milcDslashAxpbyQueued)(milcOps *o, const MILC_REAL *t_U, MILC_RE
                                        const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a,
                                        double b) {
   sum_reserve(o, 2); /* this sum and milcRUpdate's: one copy reads both */
-  const double *t_sum = R(dslash_axpby_queue)(o, t_U, t_src, t_w, t_dst, p, a, b);
+  const double *t_sum = R(dslash_axpby_queue)(o, t_U, t_src, t_w, t_dst, p, a, b, sum_slot(o));
   o->slot++;
   return t_sum;
 }
@@ -269,7 +286,8 @@ double R(milcRUpdate)(milcOps *o, MILC_REAL *t_r, const MILC_REAL *t_q, int par,
                       const double *t_pap, double rr, double *pap) {
   double *t_sum = sum_slot(o);
   time_start(o, TARGET_STREAM_DEFAULT);
-  TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, par, alpha, t_pap, rr, t_sum);
+  TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, par, alpha, t_pap, rr,
+                    (const double *) NULL, t_sum);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
   if (!t_pap) return global_sum(o);
   double v[2];
@@ -281,7 +299,8 @@ double R(milcRUpdate)(milcOps *o, MILC_REAL *t_r, const MILC_REAL *t_q, int par,
 void R(milcAxpyZpbx)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_p, const MILC_REAL *t_r, int par,
                      double alpha, double beta, int update_p) {
   time_start(o, TARGET_STREAM_DEFAULT);
-  TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, par, alpha, beta, update_p);
+  TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, par, alpha, beta, update_p,
+             (const double *) NULL, (const double *) NULL, (const double *) NULL, (double *) NULL);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, update_p ? 4 * 6.0 : 2 * 6.0,
           (update_p ? 5.0 * MILC_NV : 3.0 * MILC_NV) * sizeof(MILC_REAL));
 }
@@ -316,4 +335,33 @@ double R(milcDot)(milcOps *o, const MILC_REAL *t_x, const MILC_REAL *t_y, int p)
   TDP_LAUNCH_REDUCE(R(kDot), o->L->g.nhalf, o->L->g, t_x, t_y, p, t_sum);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 12.0, (2.0 * MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
+}
+
+/* --cg ahead (one rank): one CG iteration queued with every scalar on the
+ * target (cg_impl.h says how the sums are laid out). j: the iteration
+ * (0: the first after p = r, no x and p update before it); s: the target
+ * scalars, 2 per iteration in a ring of 4 (|r|^2 before the first in the
+ * last pair); h: the pinned host copy of the same ring; done: the event
+ * after the copy of this iteration's pair. */
+void R(milcCgAheadIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, MILC_REAL *t_p,
+                             MILC_REAL *t_r, MILC_REAL *t_q, MILC_REAL *t_t, double mass, long j,
+                             double *t_s, double *h_s, targetEvent_t done) {
+  const int E = MILC_EVEN;
+  double *cur = t_s + 2 * (j % 4), *prev = t_s + 2 * ((j + 3) % 4),
+         *prev2 = t_s + 2 * ((j + 2) % 4);
+  if (j > 0) { /* x += alpha_{j-1} p, p = r + beta_{j-1} p; zero the pair of j + 1 */
+    time_start(o, TARGET_STREAM_DEFAULT);
+    TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, E, 0.0, 0.0, 1,
+               (const double *) (prev2 + 1), (const double *) prev, (const double *) (prev + 1),
+               t_s + 2 * ((j + 1) % 4));
+    account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 4 * 6.0, (5.0 * MILC_NV) * sizeof(MILC_REAL));
+  }
+  R(milcDslash)(o, t_U, t_p, t_t, MILC_ODD);
+  R(dslash_axpby_queue)(o, t_U, t_t, t_p, t_q, E, mass * mass, -1.0, cur);
+  time_start(o, TARGET_STREAM_DEFAULT);
+  TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, E, 0.0, (const double *) cur,
+                    0.0, (const double *) (prev + 1), cur + 1);
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  copyFromTargetAsync(h_s + 2 * (j % 4), cur, 2 * sizeof(double), TARGET_STREAM_DEFAULT);
+  targetEventRecord(done, TARGET_STREAM_DEFAULT);
 }

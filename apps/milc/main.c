@@ -42,8 +42,9 @@ static void usage(void) {
       "                       give each kernel's bandwidth as %% of it (default 0: off)\n"
       "  --timing events|sync kernels timed by events on the target, no host synchronisation\n"
       "                       (default), or the target synchronised around each (as before)\n"
-      "  --cg fused|classic   CG kernels as QUDA's (r, then x and p together; alpha on the\n"
-      "                       target on one rank; default) or as before (x and r, then p)\n"
+      "  --cg fused|classic|ahead  CG kernels as QUDA's (r, then x and p together; alpha on\n"
+      "                       the target on one rank; default), as before (x and r, then p),\n"
+      "                       or fused with the host one iteration behind (one rank)\n"
       "  --runs T:C,T:C,...   solve once per item (timing T, cg C; x from 0 each time) on the\n"
       "                       same fields, one table and summary line each: variants\n"
       "                       interleaved in one run (default: --timing:--cg, once)\n");
@@ -134,8 +135,8 @@ int main(int argc, char **argv) {
     snprintf(err, sizeof(err), "timing must be events or sync, not '%s'", timing);
     return fail(rank, err);
   }
-  if (strcmp(cgv, "fused") && strcmp(cgv, "classic")) {
-    snprintf(err, sizeof(err), "cg must be fused or classic, not '%s'", cgv);
+  if (strcmp(cgv, "fused") && strcmp(cgv, "classic") && strcmp(cgv, "ahead")) {
+    snprintf(err, sizeof(err), "cg must be fused, classic or ahead, not '%s'", cgv);
     return fail(rank, err);
   }
   /* The solves: --runs, or the one of --timing and --cg. */
@@ -161,25 +162,30 @@ int main(int argc, char **argv) {
       }
       *colon = '\0';
       const int t = !strcmp(item, "events") ? 0 : !strcmp(item, "sync") ? 1 : -1;
-      const int v = !strcmp(colon + 1, "fused") ? 0 : !strcmp(colon + 1, "classic") ? 1 : -1;
+      const int v = !strcmp(colon + 1, "fused")     ? 0
+                    : !strcmp(colon + 1, "classic") ? 1
+                    : !strcmp(colon + 1, "ahead")   ? 2
+                                                    : -1;
       if (t < 0 || v < 0) {
         nruns = -1;
         break;
       }
       run_timing[nruns] = t ? MILC_TIME_SYNC : MILC_TIME_EVENTS;
-      run_cg[nruns++] = v ? MILC_CG_CLASSIC : MILC_CG_FUSED;
+      run_cg[nruns++] = v == 2 ? MILC_CG_AHEAD : v ? MILC_CG_CLASSIC : MILC_CG_FUSED;
       c += len;
       if (*c == ',') c++;
     }
     if (nruns <= 0) {
       snprintf(err, sizeof(err),
-               "runs must be 1 to %d items timing:cg (events|sync : fused|classic), comma "
+               "runs must be 1 to %d items timing:cg (events|sync : fused|classic|ahead), comma "
                "separated, not '%s'", (int) MAXRUNS, runs_arg);
       return fail(rank, err);
     }
   } else {
     run_timing[0] = strcmp(timing, "sync") ? MILC_TIME_EVENTS : MILC_TIME_SYNC;
-    run_cg[0] = strcmp(cgv, "classic") ? MILC_CG_FUSED : MILC_CG_CLASSIC;
+    run_cg[0] = !strcmp(cgv, "classic") ? MILC_CG_CLASSIC
+                : !strcmp(cgv, "ahead")   ? MILC_CG_AHEAD
+                                          : MILC_CG_FUSED;
     nruns = 1;
   }
   if (strcmp(gauge, "random") && strcmp(gauge, "unit")) {
@@ -306,7 +312,9 @@ int main(int argc, char **argv) {
       if (nruns > 1)
         printf("# run %d of %d: timing %s, cg %s\n", k + 1, nruns,
                run_timing[k] == MILC_TIME_SYNC ? "sync" : "events",
-               run_cg[k] == MILC_CG_CLASSIC ? "classic" : "fused");
+               run_cg[k] == MILC_CG_CLASSIC ? "classic"
+               : run_cg[k] == MILC_CG_AHEAD ? "ahead"
+                                            : "fused");
       printf("# %-8s %8s %10s %10s %10s %8s\n", "kernel", "calls", "seconds", "GFLOP/s", "GB/s",
              "%triad");
       const char *names[MILC_K_NKIND] = {"dslash", "blas", "halo"};

@@ -16,7 +16,8 @@
 #   occ3   MILC_MINBLOCKS=3 (TPB 256, 80 registers: 24 warps; spills)
 # Runs (one rank, random field, mass 0.1, tol 1e-10): each process solves
 # several times on the same fields (--runs), old and new host paths
-# interleaved (sync:classic = before, events:fused = now), so the first
+# interleaved (sync:classic = before, events:fused = now, events:ahead = the
+# host one iteration behind), so the first
 # solve of each process carries the warm-up; each prints its per-kernel
 # table (dslash, blas: % of triad) and summary (CG % of triad), with the
 # STREAM triad of the same process (--triad, 2^27 doubles per array).
@@ -54,6 +55,24 @@ for k in old new capped once occ5 occ3; do
 done
 echo "builds done $(since)"
 
+# Validation on the GPU first: milccheck (new), and the same solve with
+# every host path and CG variant against main's (old, sync:classic): the
+# GPU's atomic sums vary in order, so to 1e-12, not bitwise.
+if [ -x "${B[new]:-/none}/milc" ] && [ -x "${B[old]:-/none}/milc" ]; then
+  timeout 120 "${B[new]}/milccheck" | grep -E "^(FAIL|[0-9]+ check)" | sed "s/\$/ [milccheck, new]/"
+  sv=(--size 8,8,8,16 --mass 0.5 --tol 1e-13 --seed 3 --print_every 0)
+  "${B[old]}/milc" "${sv[@]}" --timing sync --cg classic --save "$OUT/v-old.bin" >/dev/null 2>&1
+  for v in events:fused events:ahead sync:classic; do
+    "${B[new]}/milc" "${sv[@]}" --runs "$v" --save "$OUT/v-$v.bin" >"$OUT/v.log" 2>&1
+    if "${B[new]}/milccheck" --compare "$OUT/v-old.bin" "$OUT/v-$v.bin" 1e-12 >"$OUT/cmp.log" 2>&1; then
+      echo "ok - new --runs $v: solution equals old sync:classic to 1e-12 ($(cat "$OUT/cmp.log"))"
+    else
+      echo "not ok - new --runs $v: solution equals old sync:classic to 1e-12"; cat "$OUT/cmp.log" "$OUT/v.log"
+    fi
+  done
+  rm -f "$OUT"/v-*.bin
+fi
+
 run() { # run KEY SIZE PRECISION TOL RUNS [milc options]
   local key=$1 L=$2 prec=$3 tol=$4 runs=$5
   shift 5
@@ -76,8 +95,8 @@ run() { # run KEY SIZE PRECISION TOL RUNS [milc options]
       printf "csv: %s,%s^4,%s,%s,%s,%s,%d,%.4f,%.1f,%s,%s\n", b, L, p, r, t, c, it, s, 1e6 * s / it, d, g
     }' "$OUT/run.log"
 }
-both=sync:classic,events:fused,sync:classic,events:fused
-new2=events:fused,events:fused
+both=sync:classic,events:fused,events:ahead,sync:classic,events:fused,events:ahead
+new2=events:fused,events:ahead,events:fused,events:ahead
 # 32^4 double: every build; old and new host paths interleaved on old and new
 run old 32 double 1e-10 "$both"
 run new 32 double 1e-10 "$both"
