@@ -112,7 +112,7 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
       rr = rr_new;
       if (last) break;
     }
-    while (!fused && res->residual > cp->tol && res->iterations < cp->maxiter) {
+    while (!fused && !ahead && res->residual > cp->tol && res->iterations < cp->maxiter) {
       const double pap = R(milcApplyM)(o, t_U, p, q, t, cp->mass);
       /* M is positive definite: anything else is a fault (a NaN in the
        * links, a broken operator), not something to iterate on. */
