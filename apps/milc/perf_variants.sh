@@ -40,7 +40,8 @@ build() { # build KEY make-args...
   local key=$1
   shift
   B[$key]=build/milcperf-$key
-  make -s -j4 TARGET=cuda BUILD="${B[$key]}" "$@" "${B[$key]}/milc" >"$OUT/build-$key.log" 2>&1 &
+  make -s -j4 TARGET=cuda BUILD="${B[$key]}" "$@" "${B[$key]}/milc" "${B[$key]}/milccheck" \
+    >"$OUT/build-$key.log" 2>&1 &
   pids+=($!)
 }
 build old MILC_RESTRICT=0 MILC_CAPPED_REDUCE=1
@@ -97,17 +98,12 @@ run() { # run KEY SIZE PRECISION TOL RUNS [milc options]
 }
 both=sync:classic,events:fused,events:ahead,sync:classic,events:fused,events:ahead
 new2=events:fused,events:ahead,events:fused,events:ahead
-# 32^4 double: every build; old and new host paths interleaved on old and new
+# The most telling first (past 180 s the rest is skipped): 32^4 and 48^4
+# double old and new, then the other builds, single precision, 48^4 occ5.
 run old 32 double 1e-10 "$both"
 run new 32 double 1e-10 "$both"
-run once 32 double 1e-10 "$new2"
-run occ5 32 double 1e-10 "$new2"
-run occ3 32 double 1e-10 "$new2"
-# 32^4 single
-run old 32 single 1e-5 "$both"
-run new 32 single 1e-5 "$new2"
-# 48^4 double. The random field (seed 1) takes ~10 s of one host core to
-# make: made once, written (3 GB), and read by the other processes.
+# 48^4: the random field (seed 1) takes ~10 s of one host core to make:
+# made once, written (3 GB), and read by the other processes.
 g48=build/milcperf-g48.bin
 rm -f "$g48"
 run old 48 double 1e-10 "$both" --save_gauge "$g48"
@@ -116,6 +112,11 @@ gopt=()
 run new 48 double 1e-10 "$new2" ${gopt[@]+"${gopt[@]}"}
 run capped 48 double 1e-10 "$new2" ${gopt[@]+"${gopt[@]}"}
 run once 48 double 1e-10 "$new2" ${gopt[@]+"${gopt[@]}"}
+run old 32 single 1e-5 "$both"
+run new 32 single 1e-5 "$new2"
+run once 32 double 1e-10 "$new2"
+run occ5 32 double 1e-10 "$new2"
+run occ3 32 double 1e-10 "$new2"
 run occ5 48 double 1e-10 "$new2" ${gopt[@]+"${gopt[@]}"}
 rm -f "$g48"
 echo "== done $(since)"
