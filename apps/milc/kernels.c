@@ -89,11 +89,11 @@ TDP_HOST_DEVICE static inline double milcEta(const milcGeom *g, const int x[4], 
  * before its first launch on stream s0, account after its last on stream
  * s1. MILC_TIME_EVENTS records an event on each (read later: milcOpsFlush,
  * and for free after each reduction's copy, when they are complete);
- * MILC_TIME_SYNC synchronises the target around it and reads the host
- * clock. */
-static void time_start(milcOps *o, targetStream_t s0) {
+ * MILC_TIME_SYNC reads the host clock, after synchronising the target
+ * first where the code before did (sync_first: D), and after the kernel. */
+static void time_start(milcOps *o, targetStream_t s0, int sync_first) {
   if (o->timing == MILC_TIME_SYNC) {
-    targetSynchronize();
+    if (sync_first) targetSynchronize();
     o->t0 = timerNow();
     return;
   }

@@ -239,7 +239,7 @@ static const int *R(interior_list)(const milcOps *o, int p) {
 
 void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL *t_dst, int p) {
   const milcLattice *L = o->L;
-  time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT);
+  time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT, 1);
   if (L->nin[p])
     TDP_LAUNCH_STREAM(R(kDslash), L->nin[p], o->interior, L->g, t_U, t_src, t_dst, p,
                       R(interior_list)(o, p), L->nin[p]);
@@ -254,7 +254,7 @@ static double *R(dslash_axpby_queue)(milcOps *o, const MILC_REAL *t_U, MILC_REAL
                                      const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a,
                                      double b, double *t_sum) {
   const milcLattice *L = o->L;
-  time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT);
+  time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT, 1);
   if (L->nin[p])
     MILC_DSLASH_REDUCE_STREAM(R(kDslashAxpby), L->nin[p], o->interior, L->g, t_U, t_src, t_w,
                               t_dst, p, a, b, R(interior_list)(o, p), L->nin[p], t_sum);
@@ -285,7 +285,7 @@ const double *R(milcDslashAxpbyQueued)(milcOps *o, const MILC_REAL *t_U, MILC_RE
 double R(milcRUpdate)(milcOps *o, MILC_REAL *t_r, const MILC_REAL *t_q, int par, double alpha,
                       const double *t_pap, double rr, double *pap) {
   double *t_sum = sum_slot(o);
-  time_start(o, TARGET_STREAM_DEFAULT);
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, par, alpha, t_pap, rr,
                     (const double *) NULL, t_sum);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
@@ -298,7 +298,7 @@ double R(milcRUpdate)(milcOps *o, MILC_REAL *t_r, const MILC_REAL *t_q, int par,
 
 void R(milcAxpyZpbx)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_p, const MILC_REAL *t_r, int par,
                      double alpha, double beta, int update_p) {
-  time_start(o, TARGET_STREAM_DEFAULT);
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, par, alpha, beta, update_p,
              (const double *) NULL, (const double *) NULL, (const double *) NULL, (double *) NULL);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, update_p ? 4 * 6.0 : 2 * 6.0,
@@ -308,14 +308,14 @@ void R(milcAxpyZpbx)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_p, const MILC_REAL
 double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y,
                         int p, double a, double b) {
   double *t_sum = sum_slot(o);
-  time_start(o, TARGET_STREAM_DEFAULT);
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kAxpbyNorm), o->L->g.nhalf, o->L->g, t_z, t_x, t_y, p, a, b, t_sum);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 6 * 3.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
 }
 
 void R(milcXpay)(milcOps *o, MILC_REAL *t_p, const MILC_REAL *t_r, int par, double beta) {
-  time_start(o, TARGET_STREAM_DEFAULT);
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH(R(kXpay), o->L->g.nhalf, o->L->g, t_p, t_r, par, beta);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
 }
@@ -323,7 +323,7 @@ void R(milcXpay)(milcOps *o, MILC_REAL *t_p, const MILC_REAL *t_r, int par, doub
 double R(milcCgUpdate)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_r, const MILC_REAL *t_p,
                        const MILC_REAL *t_q, int par, double alpha) {
   double *t_sum = sum_slot(o);
-  time_start(o, TARGET_STREAM_DEFAULT);
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kCgUpdate), o->L->g.nhalf, o->L->g, t_x, t_r, t_p, t_q, par, alpha, t_sum);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 4 * 6.0 + 12.0, (6.0 * MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
@@ -331,7 +331,7 @@ double R(milcCgUpdate)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_r, const MILC_RE
 
 double R(milcDot)(milcOps *o, const MILC_REAL *t_x, const MILC_REAL *t_y, int p) {
   double *t_sum = sum_slot(o);
-  time_start(o, TARGET_STREAM_DEFAULT);
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kDot), o->L->g.nhalf, o->L->g, t_x, t_y, p, t_sum);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 12.0, (2.0 * MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
@@ -350,7 +350,7 @@ void R(milcCgAheadIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, M
   double *cur = t_s + 2 * (j % 4), *prev = t_s + 2 * ((j + 3) % 4),
          *prev2 = t_s + 2 * ((j + 2) % 4);
   if (j > 0) { /* x += alpha_{j-1} p, p = r + beta_{j-1} p; zero the pair of j + 1 */
-    time_start(o, TARGET_STREAM_DEFAULT);
+    time_start(o, TARGET_STREAM_DEFAULT, 0);
     TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, E, 0.0, 0.0, 1,
                (const double *) (prev2 + 1), (const double *) prev, (const double *) (prev + 1),
                t_s + 2 * ((j + 1) % 4));
@@ -358,7 +358,7 @@ void R(milcCgAheadIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, M
   }
   R(milcDslash)(o, t_U, t_p, t_t, MILC_ODD);
   R(dslash_axpby_queue)(o, t_U, t_t, t_p, t_q, E, mass * mass, -1.0, cur);
-  time_start(o, TARGET_STREAM_DEFAULT);
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, E, 0.0, (const double *) cur,
                     0.0, (const double *) (prev + 1), cur + 1);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
