@@ -24,7 +24,7 @@ typedef struct {
  *   reductions) through pinned memory; D walks the parity without a site
  *   list when every site is interior;
  * MILC_TIME_SYNC: as before (main at 033dec7): the target synchronised
- *   before and after each kernel and the host clock read around it, the
+ *   before each D and after every kernel, the host clock read around it, the
  *   sum zeroed before each reduction, the interior site list read. */
 typedef enum { MILC_TIME_EVENTS = 0, MILC_TIME_SYNC = 1 } milcTiming;
 
