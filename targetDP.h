@@ -360,6 +360,11 @@ typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
  * size says so with TDP_KERNEL_TPB(tpb) and is launched by TDP_LAUNCH_TPB. */
 #define TDP_KERNEL __global__ __launch_bounds__(TARGET_TPB)
 #define TDP_KERNEL_TPB(tpb) __global__ __launch_bounds__(tpb)
+/* TDP_KERNEL_OCC(minblocks): a TDP_KERNEL (launched by TDP_LAUNCH*, the
+ * build's TARGET_TPB) that asks the compiler to fit at least minblocks
+ * blocks per multiprocessor: registers are capped at 64K / (minblocks *
+ * TARGET_TPB), spilling if it must (ptxas -v says). Nothing on C. */
+#define TDP_KERNEL_OCC(minblocks) __global__ __launch_bounds__(TARGET_TPB, minblocks)
 #define TDP_DEVICE __device__
 #define TDP_HOST_DEVICE __host__ __device__
 #define TDP_CONST __constant__
@@ -672,6 +677,7 @@ static __device__ inline double tdpAtomicCasN_(double *t, double e, double d) {
 
 #define TDP_KERNEL
 #define TDP_KERNEL_TPB(tpb)
+#define TDP_KERNEL_OCC(minblocks)
 #define TDP_DEVICE
 #define TDP_HOST_DEVICE
 #define TDP_CONST
@@ -941,12 +947,20 @@ void tdpReduceCheck_(const void *partial, const char *call, const char *name, co
  *                      unchecked builds): no read of the destination line
  *                      first. gcc ignores "omp simd nontemporal", hence
  *                      intrinsics. Call tdpStreamFence() after the kernel,
- *                      before anything reads the data. */
+ *                      before anything reads the data.
+ *   TDP_LOAD_ONCE(p)   *p for data a kernel reads once and nothing reads
+ *                      soon after (e.g. a stencil's links): on a GPU a
+ *                      cache-streaming load (__ldcs, ld.global.cs: evict
+ *                      first in L1 and L2), so that it does not push out
+ *                      data that is read again (the neighbours' fields);
+ *                      a plain load on a CPU. p: const double * or float *. */
 #ifdef __CUDACC__
 #define TDP_GPU 1
+#define TDP_LOAD_ONCE(p) __ldcs(p)
 #define TDP_CONST_VALUE(t_expr, literal_expr) (t_expr)
 #else
 #define TDP_GPU 0
+#define TDP_LOAD_ONCE(p) (*(p))
 #define TDP_CONST_VALUE(t_expr, literal_expr) (literal_expr)
 #endif
 #if defined(__GNUC__) || defined(__CUDACC__)
@@ -1646,6 +1660,17 @@ int tdpEventSynchronize(targetEvent_t event, const char *f, int l);
 /* ... and work queued on stream after this call waits for it. */
 #define targetStreamWaitEvent(stream, event) tdpStreamWaitEvent((stream), (event), TDP_AT)
 #define targetEventSynchronize(event) tdpEventSynchronize((event), TDP_AT)
+/* Timing on the target's clock: two events made by targetEventCreateTimed
+ * and recorded on streams; *seconds is the time from start to stop (waits
+ * for stop). Kernels are timed so without synchronising the host around
+ * them (CUDA: cudaEventElapsedTime, ~0.5 us resolution; C: the host clock
+ * at each record, where the work before it is done). */
+int tdpEventCreateTimed(targetEvent_t *event, const char *f, int l);
+int tdpEventElapsed(double *seconds, targetEvent_t start, targetEvent_t stop, const char *f,
+                    int l);
+#define targetEventCreateTimed(pevent) tdpEventCreateTimed((pevent), TDP_AT)
+#define targetEventElapsed(pseconds, start, stop) \
+  tdpEventElapsed((pseconds), (start), (stop), TDP_AT)
 
 /* The backend's own stream behind a handle, after checking it is live
  * (used by TDP_LAUNCH_STREAM; *native is a cudaStream_t on CUDA). */

@@ -305,7 +305,7 @@ double tdpBackendProfileStop(int depth) {
  * so a stream runs in order and an event is complete once recorded. The
  * native handles only need to be distinct non-NULL pointers. */
 
-static char stream_token, event_token;
+static char stream_token;
 
 int tdpBackendStreamCreate(void **native, targetStreamPriority_t priority, tdpSite at) {
   (void) priority;
@@ -323,20 +323,29 @@ int tdpBackendStreamSynchronize(void *native, tdpSite at) {
   (void) at;
   return TARGET_SUCCESS;
 }
-int tdpBackendEventCreate(void **native, tdpSite at) {
-  (void) at;
-  *native = &event_token;
+/* An event holds the time it was recorded at (the work before it is done
+ * by then): targetEventElapsed is the difference. */
+int tdpBackendEventCreate(void **native, int timed, tdpSite at) {
+  (void) timed;
+  double *t = (double *) calloc(1, sizeof(double));
+  if (!t) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for an event");
+  *native = t;
   return TARGET_SUCCESS;
 }
 int tdpBackendEventDestroy(void *native, tdpSite at) {
-  (void) native;
   (void) at;
+  free(native);
   return TARGET_SUCCESS;
 }
 int tdpBackendEventRecord(void *event, void *stream, tdpSite at) {
-  (void) event;
   (void) stream;
   (void) at;
+  *(double *) event = now();
+  return TARGET_SUCCESS;
+}
+int tdpBackendEventElapsed(double *seconds, void *start, void *stop, tdpSite at) {
+  (void) at;
+  *seconds = *(double *) stop - *(double *) start;
   return TARGET_SUCCESS;
 }
 int tdpBackendStreamWaitEvent(void *stream, void *event, tdpSite at) {

@@ -443,9 +443,9 @@ int tdpBackendStreamSynchronize(void *native, tdpSite at) {
   CUDA_TRY(cudaStreamSynchronize((cudaStream_t) native), at);
   return TARGET_SUCCESS;
 }
-int tdpBackendEventCreate(void **native, tdpSite at) {
+int tdpBackendEventCreate(void **native, int timed, tdpSite at) {
   cudaEvent_t e;
-  CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), at);
+  CUDA_TRY(cudaEventCreateWithFlags(&e, timed ? cudaEventDefault : cudaEventDisableTiming), at);
   *native = (void *) e;
   return TARGET_SUCCESS;
 }
@@ -463,6 +463,13 @@ int tdpBackendStreamWaitEvent(void *stream, void *event, tdpSite at) {
 }
 int tdpBackendEventSynchronize(void *event, tdpSite at) {
   CUDA_TRY(cudaEventSynchronize((cudaEvent_t) event), at);
+  return TARGET_SUCCESS;
+}
+int tdpBackendEventElapsed(double *seconds, void *start, void *stop, tdpSite at) {
+  float ms = 0.0f;
+  CUDA_TRY(cudaEventSynchronize((cudaEvent_t) stop), at);
+  CUDA_TRY(cudaEventElapsedTime(&ms, (cudaEvent_t) start, (cudaEvent_t) stop), at);
+  *seconds = 1e-3 * ms;
   return TARGET_SUCCESS;
 }
 

@@ -100,7 +100,8 @@ static int check_event(targetEvent_t e, void **native, tdpSite at) {
 /* Create the backend's object first, then its handle. */
 static int handle_create(void **out, int is_event, targetStreamPriority_t priority, tdpSite at) {
   void *native = NULL;
-  int rc = is_event ? tdpBackendEventCreate(&native, at)
+  /* priority doubles as the timed flag of an event */
+  int rc = is_event ? tdpBackendEventCreate(&native, (int) priority, at)
                     : tdpBackendStreamCreate(&native, priority, at);
   if (rc) return rc;
   uintptr_t id = 0;
@@ -179,6 +180,32 @@ int tdpEventCreate(targetEvent_t *event, const char *f, int l) {
   int rc = handle_create(&h, 1, TARGET_STREAM_PRIORITY_NORMAL, at);
   if (rc == TARGET_SUCCESS) *event = (targetEvent_t) h;
   return rc;
+}
+
+/* An event that can be timed (targetEventElapsed): on CUDA a cudaEvent_t
+ * with timing (the others are created with cudaEventDisableTiming, which
+ * makes them cheaper to record and wait for). */
+int tdpEventCreateTimed(targetEvent_t *event, const char *f, int l) {
+  tdpSite at = SITE("targetEventCreateTimed");
+  if (tdpCheckLive(at)) return targetLastError();
+  if (!event) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL address for the event");
+  *event = NULL;
+  void *h = NULL;
+  int rc = handle_create(&h, 1, (targetStreamPriority_t) 1, at);
+  if (rc == TARGET_SUCCESS) *event = (targetEvent_t) h;
+  return rc;
+}
+
+int tdpEventElapsed(double *seconds, targetEvent_t start, targetEvent_t stop, const char *f,
+                    int l) {
+  tdpSite at = SITE("targetEventElapsed");
+  if (tdpCheckLive(at)) return targetLastError();
+  if (!seconds) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL address for the result");
+  *seconds = 0.0;
+  void *a = NULL, *b = NULL;
+  int rc = check_event(start, &a, at);
+  if (rc == TARGET_SUCCESS) rc = check_event(stop, &b, at);
+  return rc ? rc : tdpBackendEventElapsed(seconds, a, b, at);
 }
 
 int tdpEventDestroy(targetEvent_t event, const char *f, int l) {

@@ -114,7 +114,9 @@ void tdpPackFinalize(void);
 int tdpBackendStreamCreate(void **native, targetStreamPriority_t priority, tdpSite at);
 int tdpBackendStreamDestroy(void *native, tdpSite at);
 int tdpBackendStreamSynchronize(void *native, tdpSite at);
-int tdpBackendEventCreate(void **native, tdpSite at);
+int tdpBackendEventCreate(void **native, int timed, tdpSite at);
+/* seconds from start to stop, both timed events; waits for stop */
+int tdpBackendEventElapsed(double *seconds, void *start, void *stop, tdpSite at);
 int tdpBackendEventDestroy(void *native, tdpSite at);
 int tdpBackendEventRecord(void *event, void *stream, tdpSite at);
 int tdpBackendStreamWaitEvent(void *stream, void *event, tdpSite at);

@@ -3,7 +3,8 @@
  * targetStreamDestroy, targetStreamSynchronize, TDP_LAUNCH_STREAM,
  * targetStreamCreateWithPriority), events
  * (targetEventCreate, targetEventDestroy, targetEventRecord,
- * targetStreamWaitEvent, targetEventSynchronize), asynchronous copies
+ * targetStreamWaitEvent, targetEventSynchronize, targetEventCreateTimed,
+ * targetEventElapsed), asynchronous copies
  * (copyToTargetAsync, copyFromTargetAsync, copyTargetToTargetAsync,
  * copyTargetToTarget), pinned host memory (targetMallocHost,
  * targetFreeHost), IPC handles (targetIpcAvailable, targetIpcGetHandle,
@@ -223,6 +224,48 @@ static void test_two_streams_event(void **state) {
   assert_int_equal(targetEventDestroy(done_a), TARGET_SUCCESS);
   assert_int_equal(targetStreamDestroy(a), TARGET_SUCCESS);
   assert_int_equal(targetStreamDestroy(b), TARGET_SUCCESS);
+}
+
+/* Timed events: the time between two records spans the kernels between
+ * them (a slow kernel takes longer than nothing), is never negative, and
+ * the errors (NULL result, dead events) are reported. */
+static void test_timed_events(void **state) {
+  (void) state;
+  const int n = 1 << 20;
+  targetStream_t s = NULL;
+  targetEvent_t a = NULL, b = NULL, c = NULL, dead = NULL;
+  double *t_x = NULL;
+  assert_int_equal(targetStreamCreate(&s), TARGET_SUCCESS);
+  assert_int_equal(targetEventCreateTimed(&a), TARGET_SUCCESS);
+  assert_int_equal(targetEventCreateTimed(&b), TARGET_SUCCESS);
+  assert_int_equal(targetEventCreateTimed(&c), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t_x, n * sizeof(double)), TARGET_SUCCESS);
+  const int reps = strcmp(TARGETDP_BACKEND, "c") ? 2000 : 20;
+  assert_int_equal(targetEventRecord(a, s), TARGET_SUCCESS);
+  TDP_LAUNCH_STREAM(kSlowFill, n, s, t_x, n, 1.0, reps);
+  assert_int_equal(targetEventRecord(b, s), TARGET_SUCCESS);
+  assert_int_equal(targetEventRecord(c, s), TARGET_SUCCESS);
+  double slow = -1.0, none = -1.0;
+  assert_int_equal(targetEventElapsed(&slow, a, b), TARGET_SUCCESS);
+  assert_int_equal(targetEventElapsed(&none, b, c), TARGET_SUCCESS);
+  assert_true(slow > 0.0);
+  assert_true(none >= 0.0);
+  assert_true(slow > none);
+  targetSetErrorAbort(0);
+  expectError(targetEventCreateTimed(NULL), TARGET_ERROR_INVALID_VALUE, "targetEventCreateTimed",
+              "NULL address");
+  expectError(targetEventElapsed(NULL, a, b), TARGET_ERROR_INVALID_VALUE, "targetEventElapsed",
+              "NULL address");
+  assert_int_equal(targetEventCreateTimed(&dead), TARGET_SUCCESS);
+  assert_int_equal(targetEventDestroy(dead), TARGET_SUCCESS);
+  expectError(targetEventElapsed(&slow, dead, b), TARGET_ERROR_INVALID_VALUE,
+              "targetEventElapsed", "not a live event");
+  targetSetErrorAbort(1);
+  assert_int_equal(targetFree(t_x), TARGET_SUCCESS);
+  assert_int_equal(targetEventDestroy(a), TARGET_SUCCESS);
+  assert_int_equal(targetEventDestroy(b), TARGET_SUCCESS);
+  assert_int_equal(targetEventDestroy(c), TARGET_SUCCESS);
+  assert_int_equal(targetStreamDestroy(s), TARGET_SUCCESS);
 }
 
 /* A high-priority stream (the halo's) is an ordinary stream for
@@ -486,6 +529,7 @@ int main(void) {
       cmocka_unit_test(test_default_stream),
       cmocka_unit_test(test_async_round_trips),
       cmocka_unit_test(test_two_streams_event),
+      cmocka_unit_test(test_timed_events),
       cmocka_unit_test(test_stream_priority),
       cmocka_unit_test(test_pinned_memory),
       cmocka_unit_test(test_pinned_misuse),

@@ -31,3 +31,21 @@ $(BUILD)/milccheck: $(MILCCHECK_OBJS) $(LIB)
 milc: $(BUILD)/milc $(BUILD)/milccheck
 milc-build-dir:
 	@echo $(BUILD)
+
+# make milc MILC_MINBLOCKS=n: the D kernels ask for at least n blocks per
+# multiprocessor (TDP_KERNEL_OCC; registers capped at 64K / (n TPB)). The
+# build folder does not say so: give it a BUILD=... of its own.
+# MILC_RESTRICT=0|1, MILC_LINKS_ONCE=0|1 and MILC_CAPPED_REDUCE=0|1 likewise
+# (kernels.h says what).
+ifneq ($(MILC_MINBLOCKS),)
+$(BUILD)/obj/apps/milc/%.o: PROG_CPPFLAGS += -DMILC_DSLASH_MINBLOCKS=$(MILC_MINBLOCKS)
+endif
+ifneq ($(MILC_RESTRICT),)
+$(BUILD)/obj/apps/milc/%.o: PROG_CPPFLAGS += -DMILC_RESTRICT_ON=$(MILC_RESTRICT)
+endif
+ifneq ($(MILC_CAPPED_REDUCE),)
+$(BUILD)/obj/apps/milc/%.o: PROG_CPPFLAGS += -DMILC_CAPPED_REDUCE_ON=$(MILC_CAPPED_REDUCE)
+endif
+ifneq ($(MILC_LINKS_ONCE),)
+$(BUILD)/obj/apps/milc/%.o: PROG_CPPFLAGS += -DMILC_LINKS_ONCE_ON=$(MILC_LINKS_ONCE)
+endif

@@ -16,12 +16,26 @@
 
 #define MILC_CG_RESTARTS 5
 
+/* The iteration's kernels. MILC_CG_FUSED (0, the default): as QUDA's CG,
+ * r -= alpha q with |r|^2 (18 values per site), then x += alpha p and
+ * p = r + beta p in one pass (30), where MILC_CG_CLASSIC updates x and r
+ * together (36) and then p (18): p is read once less; on one rank alpha is
+ * formed on the target, so the host reads one sum per iteration (<p, Mp>
+ * and |r|^2 together) instead of two. The same arithmetic: x, r and p
+ * are bitwise those of MILC_CG_CLASSIC. */
+/* MILC_CG_AHEAD (one rank; else MILC_CG_FUSED): the fused kernels with
+ * every scalar on the target and the host one iteration behind, so that
+ * the target never waits for it; x bitwise the same, one application of
+ * M more per stop (cg_impl.h). */
+typedef enum { MILC_CG_FUSED = 0, MILC_CG_CLASSIC = 1, MILC_CG_AHEAD = 2 } milcCgVariant;
+
 typedef struct {
   double mass;
   double tol; /* relative residual */
   long maxiter;
   long print_every; /* progress line every this many iterations (0: none) */
   int verbose;      /* print progress (rank 0 decides) */
+  milcCgVariant variant;
 } milcCgParams;
 
 typedef struct {

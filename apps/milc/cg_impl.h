@@ -12,8 +12,24 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
   const int E = MILC_EVEN;
   MILC_REAL *r = (MILC_REAL *) w->r, *p = (MILC_REAL *) w->p, *q = (MILC_REAL *) w->q,
             *t = (MILC_REAL *) w->t;
-  int rank = 0;
+  int rank = 0, nranks = 1;
   MPI_Comm_rank(o->comm, &rank);
+  MPI_Comm_size(o->comm, &nranks);
+  /* MILC_CG_FUSED on one rank: alpha formed on the target (milcRUpdate),
+   * one host round trip per iteration instead of two. Not with
+   * MILC_TIME_SYNC (its one sum slot is zeroed before each reduction). */
+  const int ahead = cp->variant == MILC_CG_AHEAD && nranks == 1;
+  const int fused = cp->variant == MILC_CG_FUSED || (cp->variant == MILC_CG_AHEAD && !ahead);
+  const int dev_alpha = fused && nranks == 1 && o->timing != MILC_TIME_SYNC;
+  /* --cg ahead: the scalars of 4 iterations on the target and their pinned
+   * copy, an event after each iteration's copy */
+  double *t_s = NULL, *h_s = NULL;
+  targetEvent_t ev[4] = {NULL, NULL, NULL, NULL};
+  if (ahead) {
+    targetMalloc(&t_s, 8 * sizeof(double));
+    targetMallocHost(&h_s, 8 * sizeof(double));
+    for (int i = 0; i < 4; i++) targetEventCreate(&ev[i]);
+  }
   const double f0 = total(o, o->cnt.flops), b0 = total(o, o->cnt.bytes);
   targetSynchronize();
   MPI_Barrier(o->comm);
@@ -30,7 +46,73 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
   if (cp->verbose && rank == 0) printf("iter %6d  |r|/|b| %.6e\n", 0, res->residual);
   for (;;) {
     R(milcAxpbyNorm)(o, p, r, r, E, 1.0, 0.0); /* p = r */
-    while (res->residual > cp->tol && res->iterations < cp->maxiter) {
+    if (ahead && res->residual > cp->tol && res->iterations < cp->maxiter) {
+      /* One iteration queued ahead of the host (milcCgAheadIteration): the
+       * host reads <p, Mp> and |r|^2 of iteration j while j + 1 runs, so
+       * the target never waits for it. Pair j of t_s holds <p_j, M p_j>
+       * and |r_{j+1}|^2; the last pair starts with |r_0|^2 (on one rank the
+       * target's sum is the host's, bitwise). Iteration j + 1 begins with
+       * x += alpha_j p_j, which a stop after j needs anyway (alpha 0 after
+       * a breakdown): what else it did (p, t, q, r) the true residual
+       * recomputes. x is bitwise that of the other variants; the
+       * iteration run ahead costs one application of M per stop. */
+      targetZero(t_s, 8);
+      copyToTarget(t_s + 7, &rr, sizeof(double));
+      long mark[4], j = 0;
+      R(milcCgAheadIteration)(o, t_U, t_x, p, r, q, t, cp->mass, 0, t_s, h_s, ev[0]);
+      mark[0] = milcOpsMark(o);
+      for (;; j++) {
+        R(milcCgAheadIteration)(o, t_U, t_x, p, r, q, t, cp->mass, j + 1, t_s, h_s,
+                                ev[(j + 1) % 4]);
+        mark[(j + 1) % 4] = milcOpsMark(o);
+        targetEventSynchronize(ev[j % 4]);
+        milcOpsDone(o, mark[j % 4]);
+        const double pap = h_s[2 * (j % 4)], rr_new = h_s[2 * (j % 4) + 1];
+        if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) {
+          res->breakdown = 1;
+          break;
+        }
+        res->iterations++;
+        res->residual = sqrt(rr_new / bb);
+        if (cp->verbose && rank == 0 && cp->print_every > 0 && res->iterations % cp->print_every == 0)
+          printf("iter %6ld  |r|/|b| %.6e\n", res->iterations, res->residual);
+        rr = rr_new;
+        if (res->residual <= cp->tol || res->iterations >= cp->maxiter) break;
+      }
+    }
+    while (fused && res->residual > cp->tol && res->iterations < cp->maxiter) {
+      /* As QUDA's CG: r -= alpha q with |r|^2, then x += alpha p and
+       * p = r + beta p in one pass; x and p as in the loop below, bitwise. */
+      double pap, rr_new;
+      R(milcDslash)(o, t_U, p, t, MILC_ODD);
+      if (dev_alpha) {
+        const double *t_pap =
+            R(milcDslashAxpbyQueued)(o, t_U, t, p, q, E, cp->mass * cp->mass, -1.0);
+        rr_new = R(milcRUpdate)(o, r, q, E, 0.0, t_pap, rr, &pap);
+        if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) { /* r unchanged (alpha 0) */
+          res->breakdown = 1;
+          break;
+        }
+      } else {
+        pap = R(milcDslashAxpby)(o, t_U, t, p, q, E, cp->mass * cp->mass, -1.0);
+        if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) {
+          res->breakdown = 1;
+          break;
+        }
+        rr_new = R(milcRUpdate)(o, r, q, E, rr / pap, NULL, rr, NULL);
+      }
+      const double alpha = rr / pap;
+      res->iterations++;
+      res->residual = sqrt(rr_new / bb);
+      if (cp->verbose && rank == 0 && cp->print_every > 0 && res->iterations % cp->print_every == 0)
+        printf("iter %6ld  |r|/|b| %.6e\n", res->iterations, res->residual);
+      /* the last iteration updates x alone (p is set afresh after it) */
+      const int last = res->residual <= cp->tol || res->iterations >= cp->maxiter;
+      R(milcAxpyZpbx)(o, t_x, p, r, E, alpha, rr_new / rr, !last);
+      rr = rr_new;
+      if (last) break;
+    }
+    while (!fused && !ahead && res->residual > cp->tol && res->iterations < cp->maxiter) {
       const double pap = R(milcApplyM)(o, t_U, p, q, t, cp->mass);
       /* M is positive definite: anything else is a fault (a NaN in the
        * links, a broken operator), not something to iterate on. */
@@ -67,6 +149,12 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
   res->converged = !res->breakdown && res->true_residual <= cp->tol;
   targetSynchronize();
   double secs = timerNow() - t0;
+  milcOpsFlush(o); /* the kernels' times, after the clock */
+  if (ahead) {
+    targetFree(t_s);
+    targetFreeHost(h_s);
+    for (int i = 0; i < 4; i++) targetEventDestroy(ev[i]);
+  }
   MPI_Allreduce(&secs, &res->seconds, 1, MPI_DOUBLE, MPI_MAX, o->comm);
   double fb[2] = {total(o, o->cnt.flops) - f0, total(o, o->cnt.bytes) - b0}, all[2];
   MPI_Allreduce(fb, all, 2, MPI_DOUBLE, MPI_SUM, o->comm);

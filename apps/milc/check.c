@@ -305,7 +305,7 @@ static void checkFreeField(ctx *c) {
   planeWaves(c, c->h_b, NWAVE, mass, c->h_a);
   copyToTarget(c->t_b, c->h_b, c->vb);
   targetZero(c->t_c, c->vb / sizeof(double));
-  milcCgParams cp = {mass, 1e-14, 100, 0, 0};
+  milcCgParams cp = {mass, 1e-14, 100, 0, 0, MILC_CG_FUSED};
   milcCgResult r;
   milcCgSolve(&c->ops, c->t_U, c->t_c, c->t_b, &cp, &c->w, &r);
   copyFromTarget(c->h_c, c->t_c, c->vb);
@@ -355,7 +355,7 @@ static void checkRandomSolve(ctx *c) {
   copyToTarget(c->t_b, c->h_b, c->vb);
   targetZero(c->t_c, c->vb / sizeof(double));
   const double tol = 1e-10;
-  milcCgParams cp = {0.05, tol, 2000, 0, 0};
+  milcCgParams cp = {0.05, tol, 2000, 0, 0, MILC_CG_FUSED};
   milcCgResult r;
   milcCgSolve(&c->ops, c->t_U, c->t_c, c->t_b, &cp, &c->w, &r);
   char d[200];
@@ -378,7 +378,7 @@ static void checkGaugeCovariance(ctx *c) {
   double *dpsi = (double *) calloc(1, c->vb), *x = (double *) calloc(1, c->vb);
   copyFromTarget(dpsi, c->t_d, c->vb);
   targetZero(c->t_c, c->vb / sizeof(double));
-  milcCgParams cp = {mass, 1e-13, 1000, 0, 0};
+  milcCgParams cp = {mass, 1e-13, 1000, 0, 0, MILC_CG_FUSED};
   milcCgResult r1, r2;
   milcCgSolve(&c->ops, c->t_U, c->t_c, c->t_b, &cp, &c->w, &r1);
   copyFromTarget(x, c->t_c, c->vb);
@@ -419,7 +419,7 @@ static void checkSinglePrecision(ctx *c) {
   milcSourceRandom(&c->L, c->h_b, MILC_EVEN, 13);
   copyToTarget(c->t_b, c->h_b, c->vb);
   targetZero(c->t_c, c->vb / sizeof(double));
-  milcCgParams cp = {mass, 1e-12, 1000, 0, 0};
+  milcCgParams cp = {mass, 1e-12, 1000, 0, 0, MILC_CG_FUSED};
   milcCgResult rd, rf;
   milcCgSolve(&c->ops, c->t_U, c->t_c, c->t_b, &cp, &c->w, &rd);
   copyFromTarget(c->h_a, c->t_c, c->vb);

@@ -17,15 +17,47 @@ typedef struct {
   long calls[MILC_K_NKIND];
 } milcCounters;
 
+/* How the kernels are timed (docs/milc.md, Performance):
+ * MILC_TIME_EVENTS (default): events on the target's clock around each
+ *   kernel, no host synchronisation but the reductions' own; the sums go
+ *   to a ring of zeroed slots (one zeroing launch per MILC_SUM_SLOTS
+ *   reductions) through pinned memory; D walks the parity without a site
+ *   list when every site is interior;
+ * MILC_TIME_SYNC: as before (main at 033dec7): the target synchronised
+ *   before each D and after every kernel, the host clock read around it, the
+ *   sum zeroed before each reduction, the interior site list read. */
+typedef enum { MILC_TIME_EVENTS = 0, MILC_TIME_SYNC = 1 } milcTiming;
+
+#define MILC_SUM_SLOTS 256 /* reduction results per zeroing */
+#define MILC_NEV 64        /* kernels timed before their events are read */
+
 typedef struct {
   const milcLattice *L;
   MPI_Comm comm;
-  double *t_sum;    /* one double of target scratch for the reductions */
+  milcTiming timing;
+  double *t_sum;    /* MILC_SUM_SLOTS doubles of target scratch for the reductions */
+  double *h_sum;    /* one pinned double: a reduction's result */
+  int slot;         /* the slot of the next reduction (zeroed) */
   targetStream_t interior; /* the interior sweep of D, beside the halo's stream */
+  /* MILC_TIME_EVENTS: start and stop of each kernel not yet read, its kind */
+  targetEvent_t ev[MILC_NEV][2];
+  int ev_kind[MILC_NEV], nev;
+  int ndone; /* the first ndone of them are complete (a reduction's copy followed them) */
+  long nrec, nread; /* kernels timed so far, and read */
+  double t0; /* MILC_TIME_SYNC: host clock at the start of the kernel */
   milcCounters cnt; /* this rank's */
 } milcOps;
 
 void milcOpsCreate(milcOps *o, const milcLattice *L, MPI_Comm comm);
+/* milcOpsCreate with a timing (MILC_TIME_EVENTS is milcOpsCreate's). */
+void milcOpsCreateTimed(milcOps *o, const milcLattice *L, MPI_Comm comm, milcTiming timing);
+/* Add the times of the kernels queued so far to o->cnt (waits for them). */
+void milcOpsFlush(milcOps *o);
+/* The kernels timed so far (a mark), and: those before the mark are
+ * complete (the caller waited for an event after them), so their times
+ * are read at the next launch without waiting. */
+long milcOpsMark(const milcOps *o);
+void milcOpsDone(milcOps *o, long mark);
 void milcOpsFree(milcOps *o);
 
 /* The kernels' host calls, for double fields (names as below) and for
@@ -42,6 +74,50 @@ void milcOpsFree(milcOps *o);
  * site is read by 8 output sites, which a cache or the halo of a thread
  * block can share) and the result once. Counting the source 8 times
  * would report bandwidth that was never drawn from memory. */
+/* The D kernels: TDP_KERNEL, or with a minimum of MILC_DSLASH_MINBLOCKS
+ * blocks per multiprocessor (make MILC_MINBLOCKS=n: registers capped at
+ * 64K / (n TPB); 0, the default, leaves the compiler free). */
+#if defined(MILC_DSLASH_MINBLOCKS) && MILC_DSLASH_MINBLOCKS > 0
+#define MILC_DSLASH_KERNEL TDP_KERNEL_OCC(MILC_DSLASH_MINBLOCKS)
+#else
+#define MILC_DSLASH_KERNEL TDP_KERNEL
+#endif
+
+/* make MILC_RESTRICT=0: the D kernels' pointers without restrict (as
+ * before; with it, 1 the default, the compiler may read the links and
+ * vectors through the read-only path: dst differs from U, src and w in
+ * every call). make MILC_LINKS_ONCE=1: the links read by TDP_LOAD_ONCE
+ * (evict first: each link is read once per sweep, the source vector 8
+ * times, and the links' stream should not push the source out of L2);
+ * 0, the default, plain loads. */
+#ifndef MILC_RESTRICT_ON
+#define MILC_RESTRICT_ON 1
+#endif
+#if MILC_RESTRICT_ON
+#define MILC_RESTRICT TDP_RESTRICT
+#else
+#define MILC_RESTRICT
+#endif
+#if defined(MILC_LINKS_ONCE_ON) && MILC_LINKS_ONCE_ON
+#define MILC_LINK_LOAD(p) TDP_LOAD_ONCE(p)
+#else
+#define MILC_LINK_LOAD(p) (*(p))
+#endif
+
+/* kDslashAxpby ends in a block sum but is a stencil: launched with a
+ * block per TPB sites (TDP_LAUNCH_STREAM), so that its blocks sweep the
+ * lattice in order, as kDslash's do, and the source's neighbours stay
+ * close (in L2); one atomic per block, ~10^4 per sweep at 48^4, spread
+ * over the sweep. make MILC_CAPPED_REDUCE=1: the capped grid of
+ * TDP_LAUNCH_REDUCE_STREAM as before (two fills of the GPU, each block
+ * striding over the lattice: from 2112 blocks on an H100 at TPB 256, i.e.
+ * lattices above 32^4; apps/lb lost 20% that way, docs/api.md). */
+#if defined(MILC_CAPPED_REDUCE_ON) && MILC_CAPPED_REDUCE_ON
+#define MILC_DSLASH_REDUCE_STREAM TDP_LAUNCH_REDUCE_STREAM
+#else
+#define MILC_DSLASH_REDUCE_STREAM TDP_LAUNCH_STREAM
+#endif
+
 #define MILC_DSLASH_FLOPS 570.0
 #define MILC_DSLASH_DOUBLES (8.0 * MILC_NM + 2.0 * MILC_NV) /* values: x sizeof(real) */
 

@@ -21,8 +21,9 @@ void R(milcFieldZero)(const milcLattice *L, MILC_REAL *t_f, int ncomp) {
 /* (D src)(x) at interior site h of parity p; returns its storage index.
  * src lives on the other parity, whose halo (axes split over ranks) must
  * be current; along the other axes the neighbours wrap on the rank. */
-TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U,
-                                           const MILC_REAL *src, int p, int h, double out[6]) {
+TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *MILC_RESTRICT U,
+                                           const MILC_REAL *MILC_RESTRICT src, int p, int h,
+                                           double out[6]) {
   int s, x[4];
   const int site = milcSite(g, p, h, &s, x);
   const int nall = g->nall, other = (1 - p) * g->vh;
@@ -38,10 +39,10 @@ TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U
     milcHop(g, mu, x[mu], &hf, &hb);
     const int fwd = other + (s + hf) / 2, bwd = other + (s + hb) / 2;
     double u[18], v[6], y[6], w[6];
-    for (int c = 0; c < 18; c++) u[c] = U[TDP_INDEX(nall, MILC_NL, site, 18 * mu + c)];
+    for (int c = 0; c < 18; c++) u[c] = MILC_LINK_LOAD(U + TDP_INDEX(nall, MILC_NL, site, 18 * mu + c));
     for (int c = 0; c < 6; c++) v[c] = src[TDP_INDEX(nall, MILC_NV, fwd, c)];
     su3MulVec(u, v, y);
-    for (int c = 0; c < 18; c++) u[c] = U[TDP_INDEX(nall, MILC_NL, bwd, 18 * mu + c)];
+    for (int c = 0; c < 18; c++) u[c] = MILC_LINK_LOAD(U + TDP_INDEX(nall, MILC_NL, bwd, 18 * mu + c));
     for (int c = 0; c < 6; c++) v[c] = src[TDP_INDEX(nall, MILC_NV, bwd, c)];
     su3AdjMulVec(u, v, w);
     const double eta = 0.5 * milcEta(g, x, mu);
@@ -51,26 +52,32 @@ TDP_DEVICE static inline int R(dslashSite)(const milcGeom *g, const MILC_REAL *U
 }
 
 /* The sweeps walk a list of half indices hl[0..n): the interior sites
- * while the halo moves, then the boundary sites. */
-TDP_KERNEL static void R(kDslash)(milcGeom g, const MILC_REAL *U, const MILC_REAL *src,
-                                  MILC_REAL *dst, int p, const int *hl, int n) {
+ * while the halo moves, then the boundary sites; hl NULL: h = 0 .. n-1
+ * (all sites interior: one rank, no halo). */
+MILC_DSLASH_KERNEL static void R(kDslash)(milcGeom g, const MILC_REAL *MILC_RESTRICT U,
+                                          const MILC_REAL *MILC_RESTRICT src,
+                                          MILC_REAL *MILC_RESTRICT dst, int p,
+                                          const int *MILC_RESTRICT hl, int n) {
   TDP_TLP(base, n) {
     TDP_ILP(v) {
       double out[6];
-      const int site = R(dslashSite)(&g, U, src, p, hl[base + v], out);
+      const int site = R(dslashSite)(&g, U, src, p, hl ? hl[base + v] : (int) (base + v), out);
       for (int c = 0; c < 6; c++) dst[TDP_INDEX(g.nall, MILC_NV, site, c)] = (MILC_REAL) out[c];
     }
   }
 }
 
-TDP_KERNEL static void R(kDslashAxpby)(milcGeom g, const MILC_REAL *U, const MILC_REAL *src,
-                                       const MILC_REAL *w, MILC_REAL *dst, int p, double a,
-                                       double b, const int *hl, int n, double *t_sum) {
+MILC_DSLASH_KERNEL static void R(kDslashAxpby)(milcGeom g, const MILC_REAL *MILC_RESTRICT U,
+                                               const MILC_REAL *MILC_RESTRICT src,
+                                               const MILC_REAL *MILC_RESTRICT w,
+                                               MILC_REAL *MILC_RESTRICT dst, int p, double a,
+                                               double b, const int *MILC_RESTRICT hl, int n,
+                                               double *t_sum) {
   double sum = 0.0;
   TDP_TLP_SUM(base, n, sum) {
     TDP_ILP_SUM(v, sum) {
       double out[6];
-      const int site = R(dslashSite)(&g, U, src, p, hl[base + v], out);
+      const int site = R(dslashSite)(&g, U, src, p, hl ? hl[base + v] : (int) (base + v), out);
       for (int c = 0; c < 6; c++) {
         const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
         const double wc = w[i];
@@ -134,6 +141,70 @@ TDP_KERNEL static void R(kCgUpdate)(milcGeom g, MILC_REAL *x, MILC_REAL *r, cons
   targetBlockAddDouble(t_sum, sum);
 }
 
+/* CG split as QUDA's (axpyNorm, then axpyZpbx): r -= alpha q with |r|^2,
+ * then x += alpha p and p = r + beta p in one pass, which reads p once for
+ * both (kCgUpdate + kXpay read it twice). With t_pap (one rank), alpha =
+ * rr / <p, Mp> is formed here from the sum the operator just left on the
+ * target, so the host need not read it first: the same division as the
+ * host's, and 0 where the host would stop with a breakdown (<p, Mp> not
+ * positive and finite, or rr not finite), which leaves r as it was. */
+TDP_KERNEL static void R(kRUpdate)(milcGeom g, MILC_REAL *r, const MILC_REAL *q, int par,
+                                   double alpha, const double *t_pap, double rr,
+                                   const double *t_rr, double *t_sum) {
+  if (t_rr) rr = *t_rr; /* --cg ahead: the host has not read it yet */
+  if (t_pap) {
+    const double pap = *t_pap;
+    alpha = pap > 0.0 && isfinite(pap) && isfinite(rr) ? rr / pap : 0.0;
+  }
+  double sum = 0.0;
+  TDP_TLP_SUM(base, g.nhalf, sum) {
+    TDP_ILP_SUM(v, sum) {
+      int s, xc[4];
+      const int site = milcSite(&g, par, base + v, &s, xc);
+      for (int c = 0; c < 6; c++) {
+        const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
+        const MILC_REAL rc = (MILC_REAL) (r[i] - alpha * q[i]);
+        r[i] = rc;
+        sum += (double) rc * rc;
+      }
+    }
+  }
+  targetBlockAddDouble(t_sum, sum);
+}
+
+/* x += alpha p, and (update_p) p = r + beta p. With t_s (--cg ahead, one
+ * rank): alpha = rr0 / pap and beta = rr1 / rr0 from the target's sums
+ * t_s[0] = rr0 (|r|^2 before the last update), t_s[1] = pap, t_s[2] = rr1
+ * (after it), as the host forms them (alpha 0 where the host would see a
+ * breakdown); and block 0 zeroes t_zero[0, 1], the sums of the iteration
+ * after the next. */
+TDP_KERNEL static void R(kAxpyZpbx)(milcGeom g, MILC_REAL *x, MILC_REAL *pv, const MILC_REAL *r,
+                                    int par, double alpha, double beta, int update_p,
+                                    const double *t_rr0, const double *t_pap,
+                                    const double *t_rr1, double *t_zero) {
+  if (t_pap) { /* read before any thread zeroes t_zero: a different pair */
+    const double rr0 = *t_rr0, pap = *t_pap;
+    alpha = pap > 0.0 && isfinite(pap) && isfinite(rr0) ? rr0 / pap : 0.0;
+    beta = *t_rr1 / rr0;
+  }
+  TDP_TLP(base, g.nhalf) {
+    TDP_ILP(v) {
+      int s, xc[4];
+      const int site = milcSite(&g, par, base + v, &s, xc);
+      for (int c = 0; c < 6; c++) {
+        const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
+        const double pc = pv[i];
+        x[i] = (MILC_REAL) (x[i] + alpha * pc);
+        if (update_p) pv[i] = (MILC_REAL) (r[i] + beta * pc);
+      }
+      if (t_zero && base + v == 0) { /* one thread (site 0) */
+        t_zero[0] = 0.0;
+        t_zero[1] = 0.0;
+      }
+    }
+  }
+}
+
 TDP_KERNEL static void R(kDot)(milcGeom g, const MILC_REAL *x, const MILC_REAL *y, int p,
                                double *t_sum) {
   double sum = 0.0;
@@ -154,70 +225,143 @@ TDP_KERNEL static void R(kDot)(milcGeom g, const MILC_REAL *x, const MILC_REAL *
  * computed; the boundary sites follow. Timed as one (the halo's own
  * share, what the interior did not hide, as halo). On a lattice without
  * halo (no axis split: one rank) there is neither exchange nor boundary:
- * one launch over all sites. The interior is
+ * one launch over all sites, which walks the parity by its half index
+ * (no site list: the list would be h itself) unless MILC_TIME_SYNC asks
+ * for the path as before. The interior is
  * launched first, on its own stream: it reads no halo site and the
  * exchange writes only halo sites; the exchange's kernels, on the halo's
  * high-priority stream, still run beside it. The boundary sweep, on the
  * default stream, waits for both. */
+static const int *R(interior_list)(const milcOps *o, int p) {
+  const milcLattice *L = o->L;
+  return L->nin[p] == L->g.nhalf && o->timing != MILC_TIME_SYNC ? NULL : L->t_hin[p];
+}
+
 void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL *t_dst, int p) {
   const milcLattice *L = o->L;
-  targetSynchronize();
-  const double t0 = timerNow();
+  time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT, 1);
   if (L->nin[p])
-    TDP_LAUNCH_STREAM(R(kDslash), L->nin[p], o->interior, L->g, t_U, t_src, t_dst, p, L->t_hin[p],
-                      L->nin[p]);
+    TDP_LAUNCH_STREAM(R(kDslash), L->nin[p], o->interior, L->g, t_U, t_src, t_dst, p,
+                      R(interior_list)(o, p), L->nin[p]);
   halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
   if (L->nbd[p])
     TDP_LAUNCH(R(kDslash), L->nbd[p], L->g, t_U, t_src, t_dst, p, L->t_hbd[p], L->nbd[p]);
-  account(o, MILC_K_DSLASH, t0, MILC_DSLASH_FLOPS, (MILC_DSLASH_DOUBLES) * sizeof(MILC_REAL));
+  account(o, MILC_K_DSLASH, L->nbd[p] ? TARGET_STREAM_DEFAULT : o->interior, MILC_DSLASH_FLOPS,
+          (MILC_DSLASH_DOUBLES) * sizeof(MILC_REAL));
+}
+
+static double *R(dslash_axpby_queue)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
+                                     const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a,
+                                     double b, double *t_sum) {
+  const milcLattice *L = o->L;
+  time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT, 1);
+  if (L->nin[p])
+    MILC_DSLASH_REDUCE_STREAM(R(kDslashAxpby), L->nin[p], o->interior, L->g, t_U, t_src, t_w,
+                              t_dst, p, a, b, R(interior_list)(o, p), L->nin[p], t_sum);
+  halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
+  if (L->nbd[p])
+    MILC_DSLASH_REDUCE_STREAM(R(kDslashAxpby), L->nbd[p], TARGET_STREAM_DEFAULT, L->g, t_U, t_src,
+                              t_w, t_dst, p, a, b, L->t_hbd[p], L->nbd[p], t_sum);
+  account(o, MILC_K_DSLASH, L->nbd[p] ? TARGET_STREAM_DEFAULT : o->interior,
+          MILC_DSLASH_FLOPS + 6 * 3.0 + 12.0, (MILC_DSLASH_DOUBLES + MILC_NV) * sizeof(MILC_REAL));
+  return t_sum;
 }
 
 double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, const MILC_REAL *t_w,
                           MILC_REAL *t_dst, int p, double a, double b) {
-  const milcLattice *L = o->L;
-  targetZero(o->t_sum, 1);
-  targetSynchronize();
-  const double t0 = timerNow();
-  if (L->nin[p])
-    TDP_LAUNCH_REDUCE_STREAM(R(kDslashAxpby), L->nin[p], o->interior, L->g, t_U, t_src, t_w, t_dst,
-                             p, a, b, L->t_hin[p], L->nin[p], o->t_sum);
-  halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
-  if (L->nbd[p])
-    TDP_LAUNCH_REDUCE(R(kDslashAxpby), L->nbd[p], L->g, t_U, t_src, t_w, t_dst, p, a, b,
-                      L->t_hbd[p], L->nbd[p], o->t_sum);
-  account(o, MILC_K_DSLASH, t0, MILC_DSLASH_FLOPS + 6 * 3.0 + 12.0,
-          (MILC_DSLASH_DOUBLES + MILC_NV) * sizeof(MILC_REAL));
+  R(dslash_axpby_queue)(o, t_U, t_src, t_w, t_dst, p, a, b, sum_slot(o));
   return global_sum(o);
+}
+
+const double *R(milcDslashAxpbyQueued)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
+                                       const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a,
+                                       double b) {
+  sum_reserve(o, 2); /* this sum and milcRUpdate's: one copy reads both */
+  const double *t_sum = R(dslash_axpby_queue)(o, t_U, t_src, t_w, t_dst, p, a, b, sum_slot(o));
+  o->slot++;
+  return t_sum;
+}
+
+double R(milcRUpdate)(milcOps *o, MILC_REAL *t_r, const MILC_REAL *t_q, int par, double alpha,
+                      const double *t_pap, double rr, double *pap) {
+  double *t_sum = sum_slot(o);
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
+  TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, par, alpha, t_pap, rr,
+                    (const double *) NULL, t_sum);
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  if (!t_pap) return global_sum(o);
+  double v[2];
+  global_sums(o, t_pap, 2, v); /* <p, Mp> and |r|^2, adjacent */
+  *pap = v[0];
+  return v[1];
+}
+
+void R(milcAxpyZpbx)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_p, const MILC_REAL *t_r, int par,
+                     double alpha, double beta, int update_p) {
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
+  TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, par, alpha, beta, update_p,
+             (const double *) NULL, (const double *) NULL, (const double *) NULL, (double *) NULL);
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, update_p ? 4 * 6.0 : 2 * 6.0,
+          (update_p ? 5.0 * MILC_NV : 3.0 * MILC_NV) * sizeof(MILC_REAL));
 }
 
 double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y,
                         int p, double a, double b) {
-  targetZero(o->t_sum, 1);
-  const double t0 = timerNow();
-  TDP_LAUNCH_REDUCE(R(kAxpbyNorm), o->L->g.nhalf, o->L->g, t_z, t_x, t_y, p, a, b, o->t_sum);
-  account(o, MILC_K_BLAS, t0, 6 * 3.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  double *t_sum = sum_slot(o);
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
+  TDP_LAUNCH_REDUCE(R(kAxpbyNorm), o->L->g.nhalf, o->L->g, t_z, t_x, t_y, p, a, b, t_sum);
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 6 * 3.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
 }
 
 void R(milcXpay)(milcOps *o, MILC_REAL *t_p, const MILC_REAL *t_r, int par, double beta) {
-  const double t0 = timerNow();
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH(R(kXpay), o->L->g.nhalf, o->L->g, t_p, t_r, par, beta);
-  account(o, MILC_K_BLAS, t0, 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
 }
 
 double R(milcCgUpdate)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_r, const MILC_REAL *t_p,
                        const MILC_REAL *t_q, int par, double alpha) {
-  targetZero(o->t_sum, 1);
-  const double t0 = timerNow();
-  TDP_LAUNCH_REDUCE(R(kCgUpdate), o->L->g.nhalf, o->L->g, t_x, t_r, t_p, t_q, par, alpha, o->t_sum);
-  account(o, MILC_K_BLAS, t0, 4 * 6.0 + 12.0, (6.0 * MILC_NV) * sizeof(MILC_REAL));
+  double *t_sum = sum_slot(o);
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
+  TDP_LAUNCH_REDUCE(R(kCgUpdate), o->L->g.nhalf, o->L->g, t_x, t_r, t_p, t_q, par, alpha, t_sum);
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 4 * 6.0 + 12.0, (6.0 * MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
 }
 
 double R(milcDot)(milcOps *o, const MILC_REAL *t_x, const MILC_REAL *t_y, int p) {
-  targetZero(o->t_sum, 1);
-  const double t0 = timerNow();
-  TDP_LAUNCH_REDUCE(R(kDot), o->L->g.nhalf, o->L->g, t_x, t_y, p, o->t_sum);
-  account(o, MILC_K_BLAS, t0, 12.0, (2.0 * MILC_NV) * sizeof(MILC_REAL));
+  double *t_sum = sum_slot(o);
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
+  TDP_LAUNCH_REDUCE(R(kDot), o->L->g.nhalf, o->L->g, t_x, t_y, p, t_sum);
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 12.0, (2.0 * MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
+}
+
+/* --cg ahead (one rank): one CG iteration queued with every scalar on the
+ * target (cg_impl.h says how the sums are laid out). j: the iteration
+ * (0: the first after p = r, no x and p update before it); s: the target
+ * scalars, 2 per iteration in a ring of 4 (|r|^2 before the first in the
+ * last pair); h: the pinned host copy of the same ring; done: the event
+ * after the copy of this iteration's pair. */
+void R(milcCgAheadIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, MILC_REAL *t_p,
+                             MILC_REAL *t_r, MILC_REAL *t_q, MILC_REAL *t_t, double mass, long j,
+                             double *t_s, double *h_s, targetEvent_t done) {
+  const int E = MILC_EVEN;
+  double *cur = t_s + 2 * (j % 4), *prev = t_s + 2 * ((j + 3) % 4),
+         *prev2 = t_s + 2 * ((j + 2) % 4);
+  if (j > 0) { /* x += alpha_{j-1} p, p = r + beta_{j-1} p; zero the pair of j + 1 */
+    time_start(o, TARGET_STREAM_DEFAULT, 0);
+    TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, E, 0.0, 0.0, 1,
+               (const double *) (prev2 + 1), (const double *) prev, (const double *) (prev + 1),
+               t_s + 2 * ((j + 1) % 4));
+    account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 4 * 6.0, (5.0 * MILC_NV) * sizeof(MILC_REAL));
+  }
+  R(milcDslash)(o, t_U, t_p, t_t, MILC_ODD);
+  R(dslash_axpby_queue)(o, t_U, t_t, t_p, t_q, E, mass * mass, -1.0, cur);
+  time_start(o, TARGET_STREAM_DEFAULT, 0);
+  TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, E, 0.0, (const double *) cur,
+                    0.0, (const double *) (prev + 1), cur + 1);
+  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  copyFromTargetAsync(h_s + 2 * (j % 4), cur, 2 * sizeof(double), TARGET_STREAM_DEFAULT);
+  targetEventRecord(done, TARGET_STREAM_DEFAULT);
 }

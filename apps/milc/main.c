@@ -21,7 +21,7 @@
 static const char *const known[] = {
     "--size=", "--decomposition=", "--mass=", "--tol=", "--maxiter=", "--seed=",
     "--precision=", "--gauge=", "--print_every=", "--save=", "--gauge_file=", "--save_gauge=",
-    "--triad=", "--help", NULL};
+    "--triad=", "--timing=", "--cg=", "--runs=", "--help", NULL};
 
 static void usage(void) {
   printf(
@@ -39,7 +39,15 @@ static void usage(void) {
       "  --gauge_file FILE    read the links from a file written by --save_gauge\n"
       "  --save_gauge FILE    write the links (header, checksum; MPI-IO)\n"
       "  --triad n            run a STREAM triad on n doubles per array after the solve and\n"
-      "                       give each kernel's bandwidth as %% of it (default 0: off)\n");
+      "                       give each kernel's bandwidth as %% of it (default 0: off)\n"
+      "  --timing events|sync kernels timed by events on the target, no host synchronisation\n"
+      "                       (default), or the target synchronised around each (as before)\n"
+      "  --cg fused|classic|ahead  CG kernels as QUDA's (r, then x and p together; alpha on\n"
+      "                       the target on one rank; default), as before (x and r, then p),\n"
+      "                       or fused with the host one iteration behind (one rank)\n"
+      "  --runs T:C,T:C,...   solve once per item (timing T, cg C; x from 0 each time) on the\n"
+      "                       same fields, one table and summary line each: variants\n"
+      "                       interleaved in one run (default: --timing:--cg, once)\n");
 }
 
 /* "8", "8,8,8,16" or "8x8x8x16": n numbers, or one for all. */
@@ -104,6 +112,9 @@ int main(int argc, char **argv) {
   const long triad_n = cliLong(argc, argv, "--triad", 0, 0, 1L << 30);
   const char *precision = cliString(argc, argv, "--precision", "double");
   const char *gauge = cliString(argc, argv, "--gauge", "random");
+  const char *timing = cliString(argc, argv, "--timing", "events");
+  const char *cgv = cliString(argc, argv, "--cg", "fused");
+  const char *runs_arg = cliString(argc, argv, "--runs", NULL);
   const char *save = cliString(argc, argv, "--save", NULL);
   const char *gauge_file = cliString(argc, argv, "--gauge_file", NULL);
   const char *save_gauge = cliString(argc, argv, "--save_gauge", NULL);
@@ -119,6 +130,63 @@ int main(int argc, char **argv) {
   } else {
     snprintf(err, sizeof(err), "precision must be double or single, not '%s'", precision);
     return fail(rank, err);
+  }
+  if (strcmp(timing, "events") && strcmp(timing, "sync")) {
+    snprintf(err, sizeof(err), "timing must be events or sync, not '%s'", timing);
+    return fail(rank, err);
+  }
+  if (strcmp(cgv, "fused") && strcmp(cgv, "classic") && strcmp(cgv, "ahead")) {
+    snprintf(err, sizeof(err), "cg must be fused, classic or ahead, not '%s'", cgv);
+    return fail(rank, err);
+  }
+  /* The solves: --runs, or the one of --timing and --cg. */
+  enum { MAXRUNS = 32 };
+  milcTiming run_timing[MAXRUNS];
+  milcCgVariant run_cg[MAXRUNS];
+  int nruns = 0;
+  if (runs_arg) {
+    const char *c = runs_arg;
+    while (*c) {
+      const size_t len = strcspn(c, ",");
+      char item[64];
+      if (len == 0 || len >= sizeof(item) || nruns == MAXRUNS) {
+        nruns = -1;
+        break;
+      }
+      memcpy(item, c, len);
+      item[len] = '\0';
+      char *colon = strchr(item, ':');
+      if (!colon) {
+        nruns = -1;
+        break;
+      }
+      *colon = '\0';
+      const int t = !strcmp(item, "events") ? 0 : !strcmp(item, "sync") ? 1 : -1;
+      const int v = !strcmp(colon + 1, "fused")     ? 0
+                    : !strcmp(colon + 1, "classic") ? 1
+                    : !strcmp(colon + 1, "ahead")   ? 2
+                                                    : -1;
+      if (t < 0 || v < 0) {
+        nruns = -1;
+        break;
+      }
+      run_timing[nruns] = t ? MILC_TIME_SYNC : MILC_TIME_EVENTS;
+      run_cg[nruns++] = v == 2 ? MILC_CG_AHEAD : v ? MILC_CG_CLASSIC : MILC_CG_FUSED;
+      c += len;
+      if (*c == ',') c++;
+    }
+    if (nruns <= 0) {
+      snprintf(err, sizeof(err),
+               "runs must be 1 to %d items timing:cg (events|sync : fused|classic|ahead), comma "
+               "separated, not '%s'", (int) MAXRUNS, runs_arg);
+      return fail(rank, err);
+    }
+  } else {
+    run_timing[0] = strcmp(timing, "sync") ? MILC_TIME_EVENTS : MILC_TIME_SYNC;
+    run_cg[0] = !strcmp(cgv, "classic") ? MILC_CG_CLASSIC
+                : !strcmp(cgv, "ahead")   ? MILC_CG_AHEAD
+                                          : MILC_CG_FUSED;
+    nruns = 1;
   }
   if (strcmp(gauge, "random") && strcmp(gauge, "unit")) {
     snprintf(err, sizeof(err), "gauge must be random or unit, not '%s'", gauge);
@@ -187,7 +255,9 @@ int main(int argc, char **argv) {
     printf("# lattice %d x %d x %d x %d, %d rank(s) as %d x %d x %d x %d, precision %s\n",
            global[0], global[1], global[2], global[3], nranks, dims[0], dims[1], dims[2], dims[3],
            precision);
-    printf("# gauge %s, seed %ld, mass %g, tol %g, maxiter %ld\n", gauge, seed, mass, tol, maxiter);
+    printf("# gauge %s, seed %ld, mass %g, tol %g, maxiter %ld, %s%s%s%s\n", gauge, seed, mass,
+           tol, maxiter, runs_arg ? "runs " : "timing ", runs_arg ? runs_arg : timing,
+           runs_arg ? "" : ", cg ", runs_arg ? "" : cgv);
   }
 
   void *t_U = milcFieldAlloc(&L, MILC_NL, esize), *t_b = milcFieldAlloc(&L, MILC_NV, esize),
@@ -196,19 +266,32 @@ int main(int argc, char **argv) {
   milcSourceRandom(&L, h_v, MILC_EVEN, (uint64_t) seed);
   milcUpload(&L, t_b, h_v, MILC_NV, prec);
 
-  milcOps ops;
-  milcOpsCreate(&ops, &L, comm);
   milcCgWork w;
   milcCgWorkCreate(&w, &L, esize);
-  milcCgParams cp = {mass, tol, maxiter, print_every, 1};
-  milcCgResult res;
-  if (prec == MILC_SINGLE) {
+  if (prec == MILC_SINGLE)
     milcHaloFill_f(&L, (float *) t_U, MILC_NL, -1);
-    milcCgSolve_f(&ops, (const float *) t_U, (float *) t_x, (const float *) t_b, &cp, &w, &res);
-  } else {
+  else
     milcHaloFill(&L, (double *) t_U, MILC_NL, -1);
-    milcCgSolve(&ops, (const double *) t_U, (double *) t_x, (const double *) t_b, &cp, &w, &res);
+  milcCounters cnt[MAXRUNS];
+  milcCgResult all_res[MAXRUNS], res;
+  for (int k = 0; k < nruns; k++) {
+    milcOps ops;
+    milcOpsCreateTimed(&ops, &L, comm, run_timing[k]);
+    milcCgParams cp = {mass, tol, maxiter, print_every, 1, run_cg[k]};
+    if (prec == MILC_SINGLE) {
+      if (k) milcFieldZero_f(&L, (float *) t_x, MILC_NV);
+      milcCgSolve_f(&ops, (const float *) t_U, (float *) t_x, (const float *) t_b, &cp, &w,
+                    &all_res[k]);
+    } else {
+      if (k) milcFieldZero(&L, (double *) t_x, MILC_NV);
+      milcCgSolve(&ops, (const double *) t_U, (double *) t_x, (const double *) t_b, &cp, &w,
+                  &all_res[k]);
+    }
+    milcOpsFlush(&ops);
+    cnt[k] = ops.cnt;
+    milcOpsFree(&ops);
   }
+  res = all_res[nruns - 1];
 
   /* The triad of this run: every rank at once (the node's, or the GPUs'). */
   double triad = 0.0;
@@ -218,29 +301,38 @@ int main(int argc, char **argv) {
     MPI_Allreduce(&mine, &triad, 1, MPI_DOUBLE, MPI_SUM, comm);
   }
 
-  /* Per-kernel table: the slowest rank's times, all ranks' work. */
-  double tmax[MILC_K_NKIND], fsum[MILC_K_NKIND], bsum[MILC_K_NKIND];
-  MPI_Reduce(ops.cnt.seconds, tmax, MILC_K_NKIND, MPI_DOUBLE, MPI_MAX, 0, comm);
-  MPI_Reduce(ops.cnt.flops, fsum, MILC_K_NKIND, MPI_DOUBLE, MPI_SUM, 0, comm);
-  MPI_Reduce(ops.cnt.bytes, bsum, MILC_K_NKIND, MPI_DOUBLE, MPI_SUM, 0, comm);
-  if (rank == 0) {
-    printf("# %-8s %8s %10s %10s %10s %8s\n", "kernel", "calls", "seconds", "GFLOP/s", "GB/s",
-           "%triad");
-    const char *names[MILC_K_NKIND] = {"dslash", "blas", "halo"};
-    for (int k = 0; k < MILC_K_NKIND; k++) {
-      const double gbs = tmax[k] > 0 ? bsum[k] / tmax[k] * 1e-9 : 0.0;
-      printf("# %-8s %8ld %10.4f %10.2f %10.2f %8.1f\n", names[k], ops.cnt.calls[k], tmax[k],
-             tmax[k] > 0 ? fsum[k] / tmax[k] * 1e-9 : 0.0, gbs,
-             triad > 0 && k != MILC_K_HALO ? 100.0 * gbs / triad : 0.0);
+  for (int k = 0; k < nruns; k++) {
+    const milcCgResult *rk = &all_res[k];
+    /* Per-kernel table: the slowest rank's times, all ranks' work. */
+    double tmax[MILC_K_NKIND], fsum[MILC_K_NKIND], bsum[MILC_K_NKIND];
+    MPI_Reduce(cnt[k].seconds, tmax, MILC_K_NKIND, MPI_DOUBLE, MPI_MAX, 0, comm);
+    MPI_Reduce(cnt[k].flops, fsum, MILC_K_NKIND, MPI_DOUBLE, MPI_SUM, 0, comm);
+    MPI_Reduce(cnt[k].bytes, bsum, MILC_K_NKIND, MPI_DOUBLE, MPI_SUM, 0, comm);
+    if (rank == 0) {
+      if (nruns > 1)
+        printf("# run %d of %d: timing %s, cg %s\n", k + 1, nruns,
+               run_timing[k] == MILC_TIME_SYNC ? "sync" : "events",
+               run_cg[k] == MILC_CG_CLASSIC ? "classic"
+               : run_cg[k] == MILC_CG_AHEAD ? "ahead"
+                                            : "fused");
+      printf("# %-8s %8s %10s %10s %10s %8s\n", "kernel", "calls", "seconds", "GFLOP/s", "GB/s",
+             "%triad");
+      const char *names[MILC_K_NKIND] = {"dslash", "blas", "halo"};
+      for (int i = 0; i < MILC_K_NKIND; i++) {
+        const double gbs = tmax[i] > 0 ? bsum[i] / tmax[i] * 1e-9 : 0.0;
+        printf("# %-8s %8ld %10.4f %10.2f %10.2f %8.1f\n", names[i], cnt[k].calls[i], tmax[i],
+               tmax[i] > 0 ? fsum[i] / tmax[i] * 1e-9 : 0.0, gbs,
+               triad > 0 && i != MILC_K_HALO ? 100.0 * gbs / triad : 0.0);
+      }
+      const double gbs = rk->bytes / rk->seconds * 1e-9;
+      if (triad > 0)
+        printf("# triad %.2f GB/s (all ranks together, this run); CG %.1f%% of it\n", triad,
+               100.0 * gbs / triad);
+      printf("CG %s: iterations %ld, restarts %d, |r|/|b| %.3e, true residual %.3e, time %.4f s, "
+             "%.2f GFLOP/s, %.2f GB/s\n",
+             rk->converged ? "converged" : "NOT converged", rk->iterations, rk->restarts,
+             rk->residual, rk->true_residual, rk->seconds, rk->flops / rk->seconds * 1e-9, gbs);
     }
-    const double gbs = res.bytes / res.seconds * 1e-9;
-    if (triad > 0)
-      printf("# triad %.2f GB/s (all ranks together, this run); CG %.1f%% of it\n", triad,
-             100.0 * gbs / triad);
-    printf("CG %s: iterations %ld, restarts %d, |r|/|b| %.3e, true residual %.3e, time %.4f s, "
-           "%.2f GFLOP/s, %.2f GB/s\n",
-           res.converged ? "converged" : "NOT converged", res.iterations, res.restarts,
-           res.residual, res.true_residual, res.seconds, res.flops / res.seconds * 1e-9, gbs);
   }
   if (res.breakdown && rank == 0)
     fprintf(stderr,
@@ -265,7 +357,6 @@ int main(int argc, char **argv) {
   }
 
   milcCgWorkFree(&w);
-  milcOpsFree(&ops);
   targetFree(t_U);
   targetFree(t_b);
   targetFree(t_x);

@@ -139,6 +139,39 @@ else
   notok "single precision on 4 ranks (float faces): converges in the iterations of 1 rank" "$tmp/single4.log"
 fi
 
+# The host paths and CG kernels of the performance work (docs/milc.md,
+# "Where the time went"): every --timing and --cg gives the same solution,
+# bitwise; --runs solves once per item, one table and summary each.
+variants_ok=1
+for v in "events fused" "sync classic" "events classic" "sync fused" "events ahead" "sync ahead"; do
+  set -- $v
+  if ! milc "$ref" "v-$1-$2" "${solve[@]}" --timing "$1" --cg "$2" --save "$tmp/v-$1-$2.bin" ||
+     ! "$ref/milccheck" --compare "$tmp/v-events-fused.bin" "$tmp/v-$1-$2.bin" 0 >"$tmp/cmp.log" 2>&1; then
+    variants_ok=0
+    notok "--timing $1 --cg $2: the same solution as the default, bitwise" "$tmp/v-$1-$2.log"
+  fi
+done
+[ "$variants_ok" = 1 ] && ok "--timing events|sync x --cg fused|classic|ahead: the same solution, bitwise"
+# --cg ahead on 2 ranks is --cg fused (the sums go through MPI); single
+# precision with its restarts: the same solution as classic, bitwise
+if milc "$ref" ahead-s --size 4,4,6,8 --precision single --mass 0.2 --tol 1e-6 --print_every 0 \
+     --cg ahead --save "$tmp/ahead-s.bin" && grep -q "restarts [1-9]" "$tmp/ahead-s.log" &&
+   milc "$ref" classic-s --size 4,4,6,8 --precision single --mass 0.2 --tol 1e-6 --print_every 0 \
+     --cg classic --save "$tmp/classic-s.bin" &&
+   "$ref/milccheck" --compare "$tmp/classic-s.bin" "$tmp/ahead-s.bin" 0 >/dev/null 2>&1; then
+  ok "--cg ahead, single precision with restarts: the same solution as classic, bitwise"
+else
+  notok "--cg ahead, single precision with restarts: the same solution as classic, bitwise" "$tmp/ahead-s.log"
+fi
+if milc "$ref" runs "${solve[@]}" --runs sync:classic,events:fused,sync:fused --save "$tmp/runs.bin" &&
+   [ "$(grep -c "^CG converged" "$tmp/runs.log")" = 3 ] && [ "$(grep -c "^# dslash " "$tmp/runs.log")" = 3 ] &&
+   grep -q "^# run 3 of 3: timing sync, cg fused" "$tmp/runs.log" &&
+   "$ref/milccheck" --compare "$tmp/v-events-fused.bin" "$tmp/runs.bin" 0 >/dev/null 2>&1; then
+  ok "--runs: three solves on the same fields, a table and summary each, the same solution"
+else
+  notok "--runs: three solves on the same fields, a table and summary each, the same solution" "$tmp/runs.log"
+fi
+
 if milc "$ref" prog --size 4,4,4,4 --print_every 5 --mass 0.2 --triad 100000 &&
    grep -q "^# triad [0-9.]* GB/s (all ranks together, this run); CG [0-9.]*% of it" "$tmp/prog.log" &&
    grep -q "^iter      5  |r|/|b| " "$tmp/prog.log" && grep -q "^# dslash " "$tmp/prog.log" &&
@@ -234,6 +267,9 @@ refused "decomposition into odd local extents" "does not split into 4 even local
   --size 4,4,4,4 --decomposition 1,1,1,4
 refused "ranks that divide no extent into even blocks" "cannot be split evenly over 3 MPI ranks" 3 \
   --size 4,4,4,4
+refused "unknown timing" "timing must be events or sync" 1 --timing gpu
+refused "unknown cg variant" "cg must be fused, classic or ahead" 1 --cg fast
+refused "malformed runs" "runs must be 1 to 32 items" 1 --runs events
 
 if [ -f "$tmp/g.bin" ]; then
   cp "$tmp/g.bin" "$tmp/flip.bin"
