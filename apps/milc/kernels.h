@@ -88,8 +88,10 @@ void milcOpsFree(milcOps *o);
  * vectors through the read-only path: dst differs from U, src and w in
  * every call). make MILC_LINKS_ONCE=1: the links read by TDP_LOAD_ONCE
  * (evict first: each link is read once per sweep, the source vector 8
- * times, and the links' stream should not push the source out of L2);
- * 0, the default, plain loads. */
+ * times, and the links' stream should not push the source out of L2):
+ * the default since it was measured (H100, 2026-11-24, perf_variants.sh:
+ * D 89.4-90.5 -> 93.6-94.3% of triad at 32^4, 89.6 -> 94.5% at 48^4; CG
+ * 83.8-86.7 -> 88.0-89.5% and 88.7-89.0 -> 93.0-93.8%); 0: plain loads. */
 #ifndef MILC_RESTRICT_ON
 #define MILC_RESTRICT_ON 1
 #endif
@@ -98,7 +100,10 @@ void milcOpsFree(milcOps *o);
 #else
 #define MILC_RESTRICT
 #endif
-#if defined(MILC_LINKS_ONCE_ON) && MILC_LINKS_ONCE_ON
+#ifndef MILC_LINKS_ONCE_ON
+#define MILC_LINKS_ONCE_ON 1
+#endif
+#if MILC_LINKS_ONCE_ON
 #define MILC_LINK_LOAD(p) TDP_LOAD_ONCE(p)
 #else
 #define MILC_LINK_LOAD(p) (*(p))

@@ -3,14 +3,14 @@
 # time went") side by side on one GPU, in one call of a few minutes at most:
 #     OUT=dir bash apps/milc/perf_variants.sh     (log: $OUT/milc_perf.log)
 # Builds (CUDA, SoA VVL 1, each in its own folder, in parallel):
-#   old    MILC_RESTRICT=0 MILC_CAPPED_REDUCE=1: the D kernels and their
+#   old    MILC_RESTRICT=0 MILC_CAPPED_REDUCE=1 MILC_LINKS_ONCE=0: the D kernels and their
 #          launches as before; run with --timing sync --cg classic it is
 #          main at 033dec7 (the interior site list is read in sync mode)
 #   new    the defaults (restrict: ld.global.nc; no site list on one rank;
-#          kDslashAxpby on a full grid)
+#          kDslashAxpby on a full grid; links by TDP_LOAD_ONCE, evict first)
 #   capped + MILC_CAPPED_REDUCE=1 (kDslashAxpby on the capped reduction
 #          grid, as before: differs from new above 32^4 only)
-#   once   + MILC_LINKS_ONCE=1 (links by TDP_LOAD_ONCE: evict first in L2)
+#   plain  + MILC_LINKS_ONCE=0 (links by plain loads, as before 2026-11-24)
 #   occ5   TPB=128 MILC_MINBLOCKS=5 (D at <= 96 registers: 20 warps per SM
 #          instead of 16)
 #   occ3   MILC_MINBLOCKS=3 (TPB 256, 80 registers: 24 warps; spills)
@@ -44,14 +44,14 @@ build() { # build KEY make-args...
     >"$OUT/build-$key.log" 2>&1 &
   pids+=($!)
 }
-build old MILC_RESTRICT=0 MILC_CAPPED_REDUCE=1
+build old MILC_RESTRICT=0 MILC_CAPPED_REDUCE=1 MILC_LINKS_ONCE=0
 build new
 build capped MILC_CAPPED_REDUCE=1
-build once MILC_LINKS_ONCE=1
+build plain MILC_LINKS_ONCE=0
 build occ5 TPB=128 MILC_MINBLOCKS=5
 build occ3 MILC_MINBLOCKS=3
 for p in "${pids[@]}"; do wait "$p"; done
-for k in old new capped once occ5 occ3; do
+for k in old new capped plain occ5 occ3; do
   [ -x "${B[$k]:-/none}/milc" ] || { echo "not ok - build $k"; tail -n 20 "$OUT/build-$k.log"; }
 done
 echo "builds done $(since)"
@@ -111,10 +111,10 @@ gopt=()
 [ -f "$g48" ] && gopt=(--gauge_file "$g48")
 run new 48 double 1e-10 "$new2" ${gopt[@]+"${gopt[@]}"}
 run capped 48 double 1e-10 "$new2" ${gopt[@]+"${gopt[@]}"}
-run once 48 double 1e-10 "$new2" ${gopt[@]+"${gopt[@]}"}
+run plain 48 double 1e-10 "$new2" ${gopt[@]+"${gopt[@]}"}
 run old 32 single 1e-5 "$both"
 run new 32 single 1e-5 "$new2"
-run once 32 double 1e-10 "$new2"
+run plain 32 double 1e-10 "$new2"
 run occ5 32 double 1e-10 "$new2"
 run occ3 32 double 1e-10 "$new2"
 run occ5 48 double 1e-10 "$new2" ${gopt[@]+"${gopt[@]}"}
