@@ -765,7 +765,11 @@ static int recv_axis(targetHalo *h, int d) {
    * made each axis's unpack, and so the next axis's pack, wait until the
    * neighbour had taken our faces (with a rendezvous protocol, until it
    * was itself in its wait for this axis): skew between ranks added up
-   * axis by axis. */
+   * axis by axis. Measured (lb, lbhalo 2 ranks 2x1x1, 64^3 each, the
+   * 2-core dev box shared with other work): the exchange's median 8.7 ->
+   * 3.8 ms over 3 rounds, but single rounds ranged 0.8-20 ms, noise larger
+   * than the change; the 16-core host has the number that counts
+   * (docs/lb.md, "Host halo cost"). */
   MPI_Waitall(2, h->rreq[d], MPI_STATUSES_IGNORE);
   if (in->transport == TARGET_HALO_STAGED) {
     for (int s = 0; s < 2; s++) {

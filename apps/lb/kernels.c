@@ -458,10 +458,10 @@ int lbPlaneSites(const lbGeom *g, int d) {
  * str[1]. On CUDA the short rows are folded into one plane, as the 1-D
  * launch was (one 32-bit division per thread, where the 1-D form had a
  * division and a modulo). Dev box (2-core EPYC, gcc-openmp SoA VVL 8, 64^3
- * per rank, lbhalo): warm caches, the six self copies 0.29 -> 0.15 ms and
- * every face 1.3-5x faster; caches flushed, faces x 2x faster, y level, z
- * (one cache line per site and velocity, memory-bound) up to 1.3x slower
- * alone, the exchange as a whole level or faster (docs/lb.md). */
+ * per rank, lbhalo): warm caches, the six self copies 0.29 -> 0.15 ms;
+ * caches flushed, faces x 1.6-3x and y 1.3-1.7x faster, z (one cache line
+ * per site and velocity, memory-bound) 1.15-1.5x slower, the exchange's
+ * median 0.52 -> 0.47 ms (docs/lb.md, "Host halo cost"). */
 /* Plane point (ia, ib) = i = ia nh[b] + ib is at offset ia str[a] + ib
  * str[b] in the plane = i str[b] + ia skip, skip = str[a] - nh[b] str[b]
  * (0 for faces x and z, whose planes are regular in i). */
@@ -482,8 +482,8 @@ static targetBox plane_box(const lbGeom *g, int d) {
  * sites, one vector per velocity on a CPU. Face z (sb = nh[2]) is a plain
  * loop over the lanes, all velocities of a site together: the same lanes
  * as TDP_ILP, but a CPU compiler does not turn it into gathers and
- * scatters, which made the face 1.3-1.5x slower than scalar code on the
- * dev box (AVX2 EPYC; 145-188 us against 95-142 us). */
+ * scatters (TDP_ILP's simd loop did: on the dev box, AVX2 EPYC, that face
+ * took 145-220 us against 120-160 us this way). */
 #define LB_FACE_COPY(to_index, from_index)                                   \
   do {                                                                       \
     if (sb == 1) {                                                           \
