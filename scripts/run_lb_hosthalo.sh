@@ -9,7 +9,7 @@
 # launches with a division per site; an axis's sends waited for before its
 # unpack), built from git when the tree has its history, else left out
 # (docs/lb.md has the numbers measured at 033dec7). Per build, in turn:
-#   lbhalo 16 ranks (50 reps) and 1 rank (100 reps): the exchange alone
+#   lbhalo 16 ranks and 1 rank (50 reps each): the exchange alone
 #     after a barrier, caches flushed before each (pack / transfer / unpack /
 #     self ms), and each face kernel alone;
 #   lb 16 ranks and 1 rank, 60 steps of the weak-scaling shear wave:
@@ -82,7 +82,7 @@ step() { # step KEY NP SIZE DECOMP
 }
 for k in "${keys[@]}"; do
   halo "$k" "$np" "$size" "$decomp" "$reps"
-  halo "$k" 1 64x64x64 1,1,1 $((2 * reps))
+  halo "$k" 1 64x64x64 1,1,1 "$reps"
 done
 for round in 1 2; do
   echo "== lb steps, round $round"
