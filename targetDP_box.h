@@ -23,6 +23,7 @@
  *     }
  *   }
  *   TDP_LAUNCH_BOX(k, box, box, t_f);
+ *   TDP_LAUNCH_BOX_STREAM(k, box, stream, box, t_f);   (queued on a stream)
  *
  * TDP_TLP_2D(box, x, y0, base) and TDP_TLP_4D(box, t, x, y, z0, base) are
  * the same with one row coordinate fewer / more.
@@ -239,6 +240,20 @@ static inline dim3 tdpBoxGrid_(const targetBox *b) {
     tdpLaunchCheck(#kernel, __FILE__, __LINE__);                        \
     TDP_PROFILE_STOP_(#kernel);                                         \
   } while (0)
+/* The same on a stream (as TDP_LAUNCH_STREAM: a stream that is not live is
+ * an error and the kernel is not launched). */
+#define TDP_LAUNCH_BOX_STREAM(kernel, box, stream, ...)                                 \
+  do {                                                                                  \
+    const targetBox tdp_lbox_ = (box);                                                  \
+    void *tdp_native_ = 0;                                                              \
+    if (tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+      TDP_PROFILE_START_(#kernel);                                                      \
+      kernel<<<tdpBoxGrid_(&tdp_lbox_), TARGET_TPB, 0, (cudaStream_t) tdp_native_>>>(   \
+          __VA_ARGS__);                                                                 \
+      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                      \
+      TDP_PROFILE_STOP_(#kernel);                                                       \
+    }                                                                                   \
+  } while (0)
 
 #else /* C backend */
 
@@ -253,12 +268,12 @@ static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
  * lane count VVL and vectorise like plain code); with VVL 1 the sites
  * themselves are the simd loop. */
 #if VVL == 1
-#define TDP_BOX_ROW_(box, n, c0, first)                                         \
+#define TDP_BOX_ROW_(box, n, c0, base, first)                                   \
   TDP_OMP_SIMD_()                                                               \
   for (long c0 = (box).lo[n - 1]; c0 < (box).hi[n - 1]; c0++)                   \
     for (long base = (first) + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)
 #else
-#define TDP_BOX_ROW_(box, n, c0, first)                                                   \
+#define TDP_BOX_ROW_(box, n, c0, base, first)                                             \
   /* tdp_fence_ = 0: no fence per row, so TDP_STREAM_LANES stores plainly */             \
   for (int tdp_pass_ = 0, tdp_fence_ = 0; tdp_pass_ < 2 + tdp_fence_; tdp_pass_++)        \
     for (long tdp_n_ = tdpBoxLen_(&(box), n - 1), /* TDP_NLANE_: tdp_n_ % VVL in pass 1 */  \
@@ -267,7 +282,8 @@ static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
          c0 < (tdp_pass_ ? (box).hi[n - 1] : tdp_full_); c0 += (VVL))                       \
       for (long base = (first) + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)
 #endif
-/* `base` is declared inside TDP_BOX_ROW_ from the row's first site. */
+/* `base` (the caller's name for it) is declared inside TDP_BOX_ROW_ from
+ * the row's first site. */
 #define TDP_BOX_ROWS_(box, n)                                                            \
   for (long tdp_q_ = tdpBoxDim_(&(box), n, __FILE__, __LINE__); tdp_q_ < 1; tdp_q_++)    \
     TDP_OMP_(parallel for schedule(static))                                             \
@@ -276,14 +292,14 @@ static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
 #define TDP_TLP_2D(box, x, y0, base)                                            \
   TDP_BOX_ROWS_(box, 2)                                                         \
   for (long x = (box).lo[0] + tdp_row_, tdp_o0_ = 1; tdp_o0_; tdp_o0_ = 0)       \
-    TDP_BOX_ROW_(box, 2, y0, x * (box).extent[1])
+    TDP_BOX_ROW_(box, 2, y0, base, x * (box).extent[1])
 
 #define TDP_TLP_3D(box, x, y, z0, base)                                         \
   TDP_BOX_ROWS_(box, 3)                                                         \
   for (long x = tdpBoxCoord_(&(box), 3, tdp_row_, 0),                           \
             y = (box).lo[1] + tdp_row_ % tdpBoxLen_(&(box), 1), tdp_o0_ = 1;     \
        tdp_o0_; tdp_o0_ = 0)                                                    \
-    TDP_BOX_ROW_(box, 3, z0, (x * (box).extent[1] + y) * (box).extent[2])
+    TDP_BOX_ROW_(box, 3, z0, base, (x * (box).extent[1] + y) * (box).extent[2])
 
 #define TDP_TLP_4D(box, t, x, y, z0, base)                                      \
   TDP_BOX_ROWS_(box, 4)                                                         \
@@ -291,7 +307,7 @@ static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
             x = tdpBoxCoord_(&(box), 4, tdp_row_, 1),                           \
             y = (box).lo[2] + tdp_row_ % tdpBoxLen_(&(box), 2), tdp_o0_ = 1;     \
        tdp_o0_; tdp_o0_ = 0)                                                    \
-    TDP_BOX_ROW_(box, 4, z0,                                                    \
+    TDP_BOX_ROW_(box, 4, z0, base,                                              \
                  ((t * (box).extent[1] + x) * (box).extent[2] + y) * (box).extent[3])
 
 #define TDP_LAUNCH_BOX(kernel, box, ...) \
@@ -300,6 +316,19 @@ static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
     TDP_PROFILE_START_(#kernel);         \
     kernel(__VA_ARGS__);                 \
     TDP_PROFILE_STOP_(#kernel);          \
+  } while (0)
+/* On the C backend a stream runs its work in order as it is queued: the
+ * kernel has run when the launch returns. */
+#define TDP_LAUNCH_BOX_STREAM(kernel, box, stream, ...)                                  \
+  do {                                                                                   \
+    void *tdp_native_ = 0;                                                               \
+    (void) (box);                                                                        \
+    if (tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS &&  \
+        tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS) {                 \
+      TDP_PROFILE_START_(#kernel);                                                       \
+      kernel(__VA_ARGS__);                                                               \
+      TDP_PROFILE_STOP_(#kernel);                                                        \
+    }                                                                                    \
   } while (0)
 
 #endif /* __CUDACC__ */

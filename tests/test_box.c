@@ -1,5 +1,5 @@
 /*
- * test_box.c -- TDP_TLP_2D/3D/4D and TDP_LAUNCH_BOX: every site of a box
+ * test_box.c -- TDP_TLP_2D/3D/4D and TDP_LAUNCH_BOX(_STREAM): every site of a box
  * is visited exactly once (visit counts by atomic adds, so a site visited
  * twice shows even when the two visits race), no site outside it is
  * touched, and the coordinates the loop gives agree with the site index.
@@ -33,11 +33,11 @@ TDP_KERNEL void kBox2(targetBox box, int *count, long *code, double *f) {
 TDP_KERNEL void kBox3(targetBox box, int *count, long *code, double *f) {
   long nsites = targetBoxLatticeSites(&box);
   (void) nsites; /* not every layout needs it */
-  TDP_TLP_3D(box, x, y, z0, base) {
+  TDP_TLP_3D(box, x, y, z0, site) { /* the first site of a stride by another name */
     TDP_ILP(v) {
-      targetAtomicAddInt(count + base + v, 1);
-      code[base + v] = code4(0, x, y, z0 + v);
-      for (int c = 0; c < NC; c++) f[TDP_INDEX(nsites, NC, base + v, c)] += c + 1.0;
+      targetAtomicAddInt(count + site + v, 1);
+      code[site + v] = code4(0, x, y, z0 + v);
+      for (int c = 0; c < NC; c++) f[TDP_INDEX(nsites, NC, site + v, c)] += c + 1.0;
     }
   }
 }
@@ -71,9 +71,16 @@ static void check_box(const targetBox *box) {
   tuFillDouble(f, nf, -1.0, 1.0, 1100 + nsites);
   assert_int_equal(copyToTarget(t_f, f, nf * sizeof(double)), TARGET_SUCCESS);
   targetBox b = *box;
+  /* the 3-D boxes on a stream of their own, the others on the default one */
+  targetStream_t st = NULL;
+  if (nd == 3) assert_int_equal(targetStreamCreate(&st), TARGET_SUCCESS);
   if (nd == 2) TDP_LAUNCH_BOX(kBox2, b, b, t_count, t_code, t_f);
-  else if (nd == 3) TDP_LAUNCH_BOX(kBox3, b, b, t_count, t_code, t_f);
+  else if (nd == 3) TDP_LAUNCH_BOX_STREAM(kBox3, b, st, b, t_count, t_code, t_f);
   else TDP_LAUNCH_BOX(kBox4, b, b, t_count, t_code, t_f);
+  if (nd == 3) {
+    assert_int_equal(targetStreamSynchronize(st), TARGET_SUCCESS);
+    assert_int_equal(targetStreamDestroy(st), TARGET_SUCCESS);
+  }
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   double *g = (double *) tuMalloc(nf * sizeof(double));
   assert_int_equal(copyFromTarget(count, t_count, nsites * sizeof(int)), TARGET_SUCCESS);
