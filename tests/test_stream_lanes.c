@@ -225,12 +225,15 @@ static void test_checked_bounds(void **state) {
 }
 
 int main(void) {
+  /* The forking case first and no group setup: a child must not inherit
+   * the parent's CUDA context (test_checked.c says why); the target is
+   * initialised by the first in-process case. */
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_every_element),
+      cmocka_unit_test(test_checked_bounds),
+      cmocka_unit_test_setup(test_every_element, tuSetup),
       cmocka_unit_test(test_large),
       cmocka_unit_test(test_arguments_once),
       cmocka_unit_test(test_box_loop),
-      cmocka_unit_test(test_checked_bounds),
   };
-  return cmocka_run_group_tests_name("stream_lanes " TARGETDP_CONFIG, tests, tuSetup, tuTeardown);
+  return cmocka_run_group_tests_name("stream_lanes " TARGETDP_CONFIG, tests, NULL, tuTeardown);
 }
