@@ -449,97 +449,43 @@ int lbPlaneSites(const lbGeom *g, int d) {
 #define PLANE_SITE(g, d, a, b, i, c)                                                  \
   ((g).base + (c) * (g).str[d] + ((i) / (g).nh[b]) * (g).str[a] + ((i) % (g).nh[b]) * (g).str[b])
 
-/* The face kernels below run over the plane of face d as a 2-D box launch
- * (targetDP_box.h): rows along a, strides of VVL along b (the faster of the
- * two other axes), and the box's site index is the plane index i = ia nh[b]
- * + ib, the buffer's. No division per site, and on the C backend each row
- * is a loop of whole strides: along z (faces x and y) the sites of a row
- * are consecutive in the field and the copy vectorises; face z steps by
- * str[1]. On CUDA the short rows are folded into one plane, as the 1-D
- * launch was (one 32-bit division per thread, where the 1-D form had a
- * division and a modulo). Dev box (2-core EPYC, gcc-openmp SoA VVL 8, 64^3
- * per rank, lbhalo): warm caches, the six self copies 0.29 -> 0.15 ms;
- * caches flushed, faces x 1.6-3x and y 1.3-1.7x faster, z (one cache line
- * per site and velocity, memory-bound) 1.15-1.5x slower, the exchange's
- * median 0.52 -> 0.47 ms (docs/lb.md, "Host halo cost"). */
-/* Plane point (ia, ib) = i = ia nh[b] + ib is at offset ia str[a] + ib
- * str[b] in the plane = i str[b] + ia skip, skip = str[a] - nh[b] str[b]
- * (0 for faces x and z, whose planes are regular in i). */
-static targetBox plane_box(const lbGeom *g, int d) {
-  int a, b;
-  plane_axes(d, &a, &b);
-  const long ext[2] = {g->nh[a], g->nh[b]}, lo[2] = {0, 0};
-  targetBox box;
-  targetBoxMake(&box, 2, ext, lo, ext);
-  return box;
-}
-
-/* One row's stride: velocity k (field index p[k]) of the lanes at sites
- * s0 + v sb and plane points i0 + v (a box stride's lanes are consecutive
- * points of its row on every backend). The copy goes from `from` to `to`
- * (the field or the buffer). sb is 1 for faces x and y: the branch on it
- * is uniform, and there the lanes are a TDP_ILP loop over unit-stride
- * sites, one vector per velocity on a CPU. Face z (sb = nh[2]) is a plain
- * loop over the lanes, all velocities of a site together: the same lanes
- * as TDP_ILP, but a CPU compiler does not turn it into gathers and
- * scatters (TDP_ILP's simd loop did: on the dev box, AVX2 EPYC, that face
- * took 145-220 us against 120-160 us this way). */
-#define LB_FACE_COPY(to_index, from_index)                                   \
-  do {                                                                       \
-    if (sb == 1) {                                                           \
-      TDP_UNROLL(LB_NCROSS) for (int k = 0; k < LB_NCROSS; k++) {            \
-        TDP_ILP(v) {                                                         \
-          const long s = s0 + v;                                             \
-          to_index = from_index;                                             \
-        }                                                                    \
-      }                                                                      \
-    } else {                                                                 \
-      const long nl = box.hi[1] - ib0 < VVL ? box.hi[1] - ib0 : VVL;         \
-      for (long v = 0; v < nl; v++) {                                        \
-        const long s = s0 + v * sb;                                          \
-        TDP_UNROLL(LB_NCROSS)                                                \
-        for (int k = 0; k < LB_NCROSS; k++) to_index = from_index;           \
-      }                                                                      \
-    }                                                                        \
-  } while (0)
-
 /* One face of the exchange (targetHaloConfig.pack / .unpack): only the
  * LB_NCROSS velocities that cross it. Side 0 sends plane 1's down movers
  * and receives the up movers into plane 0; side 1 sends plane n's up
  * movers and receives the down movers into plane n+1. Buffer: velocity k
  * of plane site i at k * np + i. */
-TDP_KERNEL void lb_face(targetBox box, double *__restrict__ f, double *__restrict__ buf, lbGeom g,
-                        int d, int side, int unpack) {
+TDP_KERNEL void lb_face(double *__restrict__ f, double *__restrict__ buf, lbGeom g, int d,
+                        int side, int unpack) {
   int a, b;
   plane_axes(d, &a, &b);
-  const long np = box.extent[0] * box.extent[1], sb = g.str[b];
-  const long skip = g.str[a] - (long) g.nh[b] * sb; /* see plane_box */
-  const long c = unpack ? (side ? g.n[d] + 1 : 0) : (side ? g.n[d] : 1);
-  const int set = unpack ? !side : side;
-  int p[LB_NCROSS];
-  TDP_UNROLL(LB_NCROSS) for (int k = 0; k < LB_NCROSS; k++) p[k] = t_k.cross[d][set][k];
-  TDP_TLP_2D(box, ia, ib0, i0) {
-    const long s0 = g.base + c * g.str[d] + ia * skip + i0 * sb;
-    double *__restrict__ bk = buf + i0;
-    if (unpack) LB_FACE_COPY(f[TDP_INDEX(g.nall, NVEL, s, p[k])], bk[k * np + v]);
-    else LB_FACE_COPY(bk[k * np + v], f[TDP_INDEX(g.nall, NVEL, s, p[k])]);
+  const int np = g.nh[a] * g.nh[b];
+  TDP_TLP_NOSTRIDE(i, np) {
+    if (unpack) {
+      const int s = PLANE_SITE(g, d, a, b, i, side ? g.n[d] + 1 : 0);
+      for (int k = 0; k < LB_NCROSS; k++)
+        f[TDP_INDEX(g.nall, NVEL, s, t_k.cross[d][!side][k])] = buf[k * np + i];
+    } else {
+      const int s = PLANE_SITE(g, d, a, b, i, side ? g.n[d] : 1);
+      for (int k = 0; k < LB_NCROSS; k++)
+        buf[k * np + i] = f[TDP_INDEX(g.nall, NVEL, s, t_k.cross[d][side][k])];
+    }
   }
 }
 
 /* A periodic axis held by this rank alone (targetHaloConfig.self_copy):
  * the movers leaving through side go straight into the halo plane on the
  * other side, as lb_face's pack then unpack would put them. */
-TDP_KERNEL void lb_face_self(targetBox box, double *__restrict__ f, lbGeom g, int d, int side) {
+TDP_KERNEL void lb_face_self(double *__restrict__ f, lbGeom g, int d, int side) {
   int a, b;
   plane_axes(d, &a, &b);
-  const long sb = g.str[b], skip = g.str[a] - (long) g.nh[b] * sb;
-  /* from plane side ? n : 1 to plane side ? 0 : n + 1 */
-  const long shift = (side ? -(long) g.n[d] : (long) g.n[d]) * g.str[d];
-  int p[LB_NCROSS];
-  TDP_UNROLL(LB_NCROSS) for (int k = 0; k < LB_NCROSS; k++) p[k] = t_k.cross[d][side][k];
-  TDP_TLP_2D(box, ia, ib0, i0) {
-    const long s0 = g.base + (side ? g.n[d] : 1) * (long) g.str[d] + ia * skip + i0 * sb;
-    LB_FACE_COPY(f[TDP_INDEX(g.nall, NVEL, s + shift, p[k])], f[TDP_INDEX(g.nall, NVEL, s, p[k])]);
+  const int np = g.nh[a] * g.nh[b];
+  TDP_TLP_NOSTRIDE(i, np) {
+    const int src = PLANE_SITE(g, d, a, b, i, side ? g.n[d] : 1);
+    const int dst = PLANE_SITE(g, d, a, b, i, side ? 0 : g.n[d] + 1);
+    for (int k = 0; k < LB_NCROSS; k++) {
+      const int p = t_k.cross[d][side][k];
+      f[TDP_INDEX(g.nall, NVEL, dst, p)] = f[TDP_INDEX(g.nall, NVEL, src, p)];
+    }
   }
 }
 
@@ -566,12 +512,10 @@ TDP_KERNEL void lb_wall_reflect(double *__restrict__ f, lbGeom g, int d, int sid
 
 void lbFace(const lbGeom *g, int d, int side, int unpack, double *t_f, double *t_buf,
             targetStream_t stream) {
-  const targetBox box = plane_box(g, d);
-  TDP_LAUNCH_BOX_STREAM(lb_face, box, stream, box, t_f, t_buf, *g, d, side, unpack);
+  TDP_LAUNCH_STREAM(lb_face, lbPlaneSites(g, d), stream, t_f, t_buf, *g, d, side, unpack);
 }
 void lbFaceSelf(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream) {
-  const targetBox box = plane_box(g, d);
-  TDP_LAUNCH_BOX_STREAM(lb_face_self, box, stream, box, t_f, *g, d, side);
+  TDP_LAUNCH_STREAM(lb_face_self, lbPlaneSites(g, d), stream, t_f, *g, d, side);
 }
 void lbWallReflect(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream) {
   TDP_LAUNCH_STREAM(lb_wall_reflect, lbPlaneSites(g, d), stream, t_f, *g, d, side);
