@@ -319,17 +319,8 @@ static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
   } while (0)
 /* On the C backend a stream runs its work in order as it is queued: the
  * kernel has run when the launch returns. */
-#define TDP_LAUNCH_BOX_STREAM(kernel, box, stream, ...)                                  \
-  do {                                                                                   \
-    void *tdp_native_ = 0;                                                               \
-    (void) (box);                                                                        \
-    if (tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS &&  \
-        tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS) {                 \
-      TDP_PROFILE_START_(#kernel);                                                       \
-      kernel(__VA_ARGS__);                                                               \
-      TDP_PROFILE_STOP_(#kernel);                                                        \
-    }                                                                                    \
-  } while (0)
+#define TDP_LAUNCH_BOX_STREAM(kernel, box, stream, ...) \
+  TDP_LAUNCH_STREAM_WITH_(0, kernel, box, stream, __VA_ARGS__)
 
 #endif /* __CUDACC__ */
 
