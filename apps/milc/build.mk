@@ -37,15 +37,8 @@ milc-build-dir:
 # build folder does not say so: give it a BUILD=... of its own.
 # MILC_RESTRICT=0|1, MILC_LINKS_ONCE=0|1 and MILC_CAPPED_REDUCE=0|1 likewise
 # (kernels.h says what).
-ifneq ($(MILC_MINBLOCKS),)
-$(BUILD)/obj/apps/milc/%.o: PROG_CPPFLAGS += -DMILC_DSLASH_MINBLOCKS=$(MILC_MINBLOCKS)
-endif
-ifneq ($(MILC_RESTRICT),)
-$(BUILD)/obj/apps/milc/%.o: PROG_CPPFLAGS += -DMILC_RESTRICT_ON=$(MILC_RESTRICT)
-endif
-ifneq ($(MILC_CAPPED_REDUCE),)
-$(BUILD)/obj/apps/milc/%.o: PROG_CPPFLAGS += -DMILC_CAPPED_REDUCE_ON=$(MILC_CAPPED_REDUCE)
-endif
-ifneq ($(MILC_LINKS_ONCE),)
-$(BUILD)/obj/apps/milc/%.o: PROG_CPPFLAGS += -DMILC_LINKS_ONCE_ON=$(MILC_LINKS_ONCE)
-endif
+# make variable=macro: each given variable becomes -Dmacro=value
+MILC_KNOBS = MILC_MINBLOCKS=MILC_DSLASH_MINBLOCKS MILC_RESTRICT=MILC_RESTRICT_ON \
+             MILC_CAPPED_REDUCE=MILC_CAPPED_REDUCE_ON MILC_LINKS_ONCE=MILC_LINKS_ONCE_ON
+$(BUILD)/obj/apps/milc/%.o: PROG_CPPFLAGS += $(foreach k,$(MILC_KNOBS),$(if \
+  $($(word 1,$(subst =, ,$(k)))),-D$(word 2,$(subst =, ,$(k)))=$($(word 1,$(subst =, ,$(k))))))
