@@ -136,6 +136,53 @@ static void test_compact(void **state) {
   }
 }
 
+/* Calls in a row that reuse the CUDA kernel's scratch: tile states left by
+ * a larger earlier call, with other counts, must not be read as this
+ * call's (they carry an older epoch), and the scratch grows past its first
+ * 1024 tiles (16.8 M sites) in the middle. A scan between the calls must
+ * not disturb them either. Each call's mask differs from the last. */
+static void test_compact_reuse(void **state) {
+  (void) state;
+  const size_t sizes[] = {5000003, 70001, 5000003, 16384, 17000017, 3, 5000003, 17000017, 1};
+  const size_t nmax = 17000017;
+  char *mask = (char *) tuMalloc(nmax);
+  long *idx = (long *) tuMalloc(nmax * sizeof(long));
+  char *t_mask = NULL;
+  long *t_idx = NULL, *t_scan = NULL;
+  assert_int_equal(targetMalloc(&t_mask, nmax), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t_idx, nmax * sizeof(long)), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t_scan, 1000 * sizeof(long)), TARGET_SUCCESS);
+  assert_int_equal(targetSetConstantLong(t_scan, 1, 1000), TARGET_SUCCESS);
+  for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+    size_t n = sizes[k], want = 0;
+    tuRng r;
+    tuSeed(&r, 4242 + k);
+    const double density = k % 2 ? 0.8 : 0.3;
+    for (size_t i = 0; i < n; i++) {
+      mask[i] = tuUniform(&r) < density;
+      want += mask[i] != 0;
+    }
+    tuSetContext("call %zu in a row: compaction of %zu sites, density %g", k, n, density);
+    assert_int_equal(copyToTarget(t_mask, mask, n), TARGET_SUCCESS);
+    size_t count = 0;
+    assert_int_equal(targetCompactIndices(t_idx, &count, t_mask, n), TARGET_SUCCESS);
+    if (count != want) fail_msg("[%s] count %zu, want %zu", tu_context, count, want);
+    if (count > 0)
+      assert_int_equal(copyFromTarget(idx, t_idx, count * sizeof(long)), TARGET_SUCCESS);
+    tuCheck c;
+    tuCheckInit(&c);
+    for (size_t i = 0, j = 0; i < n; i++)
+      if (mask[i]) tuCheckEq(&c, (long) j, (double) idx[j], (double) i), j++;
+    tuCheckDone(&c, "indices", count);
+    assert_int_equal(targetScanInclusiveLong(t_scan, t_scan, 1000), TARGET_SUCCESS);
+  }
+  assert_int_equal(targetFree(t_mask), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_idx), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_scan), TARGET_SUCCESS);
+  free(mask);
+  free(idx);
+}
+
 /* The edges of a compaction that reads the mask 16 bytes at a time (the
  * CUDA kernel, tiles of 16384 sites): sizes around 16 and around the tiles,
  * the mask at every offset 0..15 from an aligned allocation (an interior
@@ -285,6 +332,7 @@ int main(void) {
       cmocka_unit_test(test_scan_double_integral),
       cmocka_unit_test(test_compact),
       cmocka_unit_test(test_compact_edges),
+      cmocka_unit_test(test_compact_reuse),
       cmocka_unit_test(test_compact_past_int),
       cmocka_unit_test(test_scan_errors),
   };

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# scripts/run_h100_items.sh -- one device call for the open items of
+# issues 10, 11 and 15 (run on the lent H100 machine, repository root):
+#   compact  issue 15: test_scan on the GPU, under memcheck and racecheck,
+#            then bench_blocks in 3 rounds (compaction and scans, % of copy);
+#   d2q9     issue 10 item 3: bench_d2q9 on one host thread at a power-of-two
+#            row length (2048, the issue's) and at 2000 and 2056 (velocity
+#            arrays not 4 KiB apart), default build, 3 rounds;
+#   hosthalo issue 11: lb at 16 ranks x 1 thread, 64^3 per rank, with the
+#            halo overlapped (overlap 1: x travels while the interior is
+#            updated) and not (0), twice each, interleaved.
+# ITEMS picks the parts (default: all three). $OUT receives items.log and
+# blocks.csv; the CSV commit column comes from BENCH_COMMIT.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
+OUT=${OUT:-build/h100-items}
+ITEMS=${ITEMS:-compact d2q9 hosthalo}
+part() { [[ " $ITEMS " == *" $1 "* ]]; }
+mkdir -p "$OUT"
+exec > >(tee "$OUT/items.log") 2>&1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PATH=/usr/local/cuda/bin:$PATH
+export BENCH_COMMIT=${BENCH_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
+scratch=$(mktemp -d)
+echo "== $(date -u +%FT%TZ) commit $BENCH_COMMIT; $(nvidia-smi --query-gpu=name --format=csv,noheader)"
+lscpu | grep -E '^Model name'
+
+part compact && {
+  cu=(TARGET=cuda LAYOUT=SOA VVL=1)
+  make -s -j16 "${cu[@]}" tests-build >"$scratch/b1.log" 2>&1 || tail -n 20 "$scratch/b1.log"
+  make -s -j16 TARGET=cuda bench-build >"$scratch/b2.log" 2>&1 || tail -n 20 "$scratch/b2.log"
+  t=$(make -s "${cu[@]}" tests-print-build)/tests/test_scan
+  echo "== test_scan (CUDA)"; timeout 120 "$t" 2>&1 | tail -n 14
+  echo "== memcheck"; timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$t" 2>&1 | tail -n 4
+  echo "rc=$?"
+  echo "== racecheck"; timeout 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$t" 2>&1 | tail -n 4
+  echo "rc=$?"
+  b=$(make -s TARGET=cuda bench-where)
+  for round in 1 2 3; do
+    echo "== blocks round $round"
+    "$b/bench_blocks" --csv "$OUT/blocks.csv" | grep -E "^(Copy|Scan|Compact)|^#"
+  done
+}
+
+part d2q9 && {
+  make -s -j16 bench-build >"$scratch/b3.log" 2>&1 || tail -n 20 "$scratch/b3.log"
+  c=$(make -s bench-where)
+  echo "== d2q9, default build ($c), 1 thread"
+  for round in 1 2 3; do
+    for s in 2048 2000 2056; do
+      echo "-- round $round size $s"
+      OMP_NUM_THREADS=1 OMP_PROC_BIND=close taskset -c 3 "$c/bench_d2q9" --size $s 2>&1 | tail -n 3
+    done
+  done
+}
+
+part hosthalo && {
+  make -s -j16 CONFIG=gcc-avx512 LAYOUT=SOA VVL=8 BUILD=build/items-lb lb >"$scratch/b4.log" 2>&1 ||
+    tail -n 20 "$scratch/b4.log"
+  for round in 1 2; do
+    for ov in 0 1; do
+      echo "-- round $round, 16 x 1, overlap $ov"
+      OMP_NUM_THREADS=1 timeout 60 mpirun --bind-to core --map-by core -np 16 build/items-lb/lb \
+        --params apps/lb/input/benchmark.params --output "$scratch/run" --size 256x128x128 \
+        --decomposition 4,2,2 --steps 60 --case shearwave --amplitude 0.01 --force "1e-7,0,0" \
+        --validate 0 --print_every 60 --overlap $ov 2>&1 | grep -E '^# (halo|update|step|hidden)|overlap|rror|FAIL'
+    done
+  done
+}
+rm -rf "$scratch"
