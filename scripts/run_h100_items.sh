@@ -8,13 +8,21 @@
 #            arrays not 4 KiB apart), default build, 3 rounds;
 #   hosthalo issue 11: lb at 16 ranks x 1 thread, 64^3 per rank, with the
 #            halo overlapped (overlap 1: x travels while the interior is
-#            updated) and not (0), twice each, interleaved.
+#            updated) and not (0), twice each, interleaved;
+#   compactvar issue 15: the compaction kernel as in this tree and with
+#            its index stores evict-first (stcs, made by editing a copy of
+#            targetDP_scan_CUDA.cu), bench_blocks of each in turn, 3 rounds
+#            (256 threads x 4 rows measured the same as 512 x 2 on 2026-11-24);
+#   streamtpb issue 10 item 2: CUDA STREAM, double and float, at SoA VVL 1
+#            (TPB 256) and VVL 4 with TPB 128, 256 and 512, 3 rounds
+#            interleaved, rows in $OUT/stream.csv (is there one build at
+#            >= 1.00 of the best native on every kernel?).
 # ITEMS picks the parts (default: all three). $OUT receives items.log and
 # blocks.csv; the CSV commit column comes from BENCH_COMMIT.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 OUT=${OUT:-build/h100-items}
-ITEMS=${ITEMS:-compact d2q9 hosthalo}
+ITEMS=${ITEMS:-compact d2q9 hosthalo}  # or compactvar, streamtpb
 part() { [[ " $ITEMS " == *" $1 "* ]]; }
 mkdir -p "$OUT"
 exec > >(tee "$OUT/items.log") 2>&1
@@ -63,6 +71,46 @@ part hosthalo && {
         --params apps/lb/input/benchmark.params --output "$scratch/run" --size 256x128x128 \
         --decomposition 4,2,2 --steps 60 --case shearwave --amplitude 0.01 --force "1e-7,0,0" \
         --validate 0 --print_every 60 --overlap $ov 2>&1 | grep -E '^# (halo|update|step|hidden)|overlap|rror|FAIL'
+    done
+  done
+}
+part compactvar && {
+  src=targetDP_scan_CUDA.cu
+  stcs='s|dst\[j\] = site0 + pos\[j\];|__stcs(dst + j, (long) (site0 + pos[j]));|'
+  declare -A V=([main]='' [stcs]="$stcs")
+  for v in main stcs; do
+    d=$scratch/cv-$v
+    mkdir -p "$d" && tar --exclude=./build --exclude=./.git --exclude=./.deps -cf - . | tar -xf - -C "$d"
+    [ -n "${V[$v]}" ] && sed -i "${V[$v]}" "$d/$src"
+    (cd "$d" && make -s -j16 TARGET=cuda BUILD=build/cv "build/cv/bench_blocks") >"$scratch/cv-$v.log" 2>&1 &
+  done
+  wait
+  for round in 1 2 3; do
+    for v in main stcs; do
+      b=$scratch/cv-$v/build/cv/bench_blocks
+      [ -x "$b" ] || { echo "-- $v: BUILD FAILED"; tail -n 5 "$scratch/cv-$v.log"; continue; }
+      echo "-- round $round variant $v: $("$b" --reps 30 | grep -E '^(Copy|CompactIdx) ' | tr -s ' ' | tr '\n' ' ')"
+    done
+  done
+}
+part streamtpb && {
+  cfgs=("1 256" "4 128" "4 256" "4 512")
+  for c in "${cfgs[@]}"; do
+    read -r v t <<<"$c"
+    make -s -j16 TARGET=cuda LAYOUT=SOA VVL=$v TPB=$t \
+      "build/nvcc-sm90-SOA-vvl$v-sal$v-tpb$t/bench_stream" >"$scratch/st-$v-$t.log" 2>&1 &
+  done
+  wait
+  for round in 1 2 3; do
+    for c in "${cfgs[@]}"; do
+      read -r v t <<<"$c"
+      b=build/nvcc-sm90-SOA-vvl$v-sal$v-tpb$t/bench_stream
+      [ -x "$b" ] || { echo "-- VVL $v TPB $t: BUILD FAILED"; tail -n 5 "$scratch/st-$v-$t.log"; continue; }
+      for prec in double float; do
+        f=; [ $prec = float ] && f=--float
+        echo "-- round $round VVL $v TPB $t $prec: $("$b" $f --csv "$OUT/stream.csv" |
+          awk '/^(Copy|Mul|Add|Triad|Dot|Nstream) /{printf "%s %s ", $1, $6}')"
+      done
     done
   done
 }
