@@ -24,7 +24,7 @@
 # Env: TARGET (cuda; c for a test run on a CPU), JOBS (16), ROUNDS (3),
 # REPS (20), BATCH (4), SU3_SITES (1048576), LAYOUT_SIZES ("1048576 4194304
 # 16777216"), TRIAD_SIZE (134217728), STREAM_SIZE (134217728), DEADLINE
-# (390: no new run starts after this many seconds), COMPILE_ONLY (1: build,
+# (360: no new run starts after this many seconds), COMPILE_ONLY (1: build,
 # then stop).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
@@ -39,7 +39,7 @@ SU3_SITES=${SU3_SITES:-1048576}
 LAYOUT_SIZES=${LAYOUT_SIZES:-1048576 4194304 16777216}
 TRIAD_SIZE=${TRIAD_SIZE:-134217728}
 STREAM_SIZE=${STREAM_SIZE:-134217728}
-DEADLINE=${DEADLINE:-390}
+DEADLINE=${DEADLINE:-360}
 mkdir -p "$OUT"
 LOG=$OUT/su3_variants.log
 CSV=$OUT/su3_variants.csv
@@ -107,7 +107,7 @@ run() {
   echo "-- round $round: $cfg $bench size $size batch $batch ($((SECONDS - start)) s)"
   rm -f "$tmp/$name.csv"
   local t0=$SECONDS
-  if ! timeout 240 "$@" --csv "$tmp/$name.csv"; then
+  if ! timeout 120 "$@" --csv "$tmp/$name.csv"; then
     echo "not ok - $name failed (rc $?): no rows"
     return
   fi
