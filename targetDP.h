@@ -953,15 +953,41 @@ void tdpReduceCheck_(const void *partial, const char *call, const char *name, co
  *                      cache-streaming load (__ldcs, ld.global.cs: evict
  *                      first in L1 and L2), so that it does not push out
  *                      data that is read again (the neighbours' fields);
- *                      a plain load on a CPU. p: const double * or float *. */
+ *                      a plain load on a CPU. p: const double *, float * or
+ *                      tdpDouble2 *.
+ *   TDP_STORE_ONCE(p, x)  *p = x for results that nothing reads soon after
+ *                      (a field written once per sweep and read by a later
+ *                      kernel beyond L2): on a GPU a cache-streaming store
+ *                      (__stcs, st.global.cs: evict first); a plain store on
+ *                      a CPU (CPU streaming stores: TDP_STREAM_LANES). An
+ *                      expression of type void. p: double *, float * or
+ *                      tdpDouble2 *.
+ *   tdpDouble2         two doubles .x, .y aligned to 16 bytes (CUDA's
+ *                      double2): a complex field stored as (re, im) pairs is
+ *                      then read and written 16 bytes per access (QUDA's
+ *                      double2 field order), half the instructions of two
+ *                      8-byte ones. A field of ncomp pairs is indexed by
+ *                      TDP_INDEX(nsites, ncomp, ...) on a tdpDouble2 pointer. */
 #ifdef __CUDACC__
 #define TDP_GPU 1
 #define TDP_LOAD_ONCE(p) __ldcs(p)
+#define TDP_STORE_ONCE(p, x) __stcs((p), (x))
 #define TDP_CONST_VALUE(t_expr, literal_expr) (t_expr)
+typedef double2 tdpDouble2;
 #else
 #define TDP_GPU 0
 #define TDP_LOAD_ONCE(p) (*(p))
+#define TDP_STORE_ONCE(p, x) ((void) (*(p) = (x)))
 #define TDP_CONST_VALUE(t_expr, literal_expr) (literal_expr)
+#if defined(__GNUC__)
+typedef struct {
+  double x, y;
+} __attribute__((aligned(16))) tdpDouble2;
+#else
+typedef struct {
+  double x, y;
+} tdpDouble2;
+#endif
 #endif
 #if defined(__GNUC__) || defined(__CUDACC__)
 #define TDP_RESTRICT __restrict__

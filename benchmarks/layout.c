@@ -9,7 +9,10 @@
  *   LBCollide a D3Q19 BGK collision: 19 components in, 19 out per site,
  *             shaped like the site-local part of a lattice-Boltzmann step
  *   SU3MatVec MILC's "Extract and Mult": a complex 3x3 matrix times a
- *             complex 3-vector per site
+ *             complex 3-vector per site; also as SU3MatVecOnce (the loads
+ *             and stores evict-first: TDP_LOAD_ONCE / TDP_STORE_ONCE) and
+ *             SU3MatVecPair (the fields as (re, im) pairs of tdpDouble2:
+ *             16-byte accesses, QUDA's double2 field order; evict-first)
  *
  * Every result is validated before any bandwidth is printed: Scale3 and
  * SU3MatVec exactly (powers of two, small integers), LBCollide against the
@@ -17,6 +20,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
 #include "common/cli.h"
@@ -41,12 +45,15 @@
 #define SCALE3_SITES_FACTOR 8
 
 static const char *const usage =
-    "usage: bench_layout [--size SITES] [--triad-size N] [--reps R] [--csv FILE]\n"
+    "usage: bench_layout [--size SITES] [--triad-size N] [--reps R] [--batch K] [--csv FILE]\n"
     "  Scale3, LBCollide (D3Q19) and SU3MatVec in this build's layout and VVL,\n"
     "  as bandwidth and % of the native STREAM Triad timed in the same run.\n"
     "  --size SITES    lattice sites (default 2^22; Scale3 runs on 8x as many)\n"
     "  --triad-size N  Triad elements per array (default 2^25 / 2^27)\n"
     "  --reps R        timed repetitions after one untimed warm-up (default 20)\n"
+    "  --kernels LIST  comma-separated kernels to run (default all; Triad always runs)\n"
+    "  --batch K       each repetition times K calls back to back and one synchronisation\n"
+    "                  (default 1), every kernel and the Triad alike\n"
     "  --csv FILE      append one row per kernel\n";
 
 #define NVEL 19      /* D3Q19 */
@@ -130,6 +137,55 @@ TDP_KERNEL void su3MatVec(double *out, const double *u, const double *x, int nsi
   }
 }
 
+/* The same, its loads and stores evict-first (each value is used once). */
+TDP_KERNEL void su3MatVecOnce(double *TDP_RESTRICT out, const double *TDP_RESTRICT u,
+                              const double *TDP_RESTRICT x, int nsites) {
+  TDP_TLP(base, nsites) {
+    TDP_ILP(v) {
+      double xv[NVEC];
+      BENCH_UNROLL
+      for (int c = 0; c < NVEC; c++) xv[c] = TDP_LOAD_ONCE(x + TDP_VINDEX(nsites, NVEC, base, c, v));
+      BENCH_UNROLL
+      for (int i = 0; i < 3; i++) {
+        double re = 0.0, im = 0.0;
+        BENCH_UNROLL
+        for (int j = 0; j < 3; j++) {
+          double ur = TDP_LOAD_ONCE(u + TDP_VINDEX(nsites, NSU3, base, 6 * i + 2 * j, v));
+          double ui = TDP_LOAD_ONCE(u + TDP_VINDEX(nsites, NSU3, base, 6 * i + 2 * j + 1, v));
+          re += ur * xv[2 * j] - ui * xv[2 * j + 1];
+          im += ur * xv[2 * j + 1] + ui * xv[2 * j];
+        }
+        TDP_STORE_ONCE(out + TDP_VINDEX(nsites, NVEC, base, 2 * i, v), re);
+        TDP_STORE_ONCE(out + TDP_VINDEX(nsites, NVEC, base, 2 * i + 1, v), im);
+      }
+    }
+  }
+}
+
+/* On fields of (re, im) pairs: 9 per matrix, 3 per vector, 16 bytes each. */
+TDP_KERNEL void su3MatVecPair(tdpDouble2 *TDP_RESTRICT out, const tdpDouble2 *TDP_RESTRICT u,
+                              const tdpDouble2 *TDP_RESTRICT x, int nsites) {
+  TDP_TLP(base, nsites) {
+    TDP_ILP(v) {
+      tdpDouble2 xv[3];
+      BENCH_UNROLL
+      for (int j = 0; j < 3; j++) xv[j] = TDP_LOAD_ONCE(x + TDP_VINDEX(nsites, 3, base, j, v));
+      BENCH_UNROLL
+      for (int i = 0; i < 3; i++) {
+        tdpDouble2 r;
+        r.x = r.y = 0.0;
+        BENCH_UNROLL
+        for (int j = 0; j < 3; j++) {
+          const tdpDouble2 a = TDP_LOAD_ONCE(u + TDP_VINDEX(nsites, 9, base, 3 * i + j, v));
+          r.x += a.x * xv[j].x - a.y * xv[j].y;
+          r.y += a.x * xv[j].y + a.y * xv[j].x;
+        }
+        TDP_STORE_ONCE(out + TDP_VINDEX(nsites, 3, base, i, v), r);
+      }
+    }
+  }
+}
+
 /* ---------------------------------------------------------------------- */
 /* Initial values (deterministic, different per site and component) and the
  * host's expectations. Integers or dyadic fractions where exactness helps. */
@@ -167,43 +223,67 @@ static void su3_reference(long s, double out[NVEC]) {
   }
 }
 
+/* Where component c of site s is: the build's layout, or (pair) a field
+ * of ncomp / 2 tdpDouble2 (re, im) pairs in it, counted in doubles. */
+static size_t fidx(int pair, int nsites, int ncomp, long s, int c) {
+  return pair ? 2 * TDP_INDEX(nsites, ncomp / 2, s, c / 2) + c % 2 : TDP_INDEX(nsites, ncomp, s, c);
+}
+
 /* A target field of ncomp components, filled from init(s, c) in this build's layout. */
-static double *field_new(int nsites, int ncomp, double (*init)(long, int), double *host) {
+static double *field_new(int nsites, int ncomp, double (*init)(long, int), double *host, int pair) {
   size_t nbytes = TDP_FIELD_SIZE(nsites, ncomp) * sizeof(double);
+  if (pair) nbytes = TDP_FIELD_SIZE(nsites, ncomp / 2) * sizeof(tdpDouble2);
   double *t_field = NULL;
   targetMalloc(&t_field, nbytes);
-  long nelem = (long) TDP_FIELD_SIZE(nsites, ncomp);
+  long nelem = (long) (nbytes / sizeof(double));
   BENCH_HOST_PARALLEL_FOR(schedule(static))
   for (long i = 0; i < nelem; i++) host[i] = 0.0; /* AoSoA's padding sites stay zero */
   if (init) {
     BENCH_HOST_PARALLEL_FOR(schedule(static))
     for (long s = 0; s < nsites; s++)
-      for (int c = 0; c < ncomp; c++) host[TDP_INDEX(nsites, ncomp, s, c)] = init(s, c);
+      for (int c = 0; c < ncomp; c++) host[fidx(pair, nsites, ncomp, s, c)] = init(s, c);
   }
   copyToTarget(t_field, host, nbytes);
   return t_field;
 }
 
-enum { K_TRIAD, K_SCALE3, K_LB, K_SU3, NK };
-static const char *const kname[NK] = {"Triad", "Scale3", "LBCollide", "SU3MatVec"};
+enum { K_TRIAD, K_SCALE3, K_LB, K_SU3, K_SU3_ONCE, K_SU3_PAIR, NK };
+static const char *const kname[NK] = {"Triad", "Scale3", "LBCollide", "SU3MatVec", "SU3MatVecOnce",
+                                      "SU3MatVecPair"};
 
 typedef struct {
   int nsites, nscale, ntriad, ncalls_scale; /* Scale3 calls so far: it works in place */
+  int batch;                                /* calls per timed repetition */
+  int on[NK];                               /* --kernels */
   streamSet triad;
-  double *vec, *fin, *fout, *u, *x, *ux;
+  double *vec, *fin, *fout, *u, *x, *ux, *u2, *x2, *ux2; /* *2: fields of pairs */
   double *host;
 } layoutRun;
 
-static void run_kernel(int k, layoutRun *r) {
+/* Kernel k, batch times back to back, then one synchronisation. */
+static void run_kernel(int k, layoutRun *r, int batch) {
   int n = r->nsites;
-  switch (k) {
-  case K_TRIAD: streamLaunch_d(BENCH_NATIVE, STREAM_TRIAD, &r->triad, r->ntriad, STREAM_SCALAR);
+  if (k == K_TRIAD && batch == 1) { /* as before --batch: bench_stream's call */
+    streamLaunch_d(BENCH_NATIVE, STREAM_TRIAD, &r->triad, r->ntriad, STREAM_SCALAR);
     return;
-  case K_SCALE3: TDP_LAUNCH(scale3, r->nscale, r->vec, r->nscale); r->ncalls_scale++; break;
-  case K_LB: TDP_LAUNCH(lbCollide, n, r->fout, r->fin, n, OMEGA); break;
-  case K_SU3: TDP_LAUNCH(su3MatVec, n, r->ux, r->u, r->x, n); break;
   }
-  targetSynchronize();
+  for (int b = 0; b < batch; b++) {
+    switch (k) {
+    case K_TRIAD: /* the chosen native candidate, without bench_stream's synchronisation per call */
+      nat_run_d(STREAM_TRIAD, streamNativeChoice[STREAM_TRIAD], &r->triad, r->ntriad, STREAM_SCALAR);
+      break;
+    case K_SCALE3: TDP_LAUNCH(scale3, r->nscale, r->vec, r->nscale); r->ncalls_scale++; break;
+    case K_LB: TDP_LAUNCH(lbCollide, n, r->fout, r->fin, n, OMEGA); break;
+    case K_SU3: TDP_LAUNCH(su3MatVec, n, r->ux, r->u, r->x, n); break;
+    case K_SU3_ONCE: TDP_LAUNCH(su3MatVecOnce, n, r->ux, r->u, r->x, n); break;
+    case K_SU3_PAIR:
+      TDP_LAUNCH(su3MatVecPair, n, (tdpDouble2 *) (void *) r->ux2, (const tdpDouble2 *) (void *) r->u2,
+                 (const tdpDouble2 *) (void *) r->x2, n);
+      break;
+    }
+  }
+  if (k == K_TRIAD) nativeSynchronize();
+  else targetSynchronize();
 }
 
 /* Compare kernel k's output with the expectation, every site and component. */
@@ -216,9 +296,11 @@ static void check_kernel(int k, layoutRun *r, int inject_error) {
   }
   int n = k == K_SCALE3 ? r->nscale : r->nsites;
   int ncomp = k == K_SCALE3 ? 3 : k == K_LB ? NVEL : NVEC;
-  double *t_out = k == K_SCALE3 ? r->vec : k == K_LB ? r->fout : r->ux;
+  int pair = k == K_SU3_PAIR;
+  double *t_out = k == K_SCALE3 ? r->vec : k == K_LB ? r->fout : pair ? r->ux2 : r->ux;
   if (inject_error && k == K_LB) benchCorrupt(t_out, TDP_INDEX(n, NVEL, n - 1, NVEL - 1), 0);
   copyFromTarget(h, t_out, TDP_FIELD_SIZE(n, ncomp) * sizeof(double));
+  if (k == K_SU3 || k == K_SU3_ONCE) targetZero(t_out, TDP_FIELD_SIZE(n, ncomp)); /* shared by both */
   double rtol = k == K_LB ? 1e-12 : 0.0; /* Scale3 and SU3MatVec are exact */
   double factor = ldexp(1.0, r->ncalls_scale);
   BENCH_HOST_PARALLEL_FOR(schedule(static))
@@ -229,11 +311,11 @@ static void check_kernel(int k, layoutRun *r, int inject_error) {
     else if (k == K_LB) lb_reference(s, want);
     else su3_reference(s, want);
     for (int c = 0; c < ncomp; c++) {
-      double got = h[TDP_INDEX(n, ncomp, s, c)];
+      double got = h[fidx(pair, n, ncomp, s, c)];
       if (!benchClose(got, want[c], rtol)) {
         char what[64];
         snprintf(what, sizeof(what), "%s site %ld component %d", kname[k], s, c);
-        benchWrong(what, (long) TDP_INDEX(n, ncomp, s, c), got, want[c]);
+        benchWrong(what, (long) fidx(pair, n, ncomp, s, c), got, want[c]);
       }
     }
   }
@@ -241,7 +323,8 @@ static void check_kernel(int k, layoutRun *r, int inject_error) {
 
 static void report(const benchOptions *o, const layoutRun *r, const double *times) {
   const int nt = o->reps + 1;
-  const double bytes_per_site[NK] = {0, 2 * 3 * 8, 2 * NVEL * 8, (NSU3 + 2 * NVEC) * 8};
+  const double bytes_per_site[NK] = {0, 2 * 3 * 8, 2 * NVEL * 8, (NSU3 + 2 * NVEC) * 8,
+                                     (NSU3 + 2 * NVEC) * 8, (NSU3 + 2 * NVEC) * 8};
   benchTiming kt[NK];
   benchStats ks[NK];
   for (int k = 0; k < NK; k++) {
@@ -257,14 +340,16 @@ static void report(const benchOptions *o, const layoutRun *r, const double *time
   double triad = ks[K_TRIAD].best_gbs;
 
   printf("# layout: %d sites (Scale3 %d), Triad on %d doubles, %d timed repetitions after 1 "
-         "warm-up\n", r->nsites, r->nscale, r->ntriad, o->reps);
+         "warm-up, %d call%s per repetition\n", r->nsites, r->nscale, r->ntriad, o->reps, r->batch,
+         r->batch > 1 ? "s" : "");
   benchPrintConfig(stdout, o);
   printf("# all results validated (Scale3, SU3MatVec exact; LBCollide rtol 1e-12)\n");
-  printf("%-10s %-9s %10s %10s %10s %9s\n", "kernel", "impl", "bytes", "best", "median", "% of");
-  printf("%-10s %-9s %10s %10s %10s %9s\n", "", "", "per site", "GB/s", "GB/s", "Triad");
+  printf("%-13s %-9s %10s %10s %10s %9s\n", "kernel", "impl", "bytes", "best", "median", "% of");
+  printf("%-13s %-9s %10s %10s %10s %9s\n", "", "", "per site", "GB/s", "GB/s", "Triad");
   for (int k = 0; k < NK; k++) {
+    if (!r->on[k]) continue;
     double pct = 100.0 * ks[k].best_gbs / triad;
-    printf("%-10s %-9s %10.0f %10.2f %10.2f %9.1f\n", kname[k], benchImplName[kt[k].impl],
+    printf("%-13s %-9s %10.0f %10.2f %10.2f %9.1f\n", kname[k], benchImplName[kt[k].impl],
            k == K_TRIAD ? 24.0 : bytes_per_site[k], ks[k].best_gbs, ks[k].median_gbs, pct);
     benchCsvRow(o, "double", &kt[k], &ks[k], pct);
   }
@@ -272,7 +357,7 @@ static void report(const benchOptions *o, const layoutRun *r, const double *time
 }
 
 int main(int argc, char **argv) {
-  static const char *const known[] = {"--triad-size=", NULL};
+  static const char *const known[] = {"--triad-size=", "--batch=", "--kernels=", NULL};
   benchOptions o = benchParse(argc, argv, "layout", known, DEFAULT_SITES, usage);
   targetInit();
 
@@ -282,6 +367,15 @@ int main(int argc, char **argv) {
                                                                : (1L << 30));
   r.ntriad = (int) cliLong(argc, argv, "--triad-size", DEFAULT_TRIAD, 1, 1L << 30);
   r.ncalls_scale = 0;
+  r.batch = (int) cliLong(argc, argv, "--batch", 1, 1, 1000);
+  const char *klist = cliString(argc, argv, "--kernels", NULL);
+  for (int k = 0; k < NK; k++) {
+    char padded[256];
+    snprintf(padded, sizeof(padded), ",%s,", klist ? klist : "");
+    char name[32];
+    snprintf(name, sizeof(name), ",%s,", kname[k]);
+    r.on[k] = !klist || k == K_TRIAD || strstr(padded, name) != NULL;
+  }
   const int nt = o.reps + 1;
 
   for (int p = 0; p < NVEL; p++) {
@@ -302,12 +396,22 @@ int main(int argc, char **argv) {
     fprintf(stderr, "layout: out of host memory\n");
     return 1;
   }
-  r.vec = field_new(r.nscale, 3, vec_init, r.host);
-  r.fin = field_new(r.nsites, NVEL, f_init, r.host);
-  r.fout = field_new(r.nsites, NVEL, NULL, r.host);
-  r.u = field_new(r.nsites, NSU3, u_init, r.host);
-  r.x = field_new(r.nsites, NVEC, x_init, r.host);
-  r.ux = field_new(r.nsites, NVEC, NULL, r.host);
+  r.vec = r.fin = r.fout = r.u = r.x = r.ux = r.u2 = r.x2 = r.ux2 = NULL; /* the fields in use: */
+  if (r.on[K_SCALE3]) r.vec = field_new(r.nscale, 3, vec_init, r.host, 0);
+  if (r.on[K_LB]) {
+    r.fin = field_new(r.nsites, NVEL, f_init, r.host, 0);
+    r.fout = field_new(r.nsites, NVEL, NULL, r.host, 0);
+  }
+  if (r.on[K_SU3] || r.on[K_SU3_ONCE]) {
+    r.u = field_new(r.nsites, NSU3, u_init, r.host, 0);
+    r.x = field_new(r.nsites, NVEC, x_init, r.host, 0);
+    r.ux = field_new(r.nsites, NVEC, NULL, r.host, 0);
+  }
+  if (r.on[K_SU3_PAIR]) {
+    r.u2 = field_new(r.nsites, NSU3, u_init, r.host, 1);
+    r.x2 = field_new(r.nsites, NVEC, x_init, r.host, 1);
+    r.ux2 = field_new(r.nsites, NVEC, NULL, r.host, 1);
+  }
   r.triad.a = nativeMalloc(r.ntriad * sizeof(double));
   r.triad.b = nativeMalloc(r.ntriad * sizeof(double));
   r.triad.c = nativeMalloc(r.ntriad * sizeof(double));
@@ -316,19 +420,20 @@ int main(int argc, char **argv) {
 
   for (int it = 0; it < nt; it++) {
     for (int k = 0; k < NK; k++) {
+      if (!r.on[k]) continue;
       double t0 = timerNow();
-      run_kernel(k, &r);
-      times[k * nt + it] = timerNow() - t0;
+      run_kernel(k, &r, r.batch);
+      times[k * nt + it] = (timerNow() - t0) / r.batch;
       if (it == 0) check_kernel(k, &r, o.inject_error);
     }
   }
-  check_kernel(K_SCALE3, &r, 0); /* in place: its state after every call */
+  if (r.on[K_SCALE3]) check_kernel(K_SCALE3, &r, 0); /* in place: its state after every call */
   int wrong = benchErrors() != 0;
   if (wrong) fprintf(stderr, "layout: %ld wrong results: no bandwidth reported\n", benchErrors());
   else report(&o, &r, times);
 
-  double *fields[] = {r.vec, r.fin, r.fout, r.u, r.x, r.ux};
-  for (int i = 0; i < 6; i++) targetFree(fields[i]);
+  double *fields[] = {r.vec, r.fin, r.fout, r.u, r.x, r.ux, r.u2, r.x2, r.ux2};
+  for (int i = 0; i < 9; i++) targetFree(fields[i]);
   nativeFree(r.triad.a);
   nativeFree(r.triad.b);
   nativeFree(r.triad.c);

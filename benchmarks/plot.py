@@ -24,7 +24,7 @@ import sys
 from collections import OrderedDict
 
 STREAM_KERNELS = ["Copy", "Mul", "Add", "Triad", "Dot", "Nstream"]
-LAYOUT_KERNELS = ["Scale3", "LBCollide", "SU3MatVec"]
+LAYOUT_KERNELS = ["Scale3", "LBCollide", "SU3MatVec", "SU3MatVecOnce", "SU3MatVecPair"]
 LAYOUTS = ["AOS", "SOA", "AOSOA"]
 
 

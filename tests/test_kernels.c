@@ -216,6 +216,26 @@ static void runTouch(int n, int nostride) {
   free(val0);
 }
 
+/* TDP_LOAD_ONCE / TDP_STORE_ONCE on doubles and on tdpDouble2 pairs (a
+ * field of 2 pairs per site in the build's layout): the hints change the
+ * cache policy only, never the values. */
+TDP_KERNEL void kOnce(double *t_d, const double *t_s, tdpDouble2 *t_d2, const tdpDouble2 *t_s2,
+                      int n) {
+  TDP_TLP(baseIndex, n) {
+    TDP_ILP(v) {
+      const long i = baseIndex + v;
+      TDP_STORE_ONCE(t_d + i, 2.0 * TDP_LOAD_ONCE(t_s + i) + 1.0);
+      for (int c = 0; c < 2; c++) {
+        const tdpDouble2 a = TDP_LOAD_ONCE(t_s2 + TDP_VINDEX(n, 2, baseIndex, c, v));
+        tdpDouble2 b;
+        b.x = a.y - (double) c;
+        b.y = a.x * 0.5;
+        TDP_STORE_ONCE(t_d2 + TDP_VINDEX(n, 2, baseIndex, c, v), b);
+      }
+    }
+  }
+}
+
 /* ---------------------------------------------------------------------- */
 /* Tests */
 
@@ -491,6 +511,63 @@ static void test_constants(void **state) {
   runConst(VVL + 1, 0.5, coef1, table2);
 }
 
+static void test_load_store_once(void **state) {
+  (void) state;
+  struct {
+    char c;
+    tdpDouble2 d;
+  } probe;
+  assert_int_equal(sizeof(tdpDouble2), 16);
+  assert_int_equal((int) ((char *) &probe.d - (char *) &probe), 16); /* aligned to 16 */
+  for (int k = 0; k < TU_NSIZES; k++) {
+    int n = tuSize(k);
+    tuSetContext("TDP_LOAD_ONCE / TDP_STORE_ONCE, n = %d", n);
+    size_t np = TDP_FIELD_SIZE(n, 2);
+    double *s = (double *) tuMalloc((n + 1) * sizeof(double));
+    double *d = (double *) tuMalloc((n + 1) * sizeof(double));
+    tdpDouble2 *s2 = (tdpDouble2 *) tuMalloc((np + 1) * sizeof(tdpDouble2));
+    tdpDouble2 *d2 = (tdpDouble2 *) tuMalloc((np + 1) * sizeof(tdpDouble2));
+    for (int i = 0; i <= n; i++) s[i] = 0.25 * i - 3.0;
+    for (size_t i = 0; i <= np; i++) {
+      s2[i].x = (double) i;
+      s2[i].y = -0.5 * (double) i;
+    }
+    double *t_s = NULL, *t_d = NULL;
+    tdpDouble2 *t_s2 = NULL, *t_d2 = NULL;
+    assert_int_equal(targetMalloc(&t_s, (n + 1) * sizeof(double)), TARGET_SUCCESS);
+    assert_int_equal(targetCalloc(&t_d, (n + 1) * sizeof(double)), TARGET_SUCCESS);
+    assert_int_equal(targetMalloc(&t_s2, (np + 1) * sizeof(tdpDouble2)), TARGET_SUCCESS);
+    assert_int_equal(targetCalloc(&t_d2, (np + 1) * sizeof(tdpDouble2)), TARGET_SUCCESS);
+    assert_int_equal(copyToTarget(t_s, s, (n + 1) * sizeof(double)), TARGET_SUCCESS);
+    assert_int_equal(copyToTarget(t_s2, s2, (np + 1) * sizeof(tdpDouble2)), TARGET_SUCCESS);
+    TDP_LAUNCH(kOnce, n, t_d, t_s, t_d2, t_s2, n);
+    assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+    assert_int_equal(copyFromTarget(d, t_d, (n + 1) * sizeof(double)), TARGET_SUCCESS);
+    assert_int_equal(copyFromTarget(d2, t_d2, (np + 1) * sizeof(tdpDouble2)), TARGET_SUCCESS);
+    tuCheck ch;
+    tuCheckInit(&ch);
+    for (int i = 0; i <= n; i++) tuCheckEq(&ch, i, d[i], i < n ? 2.0 * s[i] + 1.0 : 0.0);
+    tuCheckDone(&ch, "doubles", n + 1);
+    tuCheckInit(&ch);
+    for (int i = 0; i < n; i++)
+      for (int c = 0; c < 2; c++) {
+        const size_t j = TDP_INDEX(n, 2, i, c);
+        tuCheckEq(&ch, (long) j, d2[j].x, s2[j].y - (double) c);
+        tuCheckEq(&ch, (long) j, d2[j].y, s2[j].x * 0.5);
+      }
+    tuCheckEq(&ch, (long) np, d2[np].x + d2[np].y, 0.0); /* past the field: untouched */
+    tuCheckDone(&ch, "pairs", 2L * n + 1);
+    targetFree(t_s);
+    targetFree(t_d);
+    targetFree(t_s2);
+    targetFree(t_d2);
+    free(s);
+    free(d);
+    free(s2);
+    free(d2);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tlp_ilp_every_site_once),
@@ -503,6 +580,7 @@ int main(void) {
       cmocka_unit_test(test_atomics_contention),
       cmocka_unit_test(test_target_and_host_functions),
       cmocka_unit_test(test_constants),
+      cmocka_unit_test(test_load_store_once),
   };
   return cmocka_run_group_tests_name("kernels " TARGETDP_CONFIG, tests, tuSetup, tuTeardown);
 }
