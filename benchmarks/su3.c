@@ -193,6 +193,34 @@ TDP_SITE_KERNEL(tdp_pair, tdpDouble2, tdpLinkPair, 0)
 TDP_SITE_KERNEL(tdp_pair_once, tdpDouble2, tdpLinkPair, 1)
 TDP_LINK_KERNEL(tdp_pair_link_once, tdpDouble2, tdpLinkPair, 1)
 
+/* One complex element of C per work item, 36 per site, site-major:
+ * su3_bench's mapping (nat_aos36 below) through the layer. Coalesced in an
+ * AoS build, where a site's 36 items share its 576 contiguous bytes (each
+ * row of A is read by three neighbouring threads, from L1); valid, not
+ * fast, in SoA. B from a global array: a warp reads many different
+ * elements of B at once, which constant memory would serialise. */
+static double *t_Bg;
+TDP_KERNEL void tdp_elem(const double *TDP_RESTRICT A, const double *TDP_RESTRICT B,
+                         double *TDP_RESTRICT C, int n, int nalloc) {
+  TDP_TLP(base, 36L * n) {
+    TDP_ILP(v) {
+      const int id = (int) (base + v), i = id / 36, j = (id % 36) / 9, k = (id % 9) / 3,
+                l = id % 3;
+      double re = 0.0, im = 0.0;
+      TDP_UNROLL(3)
+      for (int m = 0; m < 3; m++) {
+        const double ar = A[TDP_INDEX(nalloc, NL, i, 18 * j + 6 * k + 2 * m)],
+                     ai = A[TDP_INDEX(nalloc, NL, i, 18 * j + 6 * k + 2 * m + 1)];
+        const double br = B[18 * j + 6 * m + 2 * l], bi = B[18 * j + 6 * m + 2 * l + 1];
+        re += ar * br - ai * bi;
+        im += ar * bi + ai * br;
+      }
+      C[TDP_INDEX(nalloc, NL, i, 18 * j + 6 * k + 2 * l)] = re;
+      C[TDP_INDEX(nalloc, NL, i, 18 * j + 6 * k + 2 * l + 1)] = im;
+    }
+  }
+}
+
 /* The layer's launches of each, with one signature. */
 static void run_tdp(const double *A, double *C, int n, int na) { TDP_LAUNCH(tdp_su3, n, A, C, n); (void) na; }
 static void run_tdp_site(const double *A, double *C, int n, int na) { TDP_LAUNCH(tdp_site, n, A, C, n, na); }
@@ -203,6 +231,7 @@ static void run_tdp_link_once(const double *A, double *C, int n, int na) { TDP_L
 static void run_tdp_pair(const double *A, double *C, int n, int na) { TDP_LAUNCH(tdp_pair, n, PAIRS(A, C), n, na); }
 static void run_tdp_pair_once(const double *A, double *C, int n, int na) { TDP_LAUNCH(tdp_pair_once, n, PAIRS(A, C), n, na); }
 static void run_tdp_pair_link_once(const double *A, double *C, int n, int na) { TDP_LAUNCH(tdp_pair_link_once, 4L * n, PAIRS(A, C), n, na); }
+static void run_tdp_elem(const double *A, double *C, int n, int na) { TDP_LAUNCH(tdp_elem, 36L * n, A, t_Bg, C, n, na); }
 
 /* ---------------------------------------------------------------- native
  * As one would write it by hand for each machine. On the GPU: SoA (a
@@ -472,6 +501,7 @@ static const su3Variant variants[] = {
     {"tdp-pair", BENCH_TDP, LAY_TDP_PAIR, run_tdp_pair, "(re, im) as tdpDouble2: 16-byte accesses"},
     {"tdp-pair-once", BENCH_TDP, LAY_TDP_PAIR, run_tdp_pair_once, "tdp-pair, evict-first"},
     {"tdp-pair-link-once", BENCH_TDP, LAY_TDP_PAIR, run_tdp_pair_link_once, "tdp-pair, one link per lane, evict-first"},
+    {"tdp-elem", BENCH_TDP, LAY_TDP, run_tdp_elem, "one complex element per lane, 36 per site (su3_bench's mapping; fast in an AoS build)"},
 #ifdef __CUDACC__
     {"soa", BENCH_NATIVE, LAY_NAT, run_site<256, false>, "SoA, one site per thread, 256 per block (the previous native)"},
     {"soa-t128", BENCH_NATIVE, LAY_NAT, run_site<128, false>, "soa, 128 threads per block"},
@@ -557,6 +587,8 @@ int main(int argc, char **argv) {
   double b[NL];
   for (int c = 0; c < NL; c++) b[c] = bval(c);
   copyConstToTarget(t_B, b, sizeof(b));
+  targetMalloc(&t_Bg, NL * sizeof(double));
+  copyToTarget(t_Bg, b, NL * sizeof(double));
   native_setB(b);
 
   /* One A and C per layout in use, from targetMalloc (cudaMalloc, or
@@ -711,6 +743,7 @@ int main(int argc, char **argv) {
     targetFree(tc);
   }
   native_done();
+  targetFree(t_Bg);
   free(times);
   free(want);
   free(h);

@@ -16,13 +16,17 @@
 #   streamtpb issue 10 item 2: CUDA STREAM, double and float, at SoA VVL 1
 #            (TPB 256) and VVL 4 with TPB 128, 256 and 512, 3 rounds
 #            interleaved, rows in $OUT/stream.csv (is there one build at
-#            >= 1.00 of the best native on every kernel?).
+#            >= 1.00 of the best native on every kernel?);
+#   su3aos   issue 13: bench_su3 (mult_su3_nn, 32^4, batch 4) in CUDA AoS
+#            builds (TPB 256, 512): tdp-elem (36 items per site) beside
+#            su3_bench's aos36 and the best SoA forms, 3 rounds, rows in
+#            $OUT/su3aos.csv.
 # ITEMS picks the parts (default: all three). $OUT receives items.log and
 # blocks.csv; the CSV commit column comes from BENCH_COMMIT.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 OUT=${OUT:-build/h100-items}
-ITEMS=${ITEMS:-compact d2q9 hosthalo}  # or compactvar, streamtpb
+ITEMS=${ITEMS:-compact d2q9 hosthalo}  # or compactvar, streamtpb, su3aos
 part() { [[ " $ITEMS " == *" $1 "* ]]; }
 mkdir -p "$OUT"
 exec > >(tee "$OUT/items.log") 2>&1
@@ -111,6 +115,22 @@ part streamtpb && {
         echo "-- round $round VVL $v TPB $t $prec: $("$b" $f --csv "$OUT/stream.csv" |
           awk '/^(Copy|Mul|Add|Triad|Dot|Nstream) /{printf "%s %s ", $1, $6}')"
       done
+    done
+  done
+}
+part su3aos && {
+  for t in 256 512; do
+    make -s -j16 TARGET=cuda LAYOUT=AOS VVL=1 TPB=$t "build/nvcc-sm90-AOS-vvl1-sal1-tpb$t/bench_su3" \
+      >"$scratch/su3-$t.log" 2>&1 &
+  done
+  wait
+  for round in 1 2 3; do
+    for t in 256 512; do
+      b=build/nvcc-sm90-AOS-vvl1-sal1-tpb$t/bench_su3
+      [ -x "$b" ] || { echo "-- AoS TPB $t: BUILD FAILED"; tail -n 5 "$scratch/su3-$t.log"; continue; }
+      echo "-- round $round AoS TPB $t"
+      "$b" --size 1048576 --reps 20 --batch 4 --csv "$OUT/su3aos.csv" \
+        --variants tdp-elem,aos36,tdp-pair-link-once,pair-link-cs | grep -E "^(tdp|aos|pair|triad|best|ratio)"
     done
   done
 }
