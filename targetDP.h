@@ -711,6 +711,22 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
 #define TDP_TLP_NOVEC_
 #define TDP_ILP_VEC_ TDP_OMP_SIMD_()
 #endif
+/* gcc (12, 13) does not vectorise an "omp simd" loop whose body passes a
+ * local array to a function, the README recipe's per-site code
+ * (collide(q)): OpenMP makes such a local an "omp simd array" q[lane][..],
+ * the inlined callee reaches it through a pointer, and the vectoriser gives
+ * up ("statement clobbers memory: .GOMP_SIMD_LANE"). The body then runs one
+ * lane at a time (benchmarks/d2q9.c tdp_step, docs/performance.md). "GCC
+ * ivdep" says the same about the lanes (no dependence between iterations)
+ * without privatising anything, and the loop vectorises VVL wide. It needs
+ * a plain exit test, so the lane count is computed once in the loop's
+ * first clause. Chosen by TDP_ILP_IVDEP (make ILP=ivdep) until measured on
+ * the target CPUs (benchmarks/run_d2q9_probe.sh). */
+#if defined(TDP_ILP_IVDEP) && defined(__GNUC__) && !defined(__clang__) && VVL > 1
+#undef TDP_ILP_VEC_
+#define TDP_ILP_VEC_ _Pragma("GCC ivdep") _Pragma("GCC unroll 1")
+#define TDP_ILP_HOISTED_ 1
+#endif
 
 #if VVL == 1
 #define TDP_NLANE_ 1
@@ -764,6 +780,10 @@ static inline int tdpLanes_(int nlane) {
 }
 #if VVL == 1
 #define TDP_ILP(vecIndex) for (int vecIndex = 0; vecIndex < 1; vecIndex++)
+#elif defined(TDP_ILP_HOISTED_)
+#define TDP_ILP(vecIndex)                                                              \
+  TDP_ILP_VEC_ for (int vecIndex = 0, TDP_CAT_(tdp_nl_, vecIndex) = tdpLanes_(TDP_NLANE_); \
+                    vecIndex < TDP_CAT_(tdp_nl_, vecIndex); vecIndex++)
 #else
 #define TDP_ILP(vecIndex) \
   TDP_ILP_VEC_ for (int vecIndex = 0; vecIndex < tdpLanes_(TDP_NLANE_); vecIndex++)

@@ -65,7 +65,9 @@ static void serial_step(double *fn, const double *f, long nall, long s0, long s1
 /* ---------------------------------------------------------------------- */
 /* The targetDP port by the README recipe: the per-site code as it was,
  * whole, inside one TDP_ILP body (site base + v), every access through
- * TDP_INDEX. The compiler vectorises that body across the lanes. */
+ * TDP_INDEX. gcc vectorises that body across the lanes only under
+ * ILP=ivdep: "omp simd" privatises q (passed to collide) as an omp simd
+ * array and the loop stays scalar (docs/performance.md). */
 TDP_CONST int t_off[NQ];
 
 TDP_KERNEL void tdp_step(double *fn, const double *f, int nall, int s0, int nrange) {

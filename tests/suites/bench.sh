@@ -58,10 +58,11 @@ run_tiny() {
     "$b/bench_layout" --size 1003 --triad-size 1001 --reps 2 --inject-error
 }
 
-for cfg in "AOSOA 4" "SOA 1" "AOS 8"; do
-  read -r layout vvl <<<"$cfg"
-  args=(CONFIG=gcc-openmp LAYOUT="$layout" VVL="$vvl")
-  label="c $layout VVL=$vvl"
+# SOA 8 ivdep: TDP_ILP under "GCC ivdep" (make ILP=ivdep, targetDP.h)
+for cfg in "AOSOA 4" "SOA 1" "AOS 8" "SOA 8 ivdep"; do
+  read -r layout vvl ilp <<<"$cfg"
+  args=(CONFIG=gcc-openmp LAYOUT="$layout" VVL="$vvl" ${ilp:+ILP=$ilp})
+  label="c $layout VVL=$vvl${ilp:+ ILP=$ilp}"
   build=$(make -s "${args[@]}" bench-where)
   if make -s -j2 "${args[@]}" bench-build >"$tmp/build.log" 2>&1; then
     echo "ok - benchmarks build, $label"

@@ -51,6 +51,8 @@ for cc in gcc clang; do
   for omp in "" -fopenmp; do
     check "loop macros as unbraced if bodies, $cc ${omp:-(no OpenMP)}" \
       $cc "${W[@]}" $omp -c $M/unbraced_if.c -o "$OUTD/u.o"
+    check "loop macros as unbraced if bodies, $cc ${omp:-(no OpenMP)} -DTDP_ILP_IVDEP" \
+      $cc "${W[@]}" $omp -DTDP_ILP_IVDEP -c $M/unbraced_if.c -o "$OUTD/u.o"
   done
 done
 
@@ -58,12 +60,12 @@ done
 # every C source of the library but the MPI halo module
 LIBSRC=()
 for f in targetDP_*.c; do [ "$f" = targetDP_halo.c ] || LIBSRC+=("$f"); done
-for cfg in "2+2 2+2" "2+2 4*2" "1+1 2+2"; do
-  read -r vvl sal <<<"$cfg"
+for cfg in "2+2 2+2" "2+2 4*2" "1+1 2+2" "2+2 2+2 -DTDP_ILP_IVDEP"; do
+  read -r vvl sal ilp <<<"$cfg"
   for omp in "" -fopenmp; do
     exe="$OUTD/vvl_expr"
-    name="-DVVL=$vvl -DSAL=$sal AoSoA builds and is right (gcc ${omp:-serial})"
-    check "$name" bash -c "gcc ${W[*]} $omp -DTARGETDP_AOSOA '-DVVL=$vvl' '-DSAL=$sal' \
+    name="-DVVL=$vvl -DSAL=$sal${ilp:+ $ilp} AoSoA builds and is right (gcc ${omp:-serial})"
+    check "$name" bash -c "gcc ${W[*]} $omp $ilp -DTARGETDP_AOSOA '-DVVL=$vvl' '-DSAL=$sal' \
       $M/vvl_expression.c ${LIBSRC[*]} -o $exe -lm && $exe"
   done
 done
