@@ -33,6 +33,7 @@ exec > >(tee "$OUT/items.log") 2>&1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PATH=/usr/local/cuda/bin:$PATH
 export BENCH_COMMIT=${BENCH_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
 scratch=$(mktemp -d)
+pids=() # background builds (a bare wait would also wait for the log's tee)
 echo "== $(date -u +%FT%TZ) commit $BENCH_COMMIT; $(nvidia-smi --query-gpu=name --format=csv,noheader)"
 lscpu | grep -E '^Model name'
 
@@ -87,8 +88,9 @@ part compactvar && {
     mkdir -p "$d" && tar --exclude=./build --exclude=./.git --exclude=./.deps -cf - . | tar -xf - -C "$d"
     [ -n "${V[$v]}" ] && sed -i "${V[$v]}" "$d/$src"
     (cd "$d" && make -s -j16 TARGET=cuda BUILD=build/cv "build/cv/bench_blocks") >"$scratch/cv-$v.log" 2>&1 &
+    pids+=($!)
   done
-  wait
+  wait "${pids[@]}"
   for round in 1 2 3; do
     for v in main stcs; do
       b=$scratch/cv-$v/build/cv/bench_blocks
@@ -103,8 +105,9 @@ part streamtpb && {
     read -r v t <<<"$c"
     make -s -j16 TARGET=cuda LAYOUT=SOA VVL=$v TPB=$t \
       "build/nvcc-sm90-SOA-vvl$v-sal$v-tpb$t/bench_stream" >"$scratch/st-$v-$t.log" 2>&1 &
+    pids+=($!)
   done
-  wait
+  wait "${pids[@]}"
   for round in 1 2 3; do
     for c in "${cfgs[@]}"; do
       read -r v t <<<"$c"
@@ -122,8 +125,9 @@ part su3aos && {
   for t in 256 512; do
     make -s -j16 TARGET=cuda LAYOUT=AOS VVL=1 TPB=$t "build/nvcc-sm90-AOS-vvl1-sal1-tpb$t/bench_su3" \
       >"$scratch/su3-$t.log" 2>&1 &
+    pids+=($!)
   done
-  wait
+  wait "${pids[@]}"
   for round in 1 2 3; do
     for t in 256 512; do
       b=build/nvcc-sm90-AOS-vvl1-sal1-tpb$t/bench_su3
