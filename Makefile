@@ -1,7 +1,7 @@
 # targetDP -- GNU make (other makes are not supported).
 #
 #   make [TARGET=c|cuda] [CONFIG=name] [LAYOUT=AOS|SOA|AOSOA] [VVL=n] [SAL=n] [TPB=n] [SAN=1]
-#        [CHECK=1] [PROFILE=1] [ILP=ivdep]
+#        [CHECK=1] [PROFILE=1] [ILP=ivdep|simd]
 #   make install PREFIX=dir | make uninstall PREFIX=dir     (pkg/build.mk)
 #   make app APP_DIR=/path/to/code                          (a code outside the repository)
 #
@@ -49,13 +49,13 @@ endif
 ifeq ($(CHECK),1)
   CPPFLAGS += -DTARGETDP_CHECK
 endif
-# The pragma that vectorises TDP_ILP on gcc (targetDP.h): ILP=ivdep for
-# "GCC ivdep" instead of "omp simd" (benchmarks/run_d2q9_probe.sh).
-ILP ?=
-ifeq ($(ILP),ivdep)
-  CPPFLAGS += -DTDP_ILP_IVDEP
-else ifneq ($(ILP),)
-  $(error ILP must be empty or ivdep, not '$(ILP)')
+# The pragma that vectorises TDP_ILP on gcc (targetDP.h): "GCC ivdep" by
+# default (ILP=ivdep), ILP=simd for "omp simd" (benchmarks/run_d2q9_probe.sh).
+ILP ?= ivdep
+ifeq ($(ILP),simd)
+  CPPFLAGS += -DTDP_ILP_SIMD
+else ifneq ($(ILP),ivdep)
+  $(error ILP must be ivdep or simd, not '$(ILP)')
 endif
 # Per-kernel timer table at targetFinalize, NVTX ranges on CUDA; each
 # launch is synchronised to time it, so only in this build.
@@ -79,7 +79,7 @@ ifneq ($(CMOCKA_DIR),)
   LDFLAGS  += -L$(CMOCKA_LIBDIR) -Xlinker -rpath=$(CMOCKA_LIBDIR)
 endif
 
-BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)$(if $(filter 1,$(PROFILE)),-profile)$(if $(ILP),-$(ILP))
+BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)$(if $(filter 1,$(PROFILE)),-profile)$(if $(filter simd,$(ILP)),-simd)
 LIB = $(BUILD)/libtargetDP.a
 
 ifeq ($(TARGET),cuda)

@@ -720,9 +720,11 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
  * ivdep" says the same about the lanes (no dependence between iterations)
  * without privatising anything, and the loop vectorises VVL wide. It needs
  * a plain exit test, so the lane count is computed once in the loop's
- * first clause. Chosen by TDP_ILP_IVDEP (make ILP=ivdep) until measured on
- * the target CPUs (benchmarks/run_d2q9_probe.sh). */
-#if defined(TDP_ILP_IVDEP) && defined(__GNUC__) && !defined(__clang__) && VVL > 1
+ * first clause. The default on gcc since measured on the Sapphire Rapids
+ * host (2026-11-25, benchmarks/run_d2q9_probe.sh): the recipe's D2Q9 went
+ * from 0.76x to 2.40x its serial original on one thread, lb's update the
+ * same within noise. TDP_ILP_SIMD (make ILP=simd) keeps "omp simd". */
+#if !defined(TDP_ILP_SIMD) && defined(__GNUC__) && !defined(__clang__) && VVL > 1
 #undef TDP_ILP_VEC_
 #define TDP_ILP_VEC_ _Pragma("GCC ivdep") _Pragma("GCC unroll 1")
 #define TDP_ILP_HOISTED_ 1

@@ -4,25 +4,25 @@
 #
 # gcc 12/13 leave the recipe's TDP_ILP body (benchmarks/d2q9.c tdp_step)
 # scalar under "omp simd": the per-site array handed to collide() becomes an
-# "omp simd array" and the vectoriser gives up. ILP=ivdep (targetDP.h,
-# TDP_ILP_IVDEP) puts "GCC ivdep" + "GCC unroll 1" on the lane loop instead.
+# "omp simd array" and the vectoriser gives up. "GCC ivdep" + "GCC unroll 1"
+# on the lane loop (targetDP.h; the default since 2026-11-25) vectorise it.
 # Candidates, each its own build folder (make variables):
-#   base        the default build (gcc-openmp, -march=native, SoA VVL 8, omp simd)
-#   ivdep       ILP=ivdep                          (VVL 8: two 256-bit vectors)
-#   ivdep_vvl4  ILP=ivdep VVL=4                    (one 256-bit vector)
-#   ivdep_zmm   ILP=ivdep CONFIG=gcc-avx512        (x86-64-v4, 512-bit: one zmm)
+#   simd        ILP=simd: "omp simd", the default until 2026-11-25
+#   ivdep       the default build (gcc-openmp, -march=native, SoA VVL 8, GCC ivdep)
+#   ivdep_vvl4  VVL=4                              (one 256-bit vector)
+#   ivdep_zmm   CONFIG=gcc-avx512                  (x86-64-v4, 512-bit: one zmm)
 # For each: what gcc vectorised in d2q9.c (-fopt-info-vec) and the size of
 # tdp_step's code; then in interleaved rounds bench_d2q9 --size 2048 on one
 # thread (taskset -c $PROBE_CPU) and on all cores (recipe/serial and
 # split/serial, serial time / port time: higher is faster), and lb's fused
 # D3Q19 step at 128^3 on all cores (every candidate changes the layer's code
-# or flags, so lb must not get slower than base). Every run validates its
+# or flags, so lb must not get slower than simd). Every run validates its
 # result (bench_d2q9: 1e-12 against the serial original; lb: mass).
 #
 #   OUT=dir bash benchmarks/run_d2q9_probe.sh
 #     PROBE_ROUNDS=3 PROBE_CPU=3 PROBE_BUDGET_S=165 (stop starting runs after
 #     that many seconds) PROBE_QUICK=1 (tiny sizes, to check the script)
-#     PROBE_ONLY="base ivdep" (those candidates only)
+#     PROBE_ONLY="simd ivdep" (those candidates only)
 #
 # Writes $OUT/d2q9_probe.log (everything) and $OUT/d2q9_probe.csv (one row
 # per run), and prints the summary at the end of the log.
@@ -37,8 +37,8 @@ d2q9_args=(--size 2048 --reps 5) lb_args=(--size 128x128x128 --steps 20)
 if [ "${PROBE_QUICK:-0}" = 1 ]; then
   d2q9_args=(--size 67 --reps 2) lb_args=(--size 16x16x16 --steps 4)
 fi
-cands=("base|" "ivdep|ILP=ivdep" "ivdep_vvl4|ILP=ivdep VVL=4" "ivdep_zmm|ILP=ivdep CONFIG=gcc-avx512")
-if [ -n "${PROBE_ONLY:-}" ]; then # PROBE_ONLY="base ivdep": those candidates only
+cands=("simd|ILP=simd" "ivdep|" "ivdep_vvl4|VVL=4" "ivdep_zmm|CONFIG=gcc-avx512")
+if [ -n "${PROBE_ONLY:-}" ]; then # PROBE_ONLY="simd ivdep": those candidates only
   keep=()
   for c in "${cands[@]}"; do [[ " $PROBE_ONLY " == *" ${c%%|*} "* ]] && keep+=("$c"); done
   cands=("${keep[@]}")
@@ -149,6 +149,6 @@ median() { sort -g | awk '{v[NR] = $1} END {if (NR) print (NR % 2 ? v[(NR + 1) /
            printf "%-11s %8s %14s %13s %13s %12s %14s\n", f[1], f[2], f[3], f[4], f[5],
              ((best[t[i]] > 0 && n[i] != "") ? sprintf("%.3f", n[i] / best[t[i]]) : "-"), f[6]}}'
   echo "goal: recipe/serial >= 1 on 1 thread in the default build; recipe MLUPS >= 0.95 x the best"
-  echo "candidate's; lb update ms not above base's (noise: compare the rounds above)."
+  echo "candidate's; lb update ms not above simd's (noise: compare the rounds above)."
   echo "== done ($SECONDS s)"
 } 2>&1 | tee "$log"

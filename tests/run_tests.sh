@@ -6,7 +6,7 @@
 #   2. C backend unit tests (tests/test_*.c, cmocka) built and run for every
 #      LAYOUT in AOS SOA AOSOA x VVL in 1 2 4 8, plus: the serial preset,
 #      a checked build (CHECK=1), one configuration with 3 OpenMP threads,
-#      SoA VVL 8 with TDP_ILP under "GCC ivdep" (ILP=ivdep),
+#      SoA VVL 8 with TDP_ILP under "omp simd" (ILP=simd; "GCC ivdep" is the default),
 #      and the test programs compiled as C++17 by g++ and by clang++
 #      (presets gxx-openmp, clangxx-openmp; the library stays C)
 #   3. the same under AddressSanitizer + UBSan (SAN=1): every layout x VVL
@@ -271,7 +271,7 @@ echo "== C backend: other presets and modes"
 run_config "c-serial-AOSOA-vvl4" -- CONFIG=gcc-serial LAYOUT=AOSOA VVL=4
 run_config "c-AOSOA-vvl4-sal8" -- CONFIG=gcc-openmp LAYOUT=AOSOA VVL=4 SAL=8
 run_config "c-checked-AOSOA-vvl4" -- CONFIG=gcc-openmp LAYOUT=AOSOA VVL=4 CHECK=1
-run_config "c-SOA-vvl8-ivdep" -- CONFIG=gcc-openmp LAYOUT=SOA VVL=8 ILP=ivdep
+run_config "c-SOA-vvl8-simd" -- CONFIG=gcc-openmp LAYOUT=SOA VVL=8 ILP=simd
 run_config "c-AOSOA-vvl4-3threads" OMP_NUM_THREADS=3 TARGETDP_QUIET=1 -- \
   CONFIG=gcc-openmp LAYOUT=AOSOA VVL=4
 

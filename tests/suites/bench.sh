@@ -58,8 +58,8 @@ run_tiny() {
     "$b/bench_layout" --size 1003 --triad-size 1001 --reps 2 --inject-error
 }
 
-# SOA 8 ivdep: TDP_ILP under "GCC ivdep" (make ILP=ivdep, targetDP.h)
-for cfg in "AOSOA 4" "SOA 1" "AOS 8" "SOA 8 ivdep"; do
+# SOA 8 simd: TDP_ILP under "omp simd" (make ILP=simd; "GCC ivdep" is the default, targetDP.h)
+for cfg in "AOSOA 4" "SOA 1" "AOS 8" "SOA 8 simd"; do
   read -r layout vvl ilp <<<"$cfg"
   args=(CONFIG=gcc-openmp LAYOUT="$layout" VVL="$vvl" ${ilp:+ILP=$ilp})
   label="c $layout VVL=$vvl${ilp:+ ILP=$ilp}"

@@ -51,8 +51,8 @@ for cc in gcc clang; do
   for omp in "" -fopenmp; do
     check "loop macros as unbraced if bodies, $cc ${omp:-(no OpenMP)}" \
       $cc "${W[@]}" $omp -c $M/unbraced_if.c -o "$OUTD/u.o"
-    check "loop macros as unbraced if bodies, $cc ${omp:-(no OpenMP)} -DTDP_ILP_IVDEP" \
-      $cc "${W[@]}" $omp -DTDP_ILP_IVDEP -c $M/unbraced_if.c -o "$OUTD/u.o"
+    check "loop macros as unbraced if bodies, $cc ${omp:-(no OpenMP)} -DTDP_ILP_SIMD" \
+      $cc "${W[@]}" $omp -DTDP_ILP_SIMD -c $M/unbraced_if.c -o "$OUTD/u.o"
   done
 done
 
@@ -60,7 +60,7 @@ done
 # every C source of the library but the MPI halo module
 LIBSRC=()
 for f in targetDP_*.c; do [ "$f" = targetDP_halo.c ] || LIBSRC+=("$f"); done
-for cfg in "2+2 2+2" "2+2 4*2" "1+1 2+2" "2+2 2+2 -DTDP_ILP_IVDEP"; do
+for cfg in "2+2 2+2" "2+2 4*2" "1+1 2+2" "2+2 2+2 -DTDP_ILP_SIMD"; do
   read -r vvl sal ilp <<<"$cfg"
   for omp in "" -fopenmp; do
     exe="$OUTD/vvl_expr"
