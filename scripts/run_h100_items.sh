@@ -16,7 +16,9 @@
 #   streamtpb issue 10 item 2: CUDA STREAM, double and float, at SoA VVL 1
 #            (TPB 256) and VVL 4 with TPB 128, 256 and 512, 3 rounds
 #            interleaved, rows in $OUT/stream.csv (is there one build at
-#            >= 1.00 of the best native on every kernel?);
+#            >= 1.00 of the best native on every kernel?); and in the same
+#            builds bench_layout's SU3 mat-vec kernels at 2^20 sites (batch 4),
+#            rows in $OUT/layout.csv;
 #   su3aos   issue 13: bench_su3 (mult_su3_nn, 32^4, batch 4) in CUDA AoS
 #            builds (TPB 256, 512): tdp-elem (36 items per site) beside
 #            su3_bench's aos36 and the best SoA forms, 3 rounds, rows in
@@ -104,7 +106,8 @@ part streamtpb && {
   for c in "${cfgs[@]}"; do
     read -r v t <<<"$c"
     make -s -j16 TARGET=cuda LAYOUT=SOA VVL=$v TPB=$t \
-      "build/nvcc-sm90-SOA-vvl$v-sal$v-tpb$t/bench_stream" >"$scratch/st-$v-$t.log" 2>&1 &
+      "build/nvcc-sm90-SOA-vvl$v-sal$v-tpb$t/bench_stream" \
+      "build/nvcc-sm90-SOA-vvl$v-sal$v-tpb$t/bench_layout" >"$scratch/st-$v-$t.log" 2>&1 &
     pids+=($!)
   done
   wait "${pids[@]}"
@@ -118,6 +121,9 @@ part streamtpb && {
         echo "-- round $round VVL $v TPB $t $prec: $("$b" $f --csv "$OUT/stream.csv" |
           awk '/^(Copy|Mul|Add|Triad|Dot|Nstream) /{printf "%s %s ", $1, $6}')"
       done
+      echo "-- round $round VVL $v TPB $t SU3 mat-vec 2^20 sites, batch 4: $(
+        "${b%/*}/bench_layout" --size 1048576 --reps 20 --batch 4 --csv "$OUT/layout.csv" \
+          --kernels SU3MatVec,SU3MatVecOnce,SU3MatVecPair | grep -E '^(SU3|Triad)' | tr -s ' ' | tr '\n' '|')"
     done
   done
 }
