@@ -12,7 +12,8 @@
  * neighbouring row, a periodic lattice with a shear of one row; the halo
  * rows stay at rest (a fixed boundary). Both versions do exactly this, and
  * the port's result is compared with the original's after every timed run
- * (relative 1e-12) before any rate is printed.
+ * (relative 1e-12, float 1e-5) before any rate is printed. --float runs the
+ * same code in single precision (d2q9_kernels.h, included once per type).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,191 +30,37 @@ static const double wq[NQ] = {4.0 / 9, 1.0 / 9, 1.0 / 9, 1.0 / 9, 1.0 / 9,
                               1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36};
 #define OMEGA 1.7
 
-/* The collision of one site: f in, f out (the serial original's). */
-static TDP_HOST_DEVICE inline void collide(double f[NQ], double omega) {
-  const double w[NQ] = {4.0 / 9, 1.0 / 9, 1.0 / 9, 1.0 / 9, 1.0 / 9,
-                        1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36};
-  const double ex[NQ] = {0, 1, 0, -1, 0, 1, -1, -1, 1};
-  const double ey[NQ] = {0, 0, 1, 0, -1, 1, 1, -1, -1};
-  double rho = 0.0, ux = 0.0, uy = 0.0;
-  for (int p = 0; p < NQ; p++) {
-    rho += f[p];
-    ux += ex[p] * f[p];
-    uy += ey[p] * f[p];
-  }
-  ux /= rho;
-  uy /= rho;
-  const double usq = 1.5 * (ux * ux + uy * uy);
-  for (int p = 0; p < NQ; p++) {
-    const double cu = 3.0 * (ex[p] * ux + ey[p] * uy);
-    const double feq = w[p] * rho * (1.0 + cu + 0.5 * cu * cu - usq);
-    f[p] += omega * (feq - f[p]);
-  }
-}
-
-/* ---------------------------------------------------------------------- */
-/* The serial original: f[p][s], one site at a time. */
-static void serial_step(double *fn, const double *f, long nall, long s0, long s1, int nx) {
-  for (long s = s0; s < s1; s++) {
-    double q[NQ];
-    for (int p = 0; p < NQ; p++) q[p] = f[p * nall + s - (cx[p] + cy[p] * nx)];
-    collide(q, OMEGA);
-    for (int p = 0; p < NQ; p++) fn[p * nall + s] = q[p];
-  }
-}
-
-/* ---------------------------------------------------------------------- */
-/* The targetDP port by the README recipe: the per-site code as it was,
- * whole, inside one TDP_ILP body (site base + v), every access through
- * TDP_INDEX. gcc vectorises that body across the lanes only under
- * ILP=ivdep: "omp simd" privatises q (passed to collide) as an omp simd
- * array and the loop stays scalar (docs/performance.md). */
-TDP_CONST int t_off[NQ];
-
-TDP_KERNEL void tdp_step(double *fn, const double *f, int nall, int s0, int nrange) {
-  (void) nall; /* not every layout's TDP_INDEX reads it */
-  TDP_TLP(base, nrange) {
-    TDP_ILP(v) {
-      double q[NQ];
-      for (int p = 0; p < NQ; p++) q[p] = f[TDP_INDEX(nall, NQ, s0 + base + v - t_off[p], p)];
-      collide(q, OMEGA);
-      for (int p = 0; p < NQ; p++) fn[TDP_INDEX(nall, NQ, s0 + base + v, p)] = q[p];
-    }
-  }
-}
-
-/* The same split into three lane loops around per-lane arrays q[p][lane]
- * (the shape of the apps' kernels): measured against the recipe, because
- * it vectorises worse (docs/performance.md, "the default CPU idiom"). */
-TDP_KERNEL void tdp_step_split(double *fn, const double *f, int nall, int s0, int nrange) {
-  (void) nall;
-  TDP_TLP(base, nrange) {
-    double q[NQ][VVL];
-    for (int p = 0; p < NQ; p++) {
-      TDP_ILP(v) q[p][TDP_LANE(v)] = f[TDP_INDEX(nall, NQ, s0 + base + v - t_off[p], p)];
-    }
-    TDP_ILP(v) {
-      double g[NQ];
-      for (int p = 0; p < NQ; p++) g[p] = q[p][TDP_LANE(v)];
-      collide(g, OMEGA);
-      for (int p = 0; p < NQ; p++) q[p][TDP_LANE(v)] = g[p];
-    }
-    for (int p = 0; p < NQ; p++) {
-      TDP_ILP(v) fn[TDP_INDEX(nall, NQ, s0 + base + v, p)] = q[p][TDP_LANE(v)];
-    }
-  }
-}
-
+/* The initial state (computed in double, rounded to the precision run). */
 static double f_init(long s, int p) {
   return wq[p] * (1.0 + 0.01 * (double) ((5 * s + 3 * p) % 17) / 17.0);
 }
 
+/* The pulls' site offsets c_px + c_py * nx (set by the run). */
+TDP_CONST int t_off[NQ];
+
+/* The step and the run in double and in float, from one implementation. */
+#define REAL double
+#define R(name) name##_d
+#include "d2q9_kernels.h"
+#undef REAL
+#undef R
+#define REAL float
+#define R(name) name##_f
+#include "d2q9_kernels.h"
+#undef REAL
+#undef R
+
 static const char *const usage =
-    "usage: bench_d2q9 [--size NX] [--reps R] [--csv FILE]\n"
+    "usage: bench_d2q9 [--size NX] [--reps R] [--float] [--csv FILE]\n"
     "  D2Q9 BGK step: the serial original against its targetDP port (this build's\n"
-    "  layout and VVL), interleaved, validated. --size: NX = NY (default 2048).\n";
+    "  layout and VVL), interleaved, validated. --size: NX = NY (default 2048).\n"
+    "  --float: single precision (default double; validated to 1e-5, not 1e-12).\n";
 
 int main(int argc, char **argv) {
-  benchOptions o = benchParse(argc, argv, "d2q9", NULL, 2048, usage);
+  static const char *const known[] = {"--float", NULL};
+  benchOptions o = benchParse(argc, argv, "d2q9", known, 2048, usage);
   targetInit();
-  const int nx = (int) o.size, ny = (int) o.size;
-  /* one spare site at each end: the pulls of the first and last sites */
-  const long nall = (long) nx * (ny + 2) + 2, s0 = nx + 1, s1 = (long) nx * (ny + 1) + 1;
-  const int nrange = (int) (s1 - s0), nt = o.reps + 1;
-  int off[NQ];
-  for (int p = 0; p < NQ; p++) off[p] = cx[p] + cy[p] * nx;
-  copyConstToTarget(t_off, off, sizeof(off));
-
-  /* serial: two SoA arrays; targetDP: two fields in the build's layout */
-  double *sa = (double *) malloc(NQ * nall * sizeof(double));
-  double *sb = (double *) malloc(NQ * nall * sizeof(double));
-  size_t tbytes = TDP_FIELD_SIZE(nall, NQ) * sizeof(double);
-  double *h = (double *) calloc(TDP_FIELD_SIZE(nall, NQ), sizeof(double));
-  double *ta = NULL, *tb = NULL, *tc = NULL, *td = NULL; /* recipe: ta/tb, split: tc/td */
-  targetMalloc(&ta, tbytes);
-  targetMalloc(&tb, tbytes);
-  targetMalloc(&tc, tbytes);
-  targetMalloc(&td, tbytes);
-  for (long s = 0; s < nall; s++)
-    for (int p = 0; p < NQ; p++) {
-      sa[p * nall + s] = sb[p * nall + s] = f_init(s, p);
-      h[TDP_INDEX(nall, NQ, s, p)] = f_init(s, p);
-    }
-  copyToTarget(ta, h, tbytes);
-  copyToTarget(tb, h, tbytes);
-  copyToTarget(tc, h, tbytes);
-  copyToTarget(td, h, tbytes);
-
-  double *ts = (double *) malloc(nt * sizeof(double)), *tt = (double *) malloc(nt * sizeof(double));
-  double *tq = (double *) malloc(nt * sizeof(double));
-  for (int it = 0; it < nt; it++) {
-    for (int j = 0; j < 3; j++) { /* the three versions in a rotating order */
-      double t0 = timerNow();
-      const int which = (j + it) % 3;
-      if (which == 0) {
-        serial_step(sb, sa, nall, s0, s1, nx);
-        ts[it] = timerNow() - t0;
-      } else if (which == 1) {
-        TDP_LAUNCH(tdp_step, nrange, tb, ta, (int) nall, (int) s0, nrange);
-        targetSynchronize();
-        tt[it] = timerNow() - t0;
-      } else {
-        TDP_LAUNCH(tdp_step_split, nrange, td, tc, (int) nall, (int) s0, nrange);
-        targetSynchronize();
-        tq[it] = timerNow() - t0;
-      }
-    }
-    double *x = sa; sa = sb; sb = x;
-    x = ta; ta = tb; tb = x;
-    x = tc; tc = td; td = x;
-  }
-  /* after the same number of steps all hold the same state */
-  for (int k = 0; k < 2; k++) {
-    copyFromTarget(h, k == 0 ? ta : tc, tbytes);
-    if (o.inject_error) h[TDP_INDEX(nall, NQ, s1 - 1, NQ - 1)] += 1.0;
-    const char *what = k == 0 ? "d2q9 targetDP" : "d2q9 targetDP split";
-    BENCH_HOST_PARALLEL_FOR(schedule(static))
-    for (long s = 0; s < nall; s++)
-      for (int p = 0; p < NQ; p++) {
-        double got = h[TDP_INDEX(nall, NQ, s, p)], want = sa[p * nall + s];
-        if (!benchClose(got, want, 1e-12)) benchWrong(what, s * NQ + p, got, want);
-      }
-  }
-  int wrong = benchErrors() != 0;
-  if (wrong) {
-    fprintf(stderr, "d2q9: %ld wrong results: no rate reported\n", benchErrors());
-  } else {
-    double bs, ms, bt, mt, bq, mq;
-    timerStats(ts + 1, o.reps, &bs, &ms);
-    timerStats(tt + 1, o.reps, &bt, &mt);
-    timerStats(tq + 1, o.reps, &bq, &mq);
-    const double bytes = 2.0 * NQ * sizeof(double) * nrange;
-    benchPrintConfig(stdout, &o);
-    printf("# d2q9: %d x %d sites, %d steps each after 1 warm-up, interleaved; validated (1e-12)\n",
-           nx, ny, o.reps);
-    printf("%-10s %12s %12s %12s\n", "version", "best MLUPS", "median MLUPS", "median GB/s");
-    printf("%-10s %12.1f %12.1f %12.2f\n", "serial", nrange / bs * 1e-6, nrange / ms * 1e-6,
-           bytes / ms * 1e-9);
-    printf("%-10s %12.1f %12.1f %12.2f\n", "targetDP", nrange / bt * 1e-6, nrange / mt * 1e-6,
-           bytes / mt * 1e-9);
-    printf("%-10s %12.1f %12.1f %12.2f\n", "split", nrange / bq * 1e-6, nrange / mq * 1e-6,
-           bytes / mq * 1e-9);
-    printf("# split / serial (median times): %.3f\n", ms / mq);
-    printf("# targetDP / serial (median times): %.3f\n", ms / mt);
-    benchTiming k = {"D2Q9", BENCH_TDP, nrange, bytes, tt, ts, NULL};
-    benchStats st = benchSummarise(&k, o.reps);
-    benchCsvRow(&o, "double", &k, &st, NAN);
-  }
-  targetFree(ta);
-  targetFree(tb);
-  targetFree(tc);
-  targetFree(td);
-  free(tq);
-  free(sa);
-  free(sb);
-  free(h);
-  free(ts);
-  free(tt);
+  int wrong = o.is_float ? d2q9_run_f(&o, "float", 1e-5) : d2q9_run_d(&o, "double", 1e-12);
   targetFinalize();
   return wrong;
 }

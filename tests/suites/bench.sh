@@ -20,7 +20,7 @@ check() { # check NAME COMMAND...: ok if the command succeeds
   fi
 }
 
-# run_tiny BUILD LABEL: both benchmarks at sizes that exercise the tail
+# run_tiny BUILD LABEL: the benchmarks at sizes that exercise the tail
 # stride (not multiples of VVL or SAL), double and float.
 run_tiny() {
   local b=$1 label=$2 csv=$tmp/$RANDOM.csv
@@ -53,6 +53,17 @@ run_tiny() {
   check "bench_d2q9 validates, $label" "$b/bench_d2q9" --size 67 --reps 2
   failsLoudly "bench_d2q9 fails on a wrong element, $label" \
     "VALIDATION FAILED: d2q9 targetDP" "MLUPS" "$b/bench_d2q9" --size 67 --reps 2 --inject-error
+  # the same step in float (d2q9_kernels.h once per type), validated to 1e-5, a "float" CSV row
+  check "bench_d2q9 --float validates, $label" \
+    "$b/bench_d2q9" --size 67 --reps 2 --float --csv "$tmp/d2q9f.csv"
+  if grep -q '^d2q9,.*,float,4489,2,D2Q9,targetDP,' "$tmp/d2q9f.csv" 2>/dev/null; then
+    echo "ok - bench_d2q9 --float writes a float CSV row, $label"
+  else
+    echo "not ok - bench_d2q9 --float writes a float CSV row, $label"
+  fi
+  rm -f "$tmp/d2q9f.csv"
+  failsLoudly "bench_d2q9 --float fails on a wrong element, $label" \
+    "VALIDATION FAILED: d2q9 targetDP" "MLUPS" "$b/bench_d2q9" --size 67 --reps 2 --float --inject-error
   failsLoudly "bench_layout fails on a wrong element, $label" \
     "VALIDATION FAILED: LBCollide site 1002 component 18" "" \
     "$b/bench_layout" --size 1003 --triad-size 1001 --reps 2 --inject-error
