@@ -25,16 +25,22 @@ faces, halo included: 2 x 5 crossing velocities x 8 B x face):
                f t_u) for the staged link (host MPI runs while the interior
                sweeps), 0 where the exchange is device work queued behind the
                interior kernel (self copies, IPC)
-Host (C backend, ranks x threads on one node of n cores):
-  update     t_u = V * 304 B * ranks / (e[layout, kernel] * B(P)),
-             B(P) = min(B1 (P = 1) or B2 * P / 2 (two hardware threads per
-             core), B_mem): the node's bandwidth shared by P = ranks x threads
-  exchange   t_h = mu * F / (e B(P) / ranks) + sigma * log2(ranks) * t_u
-             pack/unpack are memory traffic (mu bytes moved per face byte)
-             at the rank's share of the node's bandwidth; the second term is
-             the wait for the slowest neighbour (skew grows with the ranks)
-Prints each measured point against the model (error %), the fitted
-parameters, the worst error, and writes lb_model_weak_strong.svg (no
+Host (C backend, R ranks x threads on one node): the node's bandwidth is each
+row's own in-run triad T (all ranks together, same run; a shared host's is
+not one number), of which several ranks get lambda (fitted: the sum of the
+ranks' unsynchronised best triads over-reads what they share, and a rank's
+time is the slowest rank's); per rank b = lambda(R) T / R, lambda(1) = 1
+  update     t_u = V * 304 B / (e[layout, kernel] * b)
+  exchange   memory traffic mu * passes * F_eff / b (F_eff: z faces x 8, a
+             64 B line per 8 B value; 1 pass: one rank's self copies, 2:
+             pack and unpack) + between ranks 5 us per split axis (assumed)
+             + halo bytes / b_link + sigma * (1 - 1/n) * t_u, n distinct
+             neighbour ranks (1 along a split axis of 2 ranks, else 2): the
+             wait for the slowest neighbour, none with one neighbour,
+             bounded by sigma t_u (the spread of the ranks' updates)
+Prints each measured point against the model (error %; host rows also the
+leave-one-out error: the row predicted by the model fitted without it), the
+fitted parameters, the worst error, and writes lb_model_weak_strong.svg (no
 plotting library) into DIR. Rows without the halo_mb column are refused."""
 import csv
 import math
@@ -271,79 +277,139 @@ class GpuModel:
 
 
 class HostModel:
-    """The host CPU: ranks x threads sharing the node's memory bandwidth."""
+    """The host CPU: ranks x threads on one node, whose memory bandwidth is
+    each row's own in-run triad (the node's bandwidth is not one number on a
+    shared host)."""
     kind = "c"
+    LINE = 8.0  # a face along z (the fastest index) touches a 64 B line per 8 B value
+    LAT = LINK_LAT["direct"]  # s per split axis (assumed)
 
     def __init__(self, rows):
-        self.npar = 0
-        ref = "SOA-fused" if any(r["cfg"] == "SOA-fused" for r in rows) else rows[0]["cfg"]
-        P = lambda r: int(r["ranks"]) * int(r["threads"])
-        agg = lambda r: (self.sites(r) * BYTES_PER_SITE * int(r["ranks"]) /
-                         (update_ms(r) * 1e-3))
-        base = [r for r in rows if r["cfg"] == ref]
-        pmax = max(P(r) for r in base)
-        self.pmax = pmax
-        self.b1 = geomean([agg(r) for r in base if P(r) == 1])
-        self.bmem = geomean([agg(r) for r in base if P(r) == pmax and pmax > 1])
-        mid = [2 * agg(r) / P(r) for r in base if 1 < P(r) < pmax]
-        self.b2 = geomean(mid)
-        self.npar += sum(1 for v in (self.b1, self.bmem, self.b2) if v)
-        if self.b1 is None:
-            self.b1 = (self.b2 or self.bmem or 1e10) / 1.0
-        if self.b2 is None:
-            self.b2 = self.b1 * 2 if self.bmem is None else max(self.b1, 2 * self.bmem / pmax)
-        if self.bmem is None:
-            self.bmem = 1e30
-        # the node's bandwidth saturates: refit B_mem on every row that it limits
-        for _ in range(3):
-            sat = [agg(r) for r in base if P(r) > 1 and self.compute(P(r)) >= self.bmem]
-            if sat:
-                self.bmem = geomean(sat)
-        self.eff = {ref: 1.0}
+        self.npar, self.notes = 0, []
+        self.ref = ref = "SOA-fused" if any(r["cfg"] == "SOA-fused" for r in rows) else rows[0]["cfg"]
+        tri = [num(r, "triad_gbs", 0) for r in rows if num(r, "triad_gbs", 0) > 0]
+        # rows without a triad (--triad 0): the group's triad, else the
+        # reference kernel's update bandwidth (its efficiency then 1 by construction)
+        self.tfall = geomean(tri) * 1e9 if tri else None
+        if self.tfall is None:
+            self.tfall = geomean([self.sites(r) * BYTES_PER_SITE * int(r["ranks"]) /
+                                  (update_ms(r) * 1e-3) for r in rows if r["cfg"] == ref]) or 1e10
+            self.notes.append("no triad in the rows: node bandwidth = the update's")
+        # update: V * 304 B * ranks / (e[cfg] * lam(ranks) * T)
+        eobs = lambda r: self.sites(r) * BYTES_PER_SITE * int(r["ranks"]) / (self.triad(r) * update_ms(r) * 1e-3)
+        one = [eobs(r) for r in rows if r["cfg"] == ref and r["ranks"] == "1"]
+        many = [eobs(r) for r in rows if r["cfg"] == ref and r["ranks"] != "1"]
+        self.eff = {ref: geomean(one or many)}
+        self.lam = geomean(many) / self.eff[ref] if one and many else 1.0
+        self.npar += 2 if one and many else 1
         for c in sorted({r["cfg"] for r in rows} - {ref}):
-            self.eff[c] = geomean([agg(r) / self.bagg(P(r)) for r in rows if r["cfg"] == c])
+            self.eff[c] = geomean([eobs(r) / self.lamr(r) for r in rows if r["cfg"] == c])
             self.npar += 1
-        # exchange: mu * F / (rank's bandwidth) + sigma * log2(ranks) * t_u
+        # exchange's memory traffic: mu * passes * F_eff at the rank's share
         A, y = [], []
         for r in rows:
-            tu, F, brank = self.terms(r)
-            A.append([F / brank, math.log2(int(r["ranks"])) * tu])
-            y.append(num(r, "halo_ms") * 1e-3)
-        sol = fit_rel(A, y) if any(a[1] > 0 for a in A) else None
-        if sol is None or sol[1] < 0:
-            sol = [sum(b / a[0] for a, b in zip(A, y)) / len(y), 0.0]
-        self.mu, self.sigma = sol
-        self.npar += 2 if any(a[1] > 0 for a in A) else 1
+            A.append([self.passes(r) * self.feff(r) / self.brank(r)])
+            m = sum(num(r, k, 0) for k in ("self_ms", "pack_ms", "unpack_ms"))
+            y.append((m if m > 0 else num(r, "halo_ms")) * 1e-3)
+        sol = fit_rel(A, y)
+        self.mu = sol[0] if sol and sol[0] > 0 else 1.0
+        self.npar += 1
+        # between ranks: a per split axis + H / b_link + sigma * (1 - 1/n) * t_u,
+        # fitted to what the halo leaves beyond the memory traffic (halo_ms: the
+        # slowest rank's whole exchange; the phases' maxima come from different ranks)
+        A, y = [], []
+        for r in rows:
+            if r["ranks"] == "1":
+                continue
+            dims, loc = geometry(r)
+            rest = num(r, "halo_ms") * 1e-3 - self.mem(r) - self.LAT * self.axes(dims)
+            A.append([halo_bytes(loc, dims) * 1e-9, self.wait_share(dims) * self.update(r)])
+            y.append(max(rest, 1e-6))
+        self.ib, self.sigma = 0.0, 0.0
+        if len(A) >= 3 and any(a[1] > 0 for a in A):
+            sol = fit_rel(A, y)
+            if sol and sol[0] > 0 and sol[1] >= 0:
+                self.ib, self.sigma = sol[0] * 1e-9, sol[1]
+                self.npar += 2
+        if A and self.ib == 0.0:
+            self.ib = sum(b / (a[0] * 1e9) for a, b in zip(A, y) if a[0] > 0) / len(A)
+            self.npar += 1
 
     @staticmethod
     def sites(r):
         loc = geometry(r)[1]
         return loc[0] * loc[1] * loc[2]
 
-    def compute(self, p):
-        return self.b1 if p == 1 else self.b2 * p / 2
+    @staticmethod
+    def axes(dims):
+        return sum(1 for d in dims if d > 1)
 
-    def bagg(self, p):
-        return min(self.compute(p), self.bmem)
+    @staticmethod
+    def neighbours(dims):
+        """Distinct neighbour ranks: one along a split axis of 2 ranks (both
+        sides the same rank), two along one of more."""
+        return sum(1 if d == 2 else 2 for d in dims if d > 1)
 
-    def terms(self, r):
-        ranks, p = int(r["ranks"]), int(r["ranks"]) * int(r["threads"])
-        brank = self.eff.get(r["cfg"], 1.0) * self.bagg(p) / ranks
-        tu = self.sites(r) * BYTES_PER_SITE / brank
-        return tu, face_bytes(geometry(r)[1]), brank
+    @classmethod
+    def wait_share(cls, dims):
+        n = cls.neighbours(dims)
+        return 1.0 - 1.0 / n if n else 0.0
+
+    def triad(self, r):
+        t = num(r, "triad_gbs", 0)
+        return t * 1e9 if t > 0 else self.tfall
+
+    def lamr(self, r):
+        return 1.0 if r["ranks"] == "1" else self.lam
+
+    def brank(self, r):
+        """The rank's share of the node's bandwidth."""
+        return self.lamr(r) * self.triad(r) / int(r["ranks"])
+
+    def feff(self, r):
+        nx, ny, nz = geometry(r)[1]
+        return FACE_BYTES * ((ny + 2) * (nz + 2) + (nx + 2) * (nz + 2) + self.LINE * (nx + 2) * (ny + 2))
+
+    @staticmethod
+    def passes(r):
+        return 1 if r["ranks"] == "1" else 2  # a self copy; a pack and an unpack
+
+    def update(self, r):
+        return self.sites(r) * BYTES_PER_SITE / (self.eff.get(r["cfg"], 1.0) * self.brank(r))
+
+    def mem(self, r):
+        return self.mu * self.passes(r) * self.feff(r) / self.brank(r)
 
     def predict_row(self, r):
-        tu, F, brank = self.terms(r)
-        return tu + self.mu * F / brank + self.sigma * math.log2(int(r["ranks"])) * tu
+        t = self.update(r) + self.mem(r)
+        if r["ranks"] != "1":
+            dims, loc = geometry(r)
+            t += (self.LAT * self.axes(dims) + halo_bytes(loc, dims) * self.ib +
+                  self.sigma * self.wait_share(dims) * self.update(r))
+        return t
+
+    @classmethod
+    def leave_one_out(cls, rows, r):
+        """The row predicted by the model fitted without it; None where its
+        layout/kernel has no other row (its efficiency would be unknown)."""
+        rest = [q for q in rows if q is not r]
+        if not any(q["cfg"] == r["cfg"] for q in rest):
+            return None
+        return cls(rest).predict_row(r)
 
     def describe(self):
-        return [f"node bandwidth: 1 core {self.b1 / 1e9:.1f} GB/s, {self.b2 / 1e9:.1f} GB/s per "
-                f"core of two threads in use, node cap {self.bmem / 1e9:.1f} GB/s "
-                f"(update traffic, {self.pmax} cores)",
-                "kernel/layout efficiency relative to that: " +
-                ", ".join(f"{c} {e:.2f}" for c, e in self.eff.items()),
-                f"exchange: {self.mu:.1f} B moved per face byte at the rank's bandwidth; "
-                f"skew wait {self.sigma:.3f} x log2(ranks) x t_u"]
+        multi = self.ib > 0
+        out = ["node bandwidth: each row's in-run triad T (all ranks together)" +
+               (f"; several ranks get lambda {self.lam:.3f} of it" if self.lam != 1.0 else ""),
+               "update efficiency relative to that: " +
+               ", ".join(f"{c} {e:.3f}" for c, e in self.eff.items()),
+               f"exchange memory traffic: {self.mu:.2f} B per face byte per pass (z faces x "
+               f"{self.LINE:.0f}, a line per value; 1 pass self copy, 2 pack+unpack) at the "
+               "rank's share of the node's bandwidth"]
+        if multi:
+            out.append(f"between ranks: {1e6 * self.LAT:.0f} us per split axis (assumed) + halo "
+                       f"bytes / {1e-9 / self.ib:.2f} GB/s + wait {self.sigma:.3f} x (1 - 1/neighbours) x t_u")
+        return out + self.notes
 
 
 def build(rows):
@@ -355,6 +421,17 @@ def build(rows):
     return models
 
 
+_loo = {}
+
+
+def loo_col(m, gr, r, meas):
+    """The row's leave-one-out error, as a column ("-": not possible)."""
+    if id(r) not in _loo:
+        t = type(m).leave_one_out(gr, r)
+        _loo[id(r)] = "      -" if t is None else f" {100.0 * (t - meas) / meas:6.1f}"
+    return _loo[id(r)]
+
+
 def check(models, rows):
     worst, worst_g, npts = 0.0, {}, {}
     for g, m in models.items():
@@ -362,8 +439,10 @@ def check(models, rows):
         print(f"# group {g}: {len(gr)} measured points, {m.npar} fitted parameters")
         for line in m.describe():
             print(f"#   {line}")
+        loo = hasattr(m, "leave_one_out")
         print(f"{'backend':7} {'layout-kernel':13} {'path':6} {'ov':2} {'ranks':>5} {'thr':>3} "
-              f"{'lattice':>13} {'measured':>9} {'model':>9} {'err%':>6}")
+              f"{'lattice':>13} {'measured':>9} {'model':>9} {'err%':>6}" + ("   loo%" if loo else ""))
+        loo_worst, loo_n = 0.0, 0
         for r in gr:
             t = m.predict_row(r)
             meas = num(r, "step_ms") * 1e-3
@@ -373,13 +452,18 @@ def check(models, rows):
             lat = f"{r['nx']}x{r['ny']}x{r['nz']}"
             print(f"{r['backend']:7} {r['cfg']:13} {r['halo_path']:6} {int(overlapped(r)):2} "
                   f"{r['ranks']:>5} {r['threads']:>3} {lat:>13} {1e3 * meas:9.4f} {1e3 * t:9.4f} "
-                  f"{err:6.1f}")
+                  f"{err:6.1f}" + (loo_col(m, gr, r, meas) if loo else ""))
+            if loo and loo_col(m, gr, r, meas).strip() != "-":
+                loo_worst, loo_n = max(loo_worst, abs(float(loo_col(m, gr, r, meas)))), loo_n + 1
+        if loo and loo_n:
+            print(f"# leave-one-out {g}: worst {loo_worst:.1f}% over {loo_n} rows (each predicted by "
+                  "the model fitted without it; a layout/kernel's only row cannot be left out)")
         npts[g] = len(gr)
     for g in models:
         print(f"# worst error {g}: {worst_g[g]:.1f}% ({models[g].npar} parameters, {npts[g]} points)")
     print(f"# worst error {worst:.1f}% (all groups; {sum(m.npar for m in models.values())} "
           f"parameters from {sum(npts.values())} points)")
-    return worst
+    return worst, worst_g
 
 
 def node_links(dims):
@@ -489,7 +573,7 @@ def main(argv):
               file=sys.stderr)
         return 1
     models = build(rows)
-    worst = check(models, rows)
+    worst, worst_g = check(models, rows)
     gpus = [g for g, m in models.items() if m.kind == "cuda"]
     if gpus:
         # the group with several GPUs (its links measured), else the first
@@ -517,7 +601,7 @@ def main(argv):
                     meas[int(r["ranks"])] = min(t, meas.get(int(r["ranks"]), t))
             mw = [(n, meas[1] / meas[n]) for n in sorted(meas) if 1 in meas]
             out = plot.rstrip("/") + "/lb_model_weak_strong.svg"
-            notes = [f"model fitted to {g}: worst error {worst:.1f}% over the measured points",
+            notes = [f"model fitted to {g}: worst error {worst_g[g]:.1f}% over its measured points",
                      f"assumed: {GPUS_PER_NODE} GPUs per node linked as the measured {path}; "
                      f"between nodes {NET_BW / 1e9:.0f} GB/s and {1e6 * NET_LAT:.0f} us per axis per GPU",
                      "assumed: no contention or jitter in the network; ranks z-fastest, 4 per node"]
