@@ -91,6 +91,24 @@ SCAN_TEST(long, long, Long, (long) (tuNext(&r) >> 24) - (1L << 39), 0.0)
 SCAN_TEST(double, double, Double, 2.0 * tuUniform(&r) - 1.0, 1e-12)
 SCAN_TEST(double, double_integral, Double, (double) tuInt(&r, -4096, 4096), 0.0)
 
+/* Compacts t_mask (n sites, whose host copy is mask) into t_idx and checks
+ * the count and every index against mask; idx: host room for n longs. */
+static void compactAndCheck(long *t_idx, long *idx, const char *t_mask, const char *mask,
+                            size_t n) {
+  size_t want = 0;
+  for (size_t i = 0; i < n; i++) want += mask[i] != 0;
+  size_t count = 12345;
+  assert_int_equal(targetCompactIndices(t_idx, &count, t_mask, n), TARGET_SUCCESS);
+  if (count != want) fail_msg("[%s] count %zu, want %zu", tu_context, count, want);
+  if (count > 0)
+    assert_int_equal(copyFromTarget(idx, t_idx, count * sizeof(long)), TARGET_SUCCESS);
+  tuCheck c;
+  tuCheckInit(&c);
+  for (size_t i = 0, j = 0; i < n; i++)
+    if (mask[i]) tuCheckEq(&c, (long) j, (double) idx[j], (double) i), j++;
+  tuCheckDone(&c, "indices", count);
+}
+
 static void test_compact(void **state) {
   (void) state;
   const double density[] = {0.0, 0.01, 0.5, 0.97, 1.0};
@@ -105,29 +123,12 @@ static void test_compact(void **state) {
     for (int d = 0; d < 5; d++) {
       tuRng r;
       tuSeed(&r, 900 + n + d);
-      size_t want = 0;
-      for (size_t i = 0; i < n; i++) {
-        /* any non-zero char counts, negative ones too */
+      /* any non-zero char counts, negative ones too */
+      for (size_t i = 0; i < n; i++)
         mask[i] = tuUniform(&r) < density[d] ? (char) (i % 3 == 0 ? -1 : (int) (1 + i % 100)) : 0;
-        want += mask[i] != 0;
-      }
       tuSetContext("compaction of %zu sites, density %g", n, density[d]);
       assert_int_equal(copyToTarget(t_mask, mask, n + 1), TARGET_SUCCESS);
-      size_t count = 12345;
-      assert_int_equal(targetCompactIndices(t_idx, &count, t_mask, n), TARGET_SUCCESS);
-      if (count != want) fail_msg("[%s] count %zu, want %zu", tu_context, count, want);
-      if (count > 0)
-        assert_int_equal(copyFromTarget(idx, t_idx, count * sizeof(long)), TARGET_SUCCESS);
-      tuCheck c;
-      tuCheckInit(&c);
-      size_t j = 0;
-      for (size_t i = 0; i < n; i++) {
-        if (mask[i]) {
-          tuCheckEq(&c, (long) j, (double) idx[j], (double) i);
-          j++;
-        }
-      }
-      tuCheckDone(&c, "indices", count);
+      compactAndCheck(t_idx, idx, t_mask, mask, n);
     }
     assert_int_equal(targetFree(t_mask), TARGET_SUCCESS);
     assert_int_equal(targetFree(t_idx), TARGET_SUCCESS);
@@ -154,26 +155,14 @@ static void test_compact_reuse(void **state) {
   assert_int_equal(targetMalloc(&t_scan, 1000 * sizeof(long)), TARGET_SUCCESS);
   assert_int_equal(targetSetConstantLong(t_scan, 1, 1000), TARGET_SUCCESS);
   for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-    size_t n = sizes[k], want = 0;
+    size_t n = sizes[k];
     tuRng r;
     tuSeed(&r, 4242 + k);
     const double density = k % 2 ? 0.8 : 0.3;
-    for (size_t i = 0; i < n; i++) {
-      mask[i] = tuUniform(&r) < density;
-      want += mask[i] != 0;
-    }
+    for (size_t i = 0; i < n; i++) mask[i] = tuUniform(&r) < density;
     tuSetContext("call %zu in a row: compaction of %zu sites, density %g", k, n, density);
     assert_int_equal(copyToTarget(t_mask, mask, n), TARGET_SUCCESS);
-    size_t count = 0;
-    assert_int_equal(targetCompactIndices(t_idx, &count, t_mask, n), TARGET_SUCCESS);
-    if (count != want) fail_msg("[%s] count %zu, want %zu", tu_context, count, want);
-    if (count > 0)
-      assert_int_equal(copyFromTarget(idx, t_idx, count * sizeof(long)), TARGET_SUCCESS);
-    tuCheck c;
-    tuCheckInit(&c);
-    for (size_t i = 0, j = 0; i < n; i++)
-      if (mask[i]) tuCheckEq(&c, (long) j, (double) idx[j], (double) i), j++;
-    tuCheckDone(&c, "indices", count);
+    compactAndCheck(t_idx, idx, t_mask, mask, n);
     assert_int_equal(targetScanInclusiveLong(t_scan, t_scan, 1000), TARGET_SUCCESS);
   }
   assert_int_equal(targetFree(t_mask), TARGET_SUCCESS);
