@@ -14,6 +14,20 @@
  * checks that the library was built with the same backend, layout and VVL
  * as the caller, so a mismatched build fails loudly instead of silently.
  * Documentation: docs/api.md.
+ *
+ * This file is the front door: configuration, layout (TDP_INDEX), the
+ * qualifiers, TLP/ILP loops and launch of each backend, block reductions,
+ * kernel hints and the core host API. The rest is in headers it includes
+ * where their section stood (none is included on its own):
+ *   targetDP_lanes.h    TDP_STREAM_LANES (streaming stores of a stride)
+ *   targetDP_atomics.h  targetAtomic* for target code, both backends
+ *   targetDP_types.h    the typed host helpers (targetSetConstantFloat, ...)
+ *   targetDP_scan.h     scans and stream compaction
+ *   targetDP_async.h    streams, events, async copies, pinned memory, IPC,
+ *                       packing boxes of a field
+ *   targetDP_compat.h   the 2014 API (off with -DTDP_NO_COMPAT)
+ *   targetDP_box.h      TLP loops over a box of a 2-4-D lattice
+ * (targetDP_halo.h, the MPI halo exchange, is included by programs.)
  */
 #ifndef TARGETDP_H
 #define TARGETDP_H
@@ -600,74 +614,6 @@ template <tdpReduceOp op, typename T> static __device__ inline void tdpBlockOp_(
   T r = tdpBlockReduce_<op>(partial);
   if (threadIdx.x == 0) tdpAtomic_<op>(t, r);
 }
-/* Atomics for target code (docs/api.md, "Atomics"): each returns the value
- * the location held before. The primitives map each type to the hardware
- * atomic (long through its 64-bit twin); float and double min/max go
- * through the compare-and-swap loop of the block reductions above, and a
- * float/double compare-and-swap compares values (==) in a loop on the bits,
- * as the C backend's omp atomic compare does. */
-static __device__ inline int tdpAtomicAddN_(int *t, int v) { return atomicAdd(t, v); }
-static __device__ inline long tdpAtomicAddN_(long *t, long v) {
-  return (long) atomicAdd((unsigned long long *) t, (unsigned long long) v);
-}
-static __device__ inline float tdpAtomicAddN_(float *t, float v) { return atomicAdd(t, v); }
-static __device__ inline double tdpAtomicAddN_(double *t, double v) { return atomicAdd(t, v); }
-static __device__ inline int tdpAtomicExchN_(int *t, int v) { return atomicExch(t, v); }
-static __device__ inline long tdpAtomicExchN_(long *t, long v) {
-  return (long) atomicExch((unsigned long long *) t, (unsigned long long) v);
-}
-static __device__ inline float tdpAtomicExchN_(float *t, float v) { return atomicExch(t, v); }
-static __device__ inline double tdpAtomicExchN_(double *t, double v) {
-  return tdpFromBits_(atomicExch((unsigned long long *) t, tdpBits_(v)), v);
-}
-template <tdpReduceOp op> static __device__ inline int tdpAtomicMinMaxN_(int *t, int v) {
-  return op == TDP_MIN ? atomicMin(t, v) : atomicMax(t, v);
-}
-template <tdpReduceOp op> static __device__ inline long tdpAtomicMinMaxN_(long *t, long v) {
-  return (long) (op == TDP_MIN ? atomicMin((long long *) t, (long long) v)
-                               : atomicMax((long long *) t, (long long) v));
-}
-template <tdpReduceOp op> static __device__ inline float tdpAtomicMinMaxN_(float *t, float v) {
-  return tdpAtomicCas_<op>(t, v);
-}
-template <tdpReduceOp op> static __device__ inline double tdpAtomicMinMaxN_(double *t, double v) {
-  return tdpAtomicCas_<op>(t, v);
-}
-static __device__ inline int tdpAtomicCasN_(int *t, int e, int d) { return atomicCAS(t, e, d); }
-static __device__ inline long tdpAtomicCasN_(long *t, long e, long d) {
-  return (long) atomicCAS((unsigned long long *) t, (unsigned long long) e,
-                          (unsigned long long) d);
-}
-template <typename T> static __device__ inline T tdpAtomicCasValue_(T *t, T e, T d) {
-  typedef decltype(tdpBits_(e)) Bits;
-  Bits *tb = (Bits *) t, old = *tb;
-  for (;;) {
-    T cur = tdpFromBits_(old, e);
-    if (!(cur == e)) return cur;
-    Bits seen = atomicCAS(tb, old, tdpBits_(d));
-    if (seen == old) return cur;
-    old = seen;
-  }
-}
-static __device__ inline float tdpAtomicCasN_(float *t, float e, float d) {
-  return tdpAtomicCasValue_(t, e, d);
-}
-static __device__ inline double tdpAtomicCasN_(double *t, double e, double d) {
-  return tdpAtomicCasValue_(t, e, d);
-}
-#define TDP_ATOMICS_(Name, T)                                                               \
-  static __device__ inline T targetAtomicAdd##Name(T *t, T v) { return tdpAtomicAddN_(t, v); } \
-  static __device__ inline T targetAtomicMin##Name(T *t, T v) {                             \
-    return tdpAtomicMinMaxN_<TDP_MIN>(t, v);                                                \
-  }                                                                                         \
-  static __device__ inline T targetAtomicMax##Name(T *t, T v) {                             \
-    return tdpAtomicMinMaxN_<TDP_MAX>(t, v);                                                \
-  }                                                                                         \
-  static __device__ inline T targetAtomicExch##Name(T *t, T v) { return tdpAtomicExchN_(t, v); } \
-  static __device__ inline T targetAtomicCAS##Name(T *t, T expected, T desired) {           \
-    return tdpAtomicCasN_(t, expected, desired);                                            \
-  }
-
 #define TDP_BLOCK_OPS_(Name, T)                                                              \
   static __device__ inline void targetBlockAdd##Name(T *t, T p) { tdpBlockOp_<TDP_SUM>(t, p); } \
   static __device__ inline void targetBlockMin##Name(T *t, T p) { tdpBlockOp_<TDP_MIN>(t, p); } \
@@ -842,51 +788,6 @@ static inline int tdpLanes_(int nlane) {
 #define TDP_CHEVRONS_NOSTRIDE_(N)
 #define TDP_CHEVRONS_REDUCE_(N)
 
-/* Atomics for target code (docs/api.md, "Atomics"): each returns the value
- * the location held before. Add and exchange are omp atomic capture; min,
- * max and compare-and-swap are OpenMP 5.1 omp atomic compare capture where
- * the compiler has it (gcc >= 12, clang >= 16, or any compiler announcing
- * OpenMP 5.1). Elsewhere (clang 14 of the dev box) all five take one named
- * critical section instead: a critical section excludes only other critical
- * sections, so an atomic add beside a critical min on the same location
- * would race; one mechanism for all of them keeps them exclusive. */
-#if defined(_OPENMP) &&                                                          \
-    (_OPENMP >= 202011 || (defined(__clang__) && __clang_major__ >= 16) ||       \
-     (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 12))
-#define TDP_ATOMIC_CAPTURE_ TDP_OMP_(atomic capture)
-#define TDP_ATOMIC_COMPARE_ TDP_OMP_(atomic compare capture)
-#else
-#define TDP_ATOMIC_CAPTURE_ TDP_OMP_(critical(tdp_atomic_))
-#define TDP_ATOMIC_COMPARE_ TDP_OMP_(critical(tdp_atomic_))
-#endif
-/* (void) desired: gcc 12 calls it unused inside a compare capture. */
-#define TDP_ATOMICS_(Name, T)                                                  \
-  static inline T targetAtomicAdd##Name(T *t, T v) {                           \
-    T old;                                                                     \
-    TDP_ATOMIC_CAPTURE_ { old = *t; *t += v; }                                 \
-    return old;                                                                \
-  }                                                                            \
-  static inline T targetAtomicExch##Name(T *t, T v) {                          \
-    T old;                                                                     \
-    TDP_ATOMIC_CAPTURE_ { old = *t; *t = v; }                                  \
-    return old;                                                                \
-  }                                                                            \
-  static inline T targetAtomicMin##Name(T *t, T v) {                           \
-    T old;                                                                     \
-    TDP_ATOMIC_COMPARE_ { old = *t; if (v < *t) { *t = v; } }                  \
-    return old;                                                                \
-  }                                                                            \
-  static inline T targetAtomicMax##Name(T *t, T v) {                           \
-    T old;                                                                     \
-    TDP_ATOMIC_COMPARE_ { old = *t; if (v > *t) { *t = v; } }                  \
-    return old;                                                                \
-  }                                                                            \
-  static inline T targetAtomicCAS##Name(T *t, T expected, T desired) {         \
-    T old;                                                                     \
-    (void) desired;                                                            \
-    TDP_ATOMIC_COMPARE_ { old = *t; if (*t == expected) { *t = desired; } }    \
-    return old;                                                                \
-  }
 /* Called after the TLP loop, where the reduction clause has already
  * combined the threads' partials: one atomic (or, for min and max, which
  * have no omp atomic before OpenMP 5.1, one critical section) per call. */
@@ -906,10 +807,9 @@ static inline int tdpLanes_(int nlane) {
 
 #endif /* __CUDACC__ */
 
-TDP_ATOMICS_(Int, int)
-TDP_ATOMICS_(Long, long)
-TDP_ATOMICS_(Float, float)
-TDP_ATOMICS_(Double, double)
+/* Atomics for target code, both backends (their own file: targetAtomic*). */
+#include "targetDP_atomics.h"
+
 TDP_BLOCK_OPS_(Double, double)
 TDP_BLOCK_OPS_(Float, float)
 TDP_BLOCK_OPS_(Int, int)
@@ -1234,185 +1134,9 @@ int tdpConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int 
   tdpConvert((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
 
 /* ---------------------------------------------------------------------- */
-/* Element types. The generic calls take the element type and its size
- * (sizeof of the caller's element, checked against the type): one
- * implementation per helper. The typed names below are thin inline
- * wrappers, one set per type generated by TDP_TYPED_API_, that check the
- * pointer types at compile time. Naming: the double call's name with the
- * type appended (targetSetConstantFloat, copyToTargetSitesLong,
- * targetAoS2SoADoubleComplex, targetPackBoxInt, ...), and the reductions
- * target<Type>Sum/Min/Max (targetFloatSum, targetLongMax, ...; complex
- * types have Sum only: there is no order on them). Result of a reduction:
- * long long for int, long for long, float for float (summed in double),
- * the element type otherwise. The untyped names are the double ones. */
-int tdpSetConstantT(void *t_a, const void *value, size_t n, tdpType type, size_t esz,
-                    const char *f, int l);
-int tdpReduceT(void *res, const void *t_a, size_t n, tdpType type, size_t esz, tdpReduceOp op,
-               const char *f, int l);
-int tdpCopySitesT(void *dst, const void *src, long nsites, long ncomp, tdpType type, size_t esz,
-                  const int *sites, long nlist, int to_target, const char *f, int l);
-int tdpCopyMaskedT(void *dst, const void *src, long nsites, long ncomp, tdpType type,
-                   size_t esz, const char *mask, int to_target, const char *f, int l);
-int tdpCopy3DT(void *dst, const void *src, const int extents[3], long nhalo, long ncomp,
-               tdpType type, size_t esz, int to_target, const char *f, int l);
-int tdpConvertT(void *t_dst, const void *t_src, long nsites, long ncomp, tdpType type,
-                size_t esz, int aos2soa, const char *f, int l);
-
-/* All bytes zero is 0 in every element type (IEEE 754, two's complement). */
-static const unsigned char tdpZeroBytes_[16] = {0};
-#define TDP_TYPED_API_(Name, T, TYPE, R)                                                       \
-  static inline int tdpSetConstant##Name##_(T *t_a, T value, size_t n, const char *f, int l) { \
-    return tdpSetConstantT(t_a, &value, n, TYPE, sizeof(T), f, l);                             \
-  }                                                                                            \
-  static inline int tdpZero##Name##_(T *t_a, size_t n, const char *f, int l) {                 \
-    return tdpSetConstantT(t_a, tdpZeroBytes_, n, TYPE, sizeof(T), f, l);                      \
-  }                                                                                            \
-  static inline int tdpReduce##Name##_(R *res, const T *t_a, size_t n, tdpReduceOp op,         \
-                                       const char *f, int l) {                                 \
-    return tdpReduceT(res, t_a, n, TYPE, sizeof(T), op, f, l);                                 \
-  }                                                                                            \
-  static inline int tdpCopySites##Name##_(T *dst, const T *src, long nsites, long ncomp,       \
-                                          const int *sites, long nlist, int to_target,         \
-                                          const char *f, int l) {                              \
-    return tdpCopySitesT(dst, src, nsites, ncomp, TYPE, sizeof(T), sites, nlist, to_target,   \
-                         f, l);                                                                \
-  }                                                                                            \
-  static inline int tdpCopyMasked##Name##_(T *dst, const T *src, long nsites, long ncomp,      \
-                                           const char *mask, int to_target, const char *f,     \
-                                           int l) {                                            \
-    return tdpCopyMaskedT(dst, src, nsites, ncomp, TYPE, sizeof(T), mask, to_target, f, l);    \
-  }                                                                                            \
-  static inline int tdpCopy3D##Name##_(T *dst, const T *src, const int extents[3], long nhalo, \
-                                       long ncomp, int to_target, const char *f, int l) {      \
-    return tdpCopy3DT(dst, src, extents, nhalo, ncomp, TYPE, sizeof(T), to_target, f, l);      \
-  }                                                                                            \
-  static inline int tdpConvert##Name##_(T *t_dst, const T *t_src, long nsites, long ncomp,     \
-                                        int aos2soa, const char *f, int l) {                   \
-    return tdpConvertT(t_dst, t_src, nsites, ncomp, TYPE, sizeof(T), aos2soa, f, l);           \
-  }
-TDP_TYPED_API_(Double, double, TDP_TYPE_DOUBLE, double)
-TDP_TYPED_API_(Float, float, TDP_TYPE_FLOAT, float)
-TDP_TYPED_API_(Int, int, TDP_TYPE_INT, long long)
-TDP_TYPED_API_(Long, long, TDP_TYPE_LONG, long)
-TDP_TYPED_API_(DoubleComplex, tdpDoubleComplex, TDP_TYPE_DOUBLE_COMPLEX, tdpDoubleComplex)
-TDP_TYPED_API_(FloatComplex, tdpFloatComplex, TDP_TYPE_FLOAT_COMPLEX, tdpFloatComplex)
-/* The public typed names (one line each: a #define cannot be generated). */
-#define targetSetConstantDouble(t_a, value, n) tdpSetConstantDouble_((t_a), (value), (n), TDP_AT)
-#define targetZeroDouble(t_a, n) tdpZeroDouble_((t_a), (n), TDP_AT)
-#define copyToTargetSitesDouble(t_dst, src, nsites, ncomp, sites, nlist) \
-  tdpCopySitesDouble_((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
-#define copyFromTargetSitesDouble(dst, t_src, nsites, ncomp, sites, nlist) \
-  tdpCopySitesDouble_((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
-#define copyToTargetMaskedDouble(t_dst, src, nsites, ncomp, mask) \
-  tdpCopyMaskedDouble_((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
-#define copyFromTargetMaskedDouble(dst, t_src, nsites, ncomp, mask) \
-  tdpCopyMaskedDouble_((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
-#define copyToTarget3DHaloDouble(t_dst, src, extents, nhalo, ncomp) \
-  tdpCopy3DDouble_((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
-#define copyFromTarget3DEdgeDouble(dst, t_src, extents, nhalo, ncomp) \
-  tdpCopy3DDouble_((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
-#define targetAoS2SoADouble(t_soa, t_aos, nsites, ncomp) \
-  tdpConvertDouble_((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
-#define targetSoA2AoSDouble(t_aos, t_soa, nsites, ncomp) \
-  tdpConvertDouble_((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
-#define targetSetConstantFloat(t_a, value, n) tdpSetConstantFloat_((t_a), (value), (n), TDP_AT)
-#define targetZeroFloat(t_a, n) tdpZeroFloat_((t_a), (n), TDP_AT)
-#define targetFloatSum(res, t_a, n) tdpReduceFloat_((res), (t_a), (n), TDP_SUM, TDP_AT)
-#define targetFloatMin(res, t_a, n) tdpReduceFloat_((res), (t_a), (n), TDP_MIN, TDP_AT)
-#define targetFloatMax(res, t_a, n) tdpReduceFloat_((res), (t_a), (n), TDP_MAX, TDP_AT)
-#define copyToTargetSitesFloat(t_dst, src, nsites, ncomp, sites, nlist) \
-  tdpCopySitesFloat_((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
-#define copyFromTargetSitesFloat(dst, t_src, nsites, ncomp, sites, nlist) \
-  tdpCopySitesFloat_((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
-#define copyToTargetMaskedFloat(t_dst, src, nsites, ncomp, mask) \
-  tdpCopyMaskedFloat_((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
-#define copyFromTargetMaskedFloat(dst, t_src, nsites, ncomp, mask) \
-  tdpCopyMaskedFloat_((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
-#define copyToTarget3DHaloFloat(t_dst, src, extents, nhalo, ncomp) \
-  tdpCopy3DFloat_((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
-#define copyFromTarget3DEdgeFloat(dst, t_src, extents, nhalo, ncomp) \
-  tdpCopy3DFloat_((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
-#define targetAoS2SoAFloat(t_soa, t_aos, nsites, ncomp) \
-  tdpConvertFloat_((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
-#define targetSoA2AoSFloat(t_aos, t_soa, nsites, ncomp) \
-  tdpConvertFloat_((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
-#define targetSetConstantInt(t_a, value, n) tdpSetConstantInt_((t_a), (value), (n), TDP_AT)
-#define targetZeroInt(t_a, n) tdpZeroInt_((t_a), (n), TDP_AT)
-#define copyToTargetSitesInt(t_dst, src, nsites, ncomp, sites, nlist) \
-  tdpCopySitesInt_((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
-#define copyFromTargetSitesInt(dst, t_src, nsites, ncomp, sites, nlist) \
-  tdpCopySitesInt_((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
-#define copyToTargetMaskedInt(t_dst, src, nsites, ncomp, mask) \
-  tdpCopyMaskedInt_((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
-#define copyFromTargetMaskedInt(dst, t_src, nsites, ncomp, mask) \
-  tdpCopyMaskedInt_((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
-#define copyToTarget3DHaloInt(t_dst, src, extents, nhalo, ncomp) \
-  tdpCopy3DInt_((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
-#define copyFromTarget3DEdgeInt(dst, t_src, extents, nhalo, ncomp) \
-  tdpCopy3DInt_((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
-#define targetAoS2SoAInt(t_soa, t_aos, nsites, ncomp) \
-  tdpConvertInt_((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
-#define targetSoA2AoSInt(t_aos, t_soa, nsites, ncomp) \
-  tdpConvertInt_((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
-#define targetSetConstantLong(t_a, value, n) tdpSetConstantLong_((t_a), (value), (n), TDP_AT)
-#define targetZeroLong(t_a, n) tdpZeroLong_((t_a), (n), TDP_AT)
-#define targetLongSum(res, t_a, n) tdpReduceLong_((res), (t_a), (n), TDP_SUM, TDP_AT)
-#define targetLongMin(res, t_a, n) tdpReduceLong_((res), (t_a), (n), TDP_MIN, TDP_AT)
-#define targetLongMax(res, t_a, n) tdpReduceLong_((res), (t_a), (n), TDP_MAX, TDP_AT)
-#define copyToTargetSitesLong(t_dst, src, nsites, ncomp, sites, nlist) \
-  tdpCopySitesLong_((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
-#define copyFromTargetSitesLong(dst, t_src, nsites, ncomp, sites, nlist) \
-  tdpCopySitesLong_((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
-#define copyToTargetMaskedLong(t_dst, src, nsites, ncomp, mask) \
-  tdpCopyMaskedLong_((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
-#define copyFromTargetMaskedLong(dst, t_src, nsites, ncomp, mask) \
-  tdpCopyMaskedLong_((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
-#define copyToTarget3DHaloLong(t_dst, src, extents, nhalo, ncomp) \
-  tdpCopy3DLong_((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
-#define copyFromTarget3DEdgeLong(dst, t_src, extents, nhalo, ncomp) \
-  tdpCopy3DLong_((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
-#define targetAoS2SoALong(t_soa, t_aos, nsites, ncomp) \
-  tdpConvertLong_((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
-#define targetSoA2AoSLong(t_aos, t_soa, nsites, ncomp) \
-  tdpConvertLong_((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
-#define targetSetConstantDoubleComplex(t_a, value, n) tdpSetConstantDoubleComplex_((t_a), (value), (n), TDP_AT)
-#define targetZeroDoubleComplex(t_a, n) tdpZeroDoubleComplex_((t_a), (n), TDP_AT)
-#define targetDoubleComplexSum(res, t_a, n) tdpReduceDoubleComplex_((res), (t_a), (n), TDP_SUM, TDP_AT)
-#define copyToTargetSitesDoubleComplex(t_dst, src, nsites, ncomp, sites, nlist) \
-  tdpCopySitesDoubleComplex_((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
-#define copyFromTargetSitesDoubleComplex(dst, t_src, nsites, ncomp, sites, nlist) \
-  tdpCopySitesDoubleComplex_((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
-#define copyToTargetMaskedDoubleComplex(t_dst, src, nsites, ncomp, mask) \
-  tdpCopyMaskedDoubleComplex_((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
-#define copyFromTargetMaskedDoubleComplex(dst, t_src, nsites, ncomp, mask) \
-  tdpCopyMaskedDoubleComplex_((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
-#define copyToTarget3DHaloDoubleComplex(t_dst, src, extents, nhalo, ncomp) \
-  tdpCopy3DDoubleComplex_((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
-#define copyFromTarget3DEdgeDoubleComplex(dst, t_src, extents, nhalo, ncomp) \
-  tdpCopy3DDoubleComplex_((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
-#define targetAoS2SoADoubleComplex(t_soa, t_aos, nsites, ncomp) \
-  tdpConvertDoubleComplex_((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
-#define targetSoA2AoSDoubleComplex(t_aos, t_soa, nsites, ncomp) \
-  tdpConvertDoubleComplex_((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
-#define targetSetConstantFloatComplex(t_a, value, n) tdpSetConstantFloatComplex_((t_a), (value), (n), TDP_AT)
-#define targetZeroFloatComplex(t_a, n) tdpZeroFloatComplex_((t_a), (n), TDP_AT)
-#define targetFloatComplexSum(res, t_a, n) tdpReduceFloatComplex_((res), (t_a), (n), TDP_SUM, TDP_AT)
-#define copyToTargetSitesFloatComplex(t_dst, src, nsites, ncomp, sites, nlist) \
-  tdpCopySitesFloatComplex_((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
-#define copyFromTargetSitesFloatComplex(dst, t_src, nsites, ncomp, sites, nlist) \
-  tdpCopySitesFloatComplex_((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
-#define copyToTargetMaskedFloatComplex(t_dst, src, nsites, ncomp, mask) \
-  tdpCopyMaskedFloatComplex_((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
-#define copyFromTargetMaskedFloatComplex(dst, t_src, nsites, ncomp, mask) \
-  tdpCopyMaskedFloatComplex_((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
-#define copyToTarget3DHaloFloatComplex(t_dst, src, extents, nhalo, ncomp) \
-  tdpCopy3DFloatComplex_((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
-#define copyFromTarget3DEdgeFloatComplex(dst, t_src, extents, nhalo, ncomp) \
-  tdpCopy3DFloatComplex_((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
-#define targetAoS2SoAFloatComplex(t_soa, t_aos, nsites, ncomp) \
-  tdpConvertFloatComplex_((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
-#define targetSoA2AoSFloatComplex(t_aos, t_soa, nsites, ncomp) \
-  tdpConvertFloatComplex_((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
+/* Element types: the typed names of the helpers above (targetSetConstantFloat,
+ * targetLongSum, copyToTargetSitesInt, ...), generated per type. */
+#include "targetDP_types.h"
 
 /* Called by TDP_LAUNCH on CUDA right after kernel<<<...>>>: a launch that
  * failed is reported with the kernel's name and the launch's file:line. */
@@ -1448,37 +1172,8 @@ int tdpCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, const c
   tdpCopyTargetToTarget((t_dst), (t_src), (nbytes), TDP_AT)
 
 /* ---------------------------------------------------------------------- */
-/* Scans and stream compaction of target arrays (targetDP_scan*.c*).
- * Inclusive: out[i] = in[0] + ... + in[i]; exclusive: out[0] = 0,
- * out[i] = in[0] + ... + in[i-1]. n may be 0; out may be in (in place).
- * Integer sums wrap as the element type does: scan int data that can
- * exceed INT_MAX as long. */
-
-typedef enum { TDP_SCAN_INCLUSIVE = 0, TDP_SCAN_EXCLUSIVE = 1 } tdpScanMode;
-int tdpScan(void *t_out, const void *t_in, size_t n, tdpScanType type, tdpScanMode mode,
-            const char *f, int l);
-#define targetScanInclusiveInt(t_out, t_in, n) \
-  tdpScan((int *) (t_out), (const int *) (t_in), (n), TDP_TYPE_INT, TDP_SCAN_INCLUSIVE, TDP_AT)
-#define targetScanExclusiveInt(t_out, t_in, n) \
-  tdpScan((int *) (t_out), (const int *) (t_in), (n), TDP_TYPE_INT, TDP_SCAN_EXCLUSIVE, TDP_AT)
-#define targetScanInclusiveLong(t_out, t_in, n)                                      \
-  tdpScan((long *) (t_out), (const long *) (t_in), (n), TDP_TYPE_LONG, TDP_SCAN_INCLUSIVE, \
-          TDP_AT)
-#define targetScanExclusiveLong(t_out, t_in, n)                                      \
-  tdpScan((long *) (t_out), (const long *) (t_in), (n), TDP_TYPE_LONG, TDP_SCAN_EXCLUSIVE, \
-          TDP_AT)
-#define targetScanInclusiveDouble(t_out, t_in, n)                                        \
-  tdpScan((double *) (t_out), (const double *) (t_in), (n), TDP_TYPE_DOUBLE,               \
-          TDP_SCAN_INCLUSIVE, TDP_AT)
-#define targetScanExclusiveDouble(t_out, t_in, n)                                        \
-  tdpScan((double *) (t_out), (const double *) (t_in), (n), TDP_TYPE_DOUBLE,               \
-          TDP_SCAN_EXCLUSIVE, TDP_AT)
-
-/* The indices i < n with t_mask[i] != 0, in increasing order, into the
- * target array t_index (room for n); their number into the host *count. */
-int tdpCompact(long *t_index, size_t *count, const char *t_mask, size_t n, const char *f, int l);
-#define targetCompactIndices(t_index, count, t_mask, n) \
-  tdpCompact((t_index), (count), (t_mask), (n), TDP_AT)
+/* Scans and stream compaction of target arrays (targetScan*, targetCompactIndices). */
+#include "targetDP_scan.h"
 
 /* ---------------------------------------------------------------------- */
 /* Profiling (targetDP_profile.c). In a build with PROFILE=1 every launch
@@ -1491,209 +1186,10 @@ void targetProfilePrint(FILE *file); /* the table so far */
 void tdpProfileStart(const char *name, double bytes);
 int tdpProfileStop(const char *name, int rc);
 
-/* Asynchronous work: streams, events, asynchronous copies, pinned host
- * memory, CUDA IPC handles and packing of boxes of a field (faces, for
- * halo exchange). On CUDA a stream is a cudaStream_t; on the C backend it
- * is a real handle whose operations run in order, each finished when its
- * call returns. The stream argument may be TARGET_STREAM_DEFAULT (NULL):
- * the default stream (on CUDA the legacy stream 0, which waits for and is
- * waited for by all other work of the device). */
-
-typedef struct tdpStream_ *targetStream_t;
-typedef struct tdpEvent_ *targetEvent_t;
-#define TARGET_STREAM_DEFAULT ((targetStream_t) 0)
-
-/* A stream's priority. On CUDA the blocks of a high-priority stream are
- * dispatched before the waiting blocks of normal ones: a halo exchange's
- * small pack and unpack kernels, launched while a large interior update
- * fills the device, then run beside it instead of queueing behind it
- * (2 H200s, lb 256^3 per GPU: the overlapped step waited 1.52 ms for its
- * exchange behind the interior kernel). The C backend runs each stream's
- * work in order when it is queued and has nothing to reorder. */
-typedef enum {
-  TARGET_STREAM_PRIORITY_NORMAL = 0,
-  TARGET_STREAM_PRIORITY_HIGH = 1
-} targetStreamPriority_t;
-
-int tdpStreamCreate(targetStream_t *stream, const char *f, int l);
-int tdpStreamCreatePriority(targetStream_t *stream, targetStreamPriority_t priority,
-                            const char *f, int l);
-int tdpStreamDestroy(targetStream_t stream, const char *f, int l);
-int tdpStreamSynchronize(targetStream_t stream, const char *f, int l);
-#define targetStreamCreate(pstream) tdpStreamCreate((pstream), TDP_AT)
-/* targetStreamCreateWithPriority(&halo, TARGET_STREAM_PRIORITY_HIGH) */
-#define targetStreamCreateWithPriority(pstream, priority) \
-  tdpStreamCreatePriority((pstream), (priority), TDP_AT)
-#define targetStreamDestroy(stream) tdpStreamDestroy((stream), TDP_AT)
-#define targetStreamSynchronize(stream) tdpStreamSynchronize((stream), TDP_AT)
-
-int tdpEventCreate(targetEvent_t *event, const char *f, int l);
-int tdpEventDestroy(targetEvent_t event, const char *f, int l);
-int tdpEventRecord(targetEvent_t event, targetStream_t stream, const char *f, int l);
-int tdpStreamWaitEvent(targetStream_t stream, targetEvent_t event, const char *f, int l);
-int tdpEventSynchronize(targetEvent_t event, const char *f, int l);
-#define targetEventCreate(pevent) tdpEventCreate((pevent), TDP_AT)
-#define targetEventDestroy(event) tdpEventDestroy((event), TDP_AT)
-/* Work on stream queued after this call completes the event ... */
-#define targetEventRecord(event, stream) tdpEventRecord((event), (stream), TDP_AT)
-/* ... and work queued on stream after this call waits for it. */
-#define targetStreamWaitEvent(stream, event) tdpStreamWaitEvent((stream), (event), TDP_AT)
-#define targetEventSynchronize(event) tdpEventSynchronize((event), TDP_AT)
-/* Timing on the target's clock: two events made by targetEventCreateTimed
- * and recorded on streams; *seconds is the time from start to stop (waits
- * for stop). Kernels are timed so without synchronising the host around
- * them (CUDA: cudaEventElapsedTime, ~0.5 us resolution; C: the host clock
- * at each record, where the work before it is done). */
-int tdpEventCreateTimed(targetEvent_t *event, const char *f, int l);
-int tdpEventElapsed(double *seconds, targetEvent_t start, targetEvent_t stop, const char *f,
-                    int l);
-#define targetEventCreateTimed(pevent) tdpEventCreateTimed((pevent), TDP_AT)
-#define targetEventElapsed(pseconds, start, stop) \
-  tdpEventElapsed((pseconds), (start), (stop), TDP_AT)
-
-/* The backend's own stream behind a handle, after checking it is live
- * (used by TDP_LAUNCH_STREAM; *native is a cudaStream_t on CUDA). */
-int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l);
-
-/* TDP_LAUNCH_STREAM(kernel, N, stream, args...): TDP_LAUNCH on a stream.
- * The launch returns at once on CUDA; on the C backend the kernel has run.
- * A stream that is not live is an error and the kernel is not launched. */
-/* TDP_LAUNCH_REDUCE_STREAM(kernel, N, stream, args...): TDP_LAUNCH_REDUCE
- * (a kernel ending in targetBlockAdd*) on a stream. */
-#define TDP_LAUNCH_STREAM(kernel, N, stream, ...) \
-  TDP_LAUNCH_STREAM_WITH_(0, kernel, N, stream, __VA_ARGS__)
-#define TDP_LAUNCH_REDUCE_STREAM(kernel, N, stream, ...) \
-  TDP_LAUNCH_STREAM_WITH_(1, kernel, N, stream, __VA_ARGS__)
-#ifdef __CUDACC__
-#define TDP_LAUNCH_STREAM_WITH_(capped, kernel, N, stream, ...)                     \
-  do {                                                                              \
-    void *tdp_native_ = 0;                                                          \
-    if (tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
-      TDP_PROFILE_START_(#kernel);                                                  \
-      kernel<<<tdpNumBlocks((N), VVL * TARGET_TPB, (capped)), TARGET_TPB, 0,        \
-               (cudaStream_t) tdp_native_>>>(__VA_ARGS__);                          \
-      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                  \
-      TDP_PROFILE_STOP_(#kernel);                                                   \
-    }                                                                               \
-  } while (0)
-#else
-#define TDP_LAUNCH_STREAM_WITH_(capped, kernel, N, stream, ...)                     \
-  do {                                                                              \
-    void *tdp_native_ = 0;                                                          \
-    (void) (N);                                                                     \
-    if (tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS && \
-        tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS) {              \
-      TDP_PROFILE_START_(#kernel);                                                  \
-      kernel(__VA_ARGS__);                                                          \
-      TDP_PROFILE_STOP_(#kernel);                                                   \
-    }                                                                               \
-  } while (0)
-#endif
-
-/* Copies queued on a stream. From or to pageable host memory they are
- * correct but may not overlap anything; use pinned memory (below). */
-typedef enum {
-  TARGET_COPY_TO_TARGET = 0,     /* host -> target */
-  TARGET_COPY_FROM_TARGET = 1,   /* target -> host */
-  TARGET_COPY_TARGET_TO_TARGET = 2 /* target -> target, also to a peer's IPC mapping */
-} targetCopyKind_t;
-int tdpCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
-                 targetStream_t stream, int wait, const char *f, int l);
-#define copyToTargetAsync(t_dst, src, nbytes, stream) \
-  tdpCopyAsync((t_dst), (src), (nbytes), TARGET_COPY_TO_TARGET, (stream), 0, TDP_AT)
-#define copyFromTargetAsync(dst, t_src, nbytes, stream) \
-  tdpCopyAsync((dst), (t_src), (nbytes), TARGET_COPY_FROM_TARGET, (stream), 0, TDP_AT)
-#define copyTargetToTargetAsync(t_dst, t_src, nbytes, stream) \
-  tdpCopyAsync((t_dst), (t_src), (nbytes), TARGET_COPY_TARGET_TO_TARGET, (stream), 0, TDP_AT)
-
-/* Pinned (page-locked) host memory: cudaMallocHost on CUDA, 64-byte
- * aligned memory on the C backend. Host memory in every other respect;
- * freed only with targetFreeHost. */
-int tdpMallocHost(void **p, size_t nbytes, const char *f, int l);
-int tdpFreeHost(void *p, const char *f, int l);
-#define targetMallocHost(pp, nbytes) tdpMallocHost((void **) (pp), (nbytes), TDP_AT)
-#define targetFreeHost(p) tdpFreeHost((p), TDP_AT)
-
-/* CUDA IPC: another process on the node maps a target allocation of ours
- * and copies to or from it directly (copyTargetToTargetAsync). The handle
- * is plain bytes, to be sent with MPI_BYTE. On the C backend every call
- * fails with TARGET_ERROR_NOT_AVAILABLE; targetIpcAvailable() says 0. */
-typedef struct {
-  unsigned char bytes[64]; /* cudaIpcMemHandle_t */
-  size_t nbytes;           /* the allocation's size from offset on */
-  size_t offset;           /* of the pointer inside its allocation */
-} targetIpcHandle_t;
-int targetIpcAvailable(void);
-int tdpIpcGetHandle(targetIpcHandle_t *handle, void *t_ptr, const char *f, int l);
-int tdpIpcOpenHandle(void **t_peer, const targetIpcHandle_t *handle, const char *f, int l);
-int tdpIpcCloseHandle(void *t_peer, const char *f, int l);
-#define targetIpcGetHandle(phandle, t_ptr) tdpIpcGetHandle((phandle), (t_ptr), TDP_AT)
-#define targetIpcOpenHandle(pt_peer, phandle) \
-  tdpIpcOpenHandle((void **) (pt_peer), (phandle), TDP_AT)
-#define targetIpcCloseHandle(t_peer) tdpIpcCloseHandle((t_peer), TDP_AT)
-
-/* Boxes of a field, for halo exchange: the sites lo[d] <= x[d] < hi[d]
- * of a lattice of ndim (1 to 4) extents, site index row-major (the last
- * coordinate fastest: (x*ny + y)*nz + z in 3-D), all ncomp components in
- * the build's layout, to or from a contiguous target buffer: component c
- * of the k-th site of the box (row-major in the box) at buf[c*nbox + k].
- * targetDP kernels queued on stream. */
-int tdpPackBox(double *t_dst, const double *t_src, int ndim, const long extents[],
-               const long lo[], const long hi[], int ncomp, int unpack, targetStream_t stream,
-               const char *f, int l);
-#define targetPackBox(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBox((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
-#define targetUnpackBox(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBox((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
-int tdpPackBoxT(void *t_dst, const void *t_src, int ndim, const long extents[], const long lo[],
-                const long hi[], int ncomp, tdpType type, size_t esz, int unpack,
-                targetStream_t stream, const char *f, int l);
-#define TDP_TYPED_PACK_(Name, T, TYPE)                                                          \
-  static inline int tdpPackBox##Name##_(T *t_dst, const T *t_src, int ndim,                    \
-                                        const long extents[], const long lo[], const long hi[], \
-                                        int ncomp, int unpack, targetStream_t stream,           \
-                                        const char *f, int l) {                                 \
-    return tdpPackBoxT(t_dst, t_src, ndim, extents, lo, hi, ncomp, TYPE, sizeof(T), unpack,     \
-                       stream, f, l);                                                           \
-  }
-TDP_TYPED_PACK_(Double, double, TDP_TYPE_DOUBLE)
-TDP_TYPED_PACK_(Float, float, TDP_TYPE_FLOAT)
-TDP_TYPED_PACK_(Int, int, TDP_TYPE_INT)
-TDP_TYPED_PACK_(Long, long, TDP_TYPE_LONG)
-TDP_TYPED_PACK_(DoubleComplex, tdpDoubleComplex, TDP_TYPE_DOUBLE_COMPLEX)
-TDP_TYPED_PACK_(FloatComplex, tdpFloatComplex, TDP_TYPE_FLOAT_COMPLEX)
-#define targetPackBoxDouble(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxDouble_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
-#define targetUnpackBoxDouble(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxDouble_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
-#define targetPackBoxFloat(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxFloat_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
-#define targetUnpackBoxFloat(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxFloat_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
-#define targetPackBoxInt(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxInt_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
-#define targetUnpackBoxInt(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxInt_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
-#define targetPackBoxLong(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxLong_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
-#define targetUnpackBoxLong(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxLong_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
-#define targetPackBoxDoubleComplex(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxDoubleComplex_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
-#define targetUnpackBoxDoubleComplex(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxDoubleComplex_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
-#define targetPackBoxFloatComplex(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxFloatComplex_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
-#define targetUnpackBoxFloatComplex(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxFloatComplex_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
-/* The box of one face: along dim, side 0 (low) or 1 (high), the halo
- * (the outer nhalo layers) or the edge (the nhalo layers inside them:
- * what the neighbour's halo is filled from); every other axis whole, halo
- * included (exchanging the axes one after the other then fills edges and
- * corners too). Returns the number of sites. */
-typedef enum { TARGET_FACE_EDGE = 0, TARGET_FACE_HALO = 1 } targetFaceRegion_t;
-long targetFaceBox(int ndim, const long extents[], int nhalo, int dim, int side,
-                   targetFaceRegion_t region, long lo[], long hi[]);
+/* Asynchronous work: streams, events, asynchronous copies, pinned host memory,
+ * CUDA IPC handles, packing boxes of a field (targetStream*, TDP_LAUNCH_STREAM,
+ * copy*Async, targetMallocHost, targetIpc*, targetPackBox*, targetFaceBox). */
+#include "targetDP_async.h"
 
 /* GPUs visible to this process and the one it uses (C backend: 0 and -1). */
 int targetDeviceCount(void);

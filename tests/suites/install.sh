@@ -50,6 +50,9 @@ backends=c
 for b in $backends; do
   check "installed files of the $b backend" test -f "$P/include/targetDP.h" -a \
     -f "$P/include/targetDP_compat.h" -a -f "$P/include/targetDP/config_$b.h" -a \
+    -f "$P/include/targetDP_lanes.h" -a -f "$P/include/targetDP_atomics.h" -a \
+    -f "$P/include/targetDP_types.h" -a -f "$P/include/targetDP_scan.h" -a \
+    -f "$P/include/targetDP_async.h" -a -f "$P/include/targetDP_box.h" -a \
     -f "$P/lib/libtargetDP_$b.a" -a -f "$P/lib/pkgconfig/targetDP-$b.pc" -a \
     -f "$P/lib/cmake/targetDP/targetDP-$b.cmake" -a -x "$P/bin/targetDP-config"
 done

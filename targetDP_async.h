@@ -1,0 +1,223 @@
+/*
+ * targetDP_async.h -- asynchronous work: streams (with priorities), events
+ * and timing on the target's clock, TDP_LAUNCH_STREAM, asynchronous copies,
+ * pinned host memory, CUDA IPC handles, and packing boxes of a field
+ * (faces, for halo exchange; typed per element type). Implemented in
+ * targetDP_async.c (handles, checks), the backends and targetDP_pack.c.
+ * Included by targetDP.h inside its extern "C" block, after the core host
+ * API and launch macros it uses (TDP_AT, tdpType, tdpLaunchCheck,
+ * tdpNumBlocks, TDP_PROFILE_START_/STOP_, VVL, TARGET_TPB); not a header to
+ * include on its own. Declarations and macros only; the one backend
+ * difference is how TDP_LAUNCH_STREAM launches (#ifdef __CUDACC__ below).
+ */
+#ifndef TARGETDP_H
+#error "targetDP_async.h is part of targetDP.h: include targetDP.h"
+#endif
+#ifndef TARGETDP_ASYNC_H
+#define TARGETDP_ASYNC_H
+
+/* Asynchronous work: streams, events, asynchronous copies, pinned host
+ * memory, CUDA IPC handles and packing of boxes of a field (faces, for
+ * halo exchange). On CUDA a stream is a cudaStream_t; on the C backend it
+ * is a real handle whose operations run in order, each finished when its
+ * call returns. The stream argument may be TARGET_STREAM_DEFAULT (NULL):
+ * the default stream (on CUDA the legacy stream 0, which waits for and is
+ * waited for by all other work of the device). */
+
+typedef struct tdpStream_ *targetStream_t;
+typedef struct tdpEvent_ *targetEvent_t;
+#define TARGET_STREAM_DEFAULT ((targetStream_t) 0)
+
+/* A stream's priority. On CUDA the blocks of a high-priority stream are
+ * dispatched before the waiting blocks of normal ones: a halo exchange's
+ * small pack and unpack kernels, launched while a large interior update
+ * fills the device, then run beside it instead of queueing behind it
+ * (2 H200s, lb 256^3 per GPU: the overlapped step waited 1.52 ms for its
+ * exchange behind the interior kernel). The C backend runs each stream's
+ * work in order when it is queued and has nothing to reorder. */
+typedef enum {
+  TARGET_STREAM_PRIORITY_NORMAL = 0,
+  TARGET_STREAM_PRIORITY_HIGH = 1
+} targetStreamPriority_t;
+
+int tdpStreamCreate(targetStream_t *stream, const char *f, int l);
+int tdpStreamCreatePriority(targetStream_t *stream, targetStreamPriority_t priority,
+                            const char *f, int l);
+int tdpStreamDestroy(targetStream_t stream, const char *f, int l);
+int tdpStreamSynchronize(targetStream_t stream, const char *f, int l);
+#define targetStreamCreate(pstream) tdpStreamCreate((pstream), TDP_AT)
+/* targetStreamCreateWithPriority(&halo, TARGET_STREAM_PRIORITY_HIGH) */
+#define targetStreamCreateWithPriority(pstream, priority) \
+  tdpStreamCreatePriority((pstream), (priority), TDP_AT)
+#define targetStreamDestroy(stream) tdpStreamDestroy((stream), TDP_AT)
+#define targetStreamSynchronize(stream) tdpStreamSynchronize((stream), TDP_AT)
+
+int tdpEventCreate(targetEvent_t *event, const char *f, int l);
+int tdpEventDestroy(targetEvent_t event, const char *f, int l);
+int tdpEventRecord(targetEvent_t event, targetStream_t stream, const char *f, int l);
+int tdpStreamWaitEvent(targetStream_t stream, targetEvent_t event, const char *f, int l);
+int tdpEventSynchronize(targetEvent_t event, const char *f, int l);
+#define targetEventCreate(pevent) tdpEventCreate((pevent), TDP_AT)
+#define targetEventDestroy(event) tdpEventDestroy((event), TDP_AT)
+/* Work on stream queued after this call completes the event ... */
+#define targetEventRecord(event, stream) tdpEventRecord((event), (stream), TDP_AT)
+/* ... and work queued on stream after this call waits for it. */
+#define targetStreamWaitEvent(stream, event) tdpStreamWaitEvent((stream), (event), TDP_AT)
+#define targetEventSynchronize(event) tdpEventSynchronize((event), TDP_AT)
+/* Timing on the target's clock: two events made by targetEventCreateTimed
+ * and recorded on streams; *seconds is the time from start to stop (waits
+ * for stop). Kernels are timed so without synchronising the host around
+ * them (CUDA: cudaEventElapsedTime, ~0.5 us resolution; C: the host clock
+ * at each record, where the work before it is done). */
+int tdpEventCreateTimed(targetEvent_t *event, const char *f, int l);
+int tdpEventElapsed(double *seconds, targetEvent_t start, targetEvent_t stop, const char *f,
+                    int l);
+#define targetEventCreateTimed(pevent) tdpEventCreateTimed((pevent), TDP_AT)
+#define targetEventElapsed(pseconds, start, stop) \
+  tdpEventElapsed((pseconds), (start), (stop), TDP_AT)
+
+/* The backend's own stream behind a handle, after checking it is live
+ * (used by TDP_LAUNCH_STREAM; *native is a cudaStream_t on CUDA). */
+int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l);
+
+/* TDP_LAUNCH_STREAM(kernel, N, stream, args...): TDP_LAUNCH on a stream.
+ * The launch returns at once on CUDA; on the C backend the kernel has run.
+ * A stream that is not live is an error and the kernel is not launched. */
+/* TDP_LAUNCH_REDUCE_STREAM(kernel, N, stream, args...): TDP_LAUNCH_REDUCE
+ * (a kernel ending in targetBlockAdd*) on a stream. */
+#define TDP_LAUNCH_STREAM(kernel, N, stream, ...) \
+  TDP_LAUNCH_STREAM_WITH_(0, kernel, N, stream, __VA_ARGS__)
+#define TDP_LAUNCH_REDUCE_STREAM(kernel, N, stream, ...) \
+  TDP_LAUNCH_STREAM_WITH_(1, kernel, N, stream, __VA_ARGS__)
+#ifdef __CUDACC__
+#define TDP_LAUNCH_STREAM_WITH_(capped, kernel, N, stream, ...)                     \
+  do {                                                                              \
+    void *tdp_native_ = 0;                                                          \
+    if (tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+      TDP_PROFILE_START_(#kernel);                                                  \
+      kernel<<<tdpNumBlocks((N), VVL * TARGET_TPB, (capped)), TARGET_TPB, 0,        \
+               (cudaStream_t) tdp_native_>>>(__VA_ARGS__);                          \
+      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                  \
+      TDP_PROFILE_STOP_(#kernel);                                                   \
+    }                                                                               \
+  } while (0)
+#else
+#define TDP_LAUNCH_STREAM_WITH_(capped, kernel, N, stream, ...)                     \
+  do {                                                                              \
+    void *tdp_native_ = 0;                                                          \
+    (void) (N);                                                                     \
+    if (tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS && \
+        tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS) {              \
+      TDP_PROFILE_START_(#kernel);                                                  \
+      kernel(__VA_ARGS__);                                                          \
+      TDP_PROFILE_STOP_(#kernel);                                                   \
+    }                                                                               \
+  } while (0)
+#endif
+
+/* Copies queued on a stream. From or to pageable host memory they are
+ * correct but may not overlap anything; use pinned memory (below). */
+typedef enum {
+  TARGET_COPY_TO_TARGET = 0,     /* host -> target */
+  TARGET_COPY_FROM_TARGET = 1,   /* target -> host */
+  TARGET_COPY_TARGET_TO_TARGET = 2 /* target -> target, also to a peer's IPC mapping */
+} targetCopyKind_t;
+int tdpCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+                 targetStream_t stream, int wait, const char *f, int l);
+#define copyToTargetAsync(t_dst, src, nbytes, stream) \
+  tdpCopyAsync((t_dst), (src), (nbytes), TARGET_COPY_TO_TARGET, (stream), 0, TDP_AT)
+#define copyFromTargetAsync(dst, t_src, nbytes, stream) \
+  tdpCopyAsync((dst), (t_src), (nbytes), TARGET_COPY_FROM_TARGET, (stream), 0, TDP_AT)
+#define copyTargetToTargetAsync(t_dst, t_src, nbytes, stream) \
+  tdpCopyAsync((t_dst), (t_src), (nbytes), TARGET_COPY_TARGET_TO_TARGET, (stream), 0, TDP_AT)
+
+/* Pinned (page-locked) host memory: cudaMallocHost on CUDA, 64-byte
+ * aligned memory on the C backend. Host memory in every other respect;
+ * freed only with targetFreeHost. */
+int tdpMallocHost(void **p, size_t nbytes, const char *f, int l);
+int tdpFreeHost(void *p, const char *f, int l);
+#define targetMallocHost(pp, nbytes) tdpMallocHost((void **) (pp), (nbytes), TDP_AT)
+#define targetFreeHost(p) tdpFreeHost((p), TDP_AT)
+
+/* CUDA IPC: another process on the node maps a target allocation of ours
+ * and copies to or from it directly (copyTargetToTargetAsync). The handle
+ * is plain bytes, to be sent with MPI_BYTE. On the C backend every call
+ * fails with TARGET_ERROR_NOT_AVAILABLE; targetIpcAvailable() says 0. */
+typedef struct {
+  unsigned char bytes[64]; /* cudaIpcMemHandle_t */
+  size_t nbytes;           /* the allocation's size from offset on */
+  size_t offset;           /* of the pointer inside its allocation */
+} targetIpcHandle_t;
+int targetIpcAvailable(void);
+int tdpIpcGetHandle(targetIpcHandle_t *handle, void *t_ptr, const char *f, int l);
+int tdpIpcOpenHandle(void **t_peer, const targetIpcHandle_t *handle, const char *f, int l);
+int tdpIpcCloseHandle(void *t_peer, const char *f, int l);
+#define targetIpcGetHandle(phandle, t_ptr) tdpIpcGetHandle((phandle), (t_ptr), TDP_AT)
+#define targetIpcOpenHandle(pt_peer, phandle) \
+  tdpIpcOpenHandle((void **) (pt_peer), (phandle), TDP_AT)
+#define targetIpcCloseHandle(t_peer) tdpIpcCloseHandle((t_peer), TDP_AT)
+
+/* Boxes of a field, for halo exchange: the sites lo[d] <= x[d] < hi[d]
+ * of a lattice of ndim (1 to 4) extents, site index row-major (the last
+ * coordinate fastest: (x*ny + y)*nz + z in 3-D), all ncomp components in
+ * the build's layout, to or from a contiguous target buffer: component c
+ * of the k-th site of the box (row-major in the box) at buf[c*nbox + k].
+ * targetDP kernels queued on stream. */
+int tdpPackBox(double *t_dst, const double *t_src, int ndim, const long extents[],
+               const long lo[], const long hi[], int ncomp, int unpack, targetStream_t stream,
+               const char *f, int l);
+#define targetPackBox(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBox((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBox(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBox((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+int tdpPackBoxT(void *t_dst, const void *t_src, int ndim, const long extents[], const long lo[],
+                const long hi[], int ncomp, tdpType type, size_t esz, int unpack,
+                targetStream_t stream, const char *f, int l);
+#define TDP_TYPED_PACK_(Name, T, TYPE)                                                          \
+  static inline int tdpPackBox##Name##_(T *t_dst, const T *t_src, int ndim,                    \
+                                        const long extents[], const long lo[], const long hi[], \
+                                        int ncomp, int unpack, targetStream_t stream,           \
+                                        const char *f, int l) {                                 \
+    return tdpPackBoxT(t_dst, t_src, ndim, extents, lo, hi, ncomp, TYPE, sizeof(T), unpack,     \
+                       stream, f, l);                                                           \
+  }
+TDP_TYPED_PACK_(Double, double, TDP_TYPE_DOUBLE)
+TDP_TYPED_PACK_(Float, float, TDP_TYPE_FLOAT)
+TDP_TYPED_PACK_(Int, int, TDP_TYPE_INT)
+TDP_TYPED_PACK_(Long, long, TDP_TYPE_LONG)
+TDP_TYPED_PACK_(DoubleComplex, tdpDoubleComplex, TDP_TYPE_DOUBLE_COMPLEX)
+TDP_TYPED_PACK_(FloatComplex, tdpFloatComplex, TDP_TYPE_FLOAT_COMPLEX)
+#define targetPackBoxDouble(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxDouble_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxDouble(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxDouble_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxFloat(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxFloat_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxFloat(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxFloat_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxInt(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxInt_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxInt(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxInt_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxLong(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxLong_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxLong(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxLong_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxDoubleComplex(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxDoubleComplex_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxDoubleComplex(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxDoubleComplex_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxFloatComplex(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxFloatComplex_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxFloatComplex(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
+  tdpPackBoxFloatComplex_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+/* The box of one face: along dim, side 0 (low) or 1 (high), the halo
+ * (the outer nhalo layers) or the edge (the nhalo layers inside them:
+ * what the neighbour's halo is filled from); every other axis whole, halo
+ * included (exchanging the axes one after the other then fills edges and
+ * corners too). Returns the number of sites. */
+typedef enum { TARGET_FACE_EDGE = 0, TARGET_FACE_HALO = 1 } targetFaceRegion_t;
+long targetFaceBox(int ndim, const long extents[], int nhalo, int dim, int side,
+                   targetFaceRegion_t region, long lo[], long hi[]);
+
+#endif /* TARGETDP_ASYNC_H */
