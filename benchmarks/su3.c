@@ -34,6 +34,8 @@
 #include "bench.h"
 #include "common/cli.h"
 #include "common/timer.h"
+/* su3MulNN: the app's product of two links (MILC's mult_su3_nn), one home for both */
+#include "apps/milc/su3.h"
 
 #define NL 72 /* 4 links x 9 complex: doubles per site */
 #define NP 36 /* (re, im) pairs per site */
@@ -68,24 +70,6 @@ static TDP_HOST_DEVICE double aval(long i, int c) {
 }
 static double bval(int c) {
   return (double) ((c * 5) % 13 - 6) / 4.0;
-}
-
-/* c = a x b for one link: 18 doubles each, element (i, k) at 2 (3 i + k).
- * Host and target (no unroll pragma: the host compiler of nvcc warns;
- * nvcc unrolls these 3-trip loops fully, ptxas shows no stack frame). */
-static TDP_HOST_DEVICE inline void su3Mul(double *c, const double *a, const double *b) {
-  for (int i = 0; i < 3; i++)
-    for (int k = 0; k < 3; k++) {
-      double re = 0.0, im = 0.0;
-      for (int l = 0; l < 3; l++) {
-        const double ar = a[2 * (3 * i + l)], ai = a[2 * (3 * i + l) + 1];
-        const double br = b[2 * (3 * l + k)], bi = b[2 * (3 * l + k) + 1];
-        re += ar * br - ai * bi;
-        im += ar * bi + ai * br;
-      }
-      c[2 * (3 * i + k)] = re;
-      c[2 * (3 * i + k) + 1] = im;
-    }
 }
 
 /* ---------------------------------------------------------------- targetDP */
@@ -131,7 +115,7 @@ static TDP_DEVICE inline void tdpLink(const double *TDP_RESTRICT A, double *TDP_
     const double *p = A + TDP_VINDEX(nalloc, NL, base, 18 * j + e, v);
     a[e] = once ? TDP_LOAD_ONCE(p) : *p;
   }
-  su3Mul(c, a, t_B + 18 * j);
+  su3MulNN(a, t_B + 18 * j, c);
   TDP_UNROLL(18)
   for (int e = 0; e < 18; e++) {
     double *p = C + TDP_VINDEX(nalloc, NL, base, 18 * j + e, v);
@@ -151,7 +135,7 @@ static TDP_DEVICE inline void tdpLinkPair(const tdpDouble2 *TDP_RESTRICT A,
     a[2 * e] = x.x;
     a[2 * e + 1] = x.y;
   }
-  su3Mul(c, a, t_B + 18 * j);
+  su3MulNN(a, t_B + 18 * j, c);
   TDP_UNROLL(9)
   for (int e = 0; e < 9; e++) {
     tdpDouble2 *p = C + TDP_VINDEX(nalloc, NP, base, 9 * j + e, v);
@@ -311,7 +295,7 @@ __global__ void __launch_bounds__(TPB)
     double a[18], c[18];
 #pragma unroll
     for (int e = 0; e < 18; e++) a[e] = natLd<CS>(A + (size_t) (18 * j + e) * stride + s);
-    su3Mul(c, a, nat_B + 18 * j);
+    su3MulNN(a, nat_B + 18 * j, c);
 #pragma unroll
     for (int e = 0; e < 18; e++) natSt<CS>(C + (size_t) (18 * j + e) * stride + s, c[e]);
   }
@@ -334,7 +318,7 @@ __global__ void __launch_bounds__(TPB)
                                      : 0.0;
 #pragma unroll
       for (int q = 0; q < 2; q++) {
-        su3Mul(c, a[q], nat_B + 18 * j);
+        su3MulNN(a[q], nat_B + 18 * j, c);
         if (s0 + q * TPB < n)
 #pragma unroll
           for (int e = 0; e < 18; e++)
@@ -355,7 +339,7 @@ __global__ void __launch_bounds__(TPB)
   double a[18], c[18];
 #pragma unroll
   for (int e = 0; e < 18; e++) a[e] = natLd<CS>(A + (size_t) (18 * j + e) * stride + s);
-  su3Mul(c, a, nat_B + 18 * j);
+  su3MulNN(a, nat_B + 18 * j, c);
 #pragma unroll
   for (int e = 0; e < 18; e++) natSt<CS>(C + (size_t) (18 * j + e) * stride + s, c[e]);
 }
@@ -377,7 +361,7 @@ __global__ void __launch_bounds__(TPB)
       a[2 * e] = x.x;
       a[2 * e + 1] = x.y;
     }
-    su3Mul(c, a, nat_B + 18 * j);
+    su3MulNN(a, nat_B + 18 * j, c);
 #pragma unroll
     for (int e = 0; e < 9; e++) natSt<CS>(C + (size_t) (9 * j + e) * n + s, make_double2(c[2 * e], c[2 * e + 1]));
   }
@@ -551,7 +535,7 @@ static void product(double *want, int n, const double *b) {
   for (int s = 0; s < n; s++) {
     double a[NL];
     for (int e = 0; e < NL; e++) a[e] = aval(s, e);
-    for (int j = 0; j < 4; j++) su3Mul(want + (size_t) s * NL + 18 * j, a + 18 * j, b + 18 * j);
+    for (int j = 0; j < 4; j++) su3MulNN(a + 18 * j, b + 18 * j, want + (size_t) s * NL + 18 * j);
   }
 }
 /* Every element of C (a host copy, in layout lay) against it. */
