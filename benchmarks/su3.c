@@ -285,20 +285,24 @@ template <bool CS, typename T> __device__ __forceinline__ void natSt(T *p, T x) 
 /* (a) SoA, one site per thread, its 4 links in turn (the previous native
  * kernel; BabelStream's one-element-per-thread model): stride n, or
  * n + pad for the padded variant. */
+/* Link j of SoA site s: its 18 values loaded, the product, 18 stores. */
+template <bool CS>
+__device__ inline void natLink(const double *__restrict__ A, double *__restrict__ C, int stride,
+                               int s, int j) {
+  double a[18], c[18];
+#pragma unroll
+  for (int e = 0; e < 18; e++) a[e] = natLd<CS>(A + (size_t) (18 * j + e) * stride + s);
+  su3MulNN(a, nat_B + 18 * j, c);
+#pragma unroll
+  for (int e = 0; e < 18; e++) natSt<CS>(C + (size_t) (18 * j + e) * stride + s, c[e]);
+}
 template <int TPB, bool CS>
 __global__ void __launch_bounds__(TPB)
     nat_site(const double *__restrict__ A, double *__restrict__ C, int n, int stride) {
   const int s = blockIdx.x * TPB + threadIdx.x;
   if (s >= n) return;
 #pragma unroll
-  for (int j = 0; j < 4; j++) {
-    double a[18], c[18];
-#pragma unroll
-    for (int e = 0; e < 18; e++) a[e] = natLd<CS>(A + (size_t) (18 * j + e) * stride + s);
-    su3MulNN(a, nat_B + 18 * j, c);
-#pragma unroll
-    for (int e = 0; e < 18; e++) natSt<CS>(C + (size_t) (18 * j + e) * stride + s, c[e]);
-  }
+  for (int j = 0; j < 4; j++) natLink<CS>(A, C, stride, s, j);
 }
 /* Two sites per thread, a block apart (so each load of a warp stays
  * coalesced) in a grid-stride loop: twice the loads in flight per thread
@@ -336,12 +340,7 @@ __global__ void __launch_bounds__(TPB)
   const int w = blockIdx.x * TPB + threadIdx.x;
   if (w >= 4 * n) return;
   const int j = w / n, s = w - j * n;
-  double a[18], c[18];
-#pragma unroll
-  for (int e = 0; e < 18; e++) a[e] = natLd<CS>(A + (size_t) (18 * j + e) * stride + s);
-  su3MulNN(a, nat_B + 18 * j, c);
-#pragma unroll
-  for (int e = 0; e < 18; e++) natSt<CS>(C + (size_t) (18 * j + e) * stride + s, c[e]);
+  natLink<CS>(A, C, stride, s, j);
 }
 /* (d) SoA of double2: each (re, im) pair one 16-byte load or store, 36
  * streams instead of 72 (QUDA's FloatNOrder with N = 2 for double). */
