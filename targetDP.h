@@ -379,6 +379,12 @@ typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
  * blocks per multiprocessor: registers are capped at 64K / (minblocks *
  * TARGET_TPB), spilling if it must (ptxas -v says). Nothing on C. */
 #define TDP_KERNEL_OCC(minblocks) __global__ __launch_bounds__(TARGET_TPB, minblocks)
+/* TDP_KERNEL_LANES: a TDP_KERNEL whose sites per thread (the lanes of its
+ * TDP_TLP loops, coalesced as above) each launch chooses: TDP_LAUNCH_LANES
+ * instantiates it for that count, TDP_LAUNCH runs it at VVL. The choice
+ * is per kernel because the best one is (H100, docs/performance.md):
+ * one-input STREAM kernels want 4 sites per thread, two-input ones 1. */
+#define TDP_KERNEL_LANES template <int tdp_vvl_ = VVL> __global__ __launch_bounds__(TARGET_TPB)
 #define TDP_DEVICE __device__
 #define TDP_HOST_DEVICE __host__ __device__
 #define TDP_CONST __constant__
@@ -405,36 +411,37 @@ static __device__ inline int tdpNoBreak_(int st, const char *file, int line) {
  * VVL consecutive sites per thread of the C mapping put a warp's accesses
  * VVL elements apart; run_device.sh times STREAM at VVL 2 and 4).
  * TDP_LANE(vecIndex) is the lane number 0 .. VVL-1, for per-lane local
- * arrays. The valid lanes are a prefix: l * blockDim < N - baseIndex. */
-#if VVL == 1
-#define TDP_NLANE_DECL_(n, base) int tdp_nlane_ = 1, tdp_lstride_ = 0
-#define TDP_RLANE_DECL_(n, base) int tdp_rlane_ = 1, tdp_lstride_ = 0
-#else
-static __device__ inline int tdpLanesCuda_(long left) {
+ * arrays. The valid lanes are a prefix: l * blockDim < N - baseIndex.
+ *
+ * tdp_vvl_ is the kernel's lanes per thread: VVL, except in a
+ * TDP_KERNEL_LANES kernel, whose template parameter of the same name hides
+ * this constant (TDP_LAUNCH_LANES picks it per launch, 1 .. VVL). */
+static constexpr int tdp_vvl_ = VVL;
+static __device__ inline int tdpLanesCuda_(long left, int vvl) {
   const long bd = blockDim.x;
-  return left >= (VVL) * bd ? (VVL) : (int) ((left + bd - 1) / bd);
+  return left >= vvl * bd ? vvl : (int) ((left + bd - 1) / bd);
 }
-#endif
-#if VVL == 1
-#define TDP_TLP(baseIndex, N)                                                        \
-  for (long tdp_n_ = (N), baseIndex = (VVL) * (long) blockIdx.x * blockDim.x + threadIdx.x; \
-       baseIndex < tdp_n_; baseIndex += (VVL) * TDP_NTHREADS_)                        \
-    TDP_NOBREAK_LANES_(TDP_NLANE_DECL_(tdp_n_, baseIndex))
-#else
-/* Two passes, as on the C backend: first the strides whose VVL lanes are
- * all valid (lane count the constant VVL, so the unrolled lanes carry no
- * branches and their loads can be issued together), then the one short
- * stride at the end. tdp_full_ is where the short chunk starts. */
-#define TDP_TLP(baseIndex, N)                                                        \
-  _Pragma("unroll") for (int tdp_pass_ = 0; tdp_pass_ < 2; tdp_pass_++)              \
-  for (long tdp_n_ = (N), tdp_full_ = tdp_n_ - tdp_n_ % ((VVL) * (long) blockDim.x),  \
-       baseIndex = (tdp_pass_ ? tdp_full_ + (blockIdx.x == 0 ? 0L : tdp_n_)            \
-                              : (VVL) * (long) blockIdx.x * blockDim.x) + threadIdx.x;  \
-       baseIndex < (tdp_pass_ ? tdp_n_ : tdp_full_); baseIndex += (VVL) * TDP_NTHREADS_) \
-    TDP_NOBREAK_LANES_(TDP_NLANE2_DECL_(tdp_n_, baseIndex))
-#define TDP_NLANE2_DECL_(n, base) \
-  int tdp_nlane_ = tdp_pass_ ? tdpLanesCuda_((n) - (base)) : (VVL), tdp_lstride_ = (int) blockDim.x
-#endif
+/* Two passes at lanes > 1, as on the C backend: first the strides whose
+ * lanes are all valid (lane count the constant tdp_vvl_, so the unrolled
+ * lanes carry no branches and their loads can be issued together), then
+ * the one short stride at the end, from tdp_full_. At one lane the first
+ * pass is the whole loop (tdp_full_ = N) and the second is not there: the
+ * pass count and tdp_full_ are constants the compiler folds. N is read
+ * once, before the passes. */
+#define TDP_TLP_PASSES_(baseIndex, N)                                                \
+  _Pragma("unroll") for (long tdp_n_ = (N), tdp_pass_ = 0;                           \
+                         tdp_pass_ < (tdp_vvl_ > 1 ? 2 : 1); tdp_pass_++)            \
+  for (long tdp_full_ = tdp_vvl_ > 1 ? tdp_n_ - tdp_n_ % (tdp_vvl_ * (long) blockDim.x) \
+                                     : tdp_n_,                                       \
+            baseIndex = (tdp_pass_ ? tdp_full_ + (blockIdx.x == 0 ? 0L : tdp_n_)      \
+                                   : tdp_vvl_ * (long) blockIdx.x * blockDim.x) + threadIdx.x; \
+       baseIndex < (tdp_pass_ ? tdp_n_ : tdp_full_); baseIndex += tdp_vvl_ * TDP_NTHREADS_)
+#define TDP_LANES_DECL_(nlane, n, base)                                              \
+  int nlane = tdp_pass_ ? tdpLanesCuda_((n) - (base), tdp_vvl_) : tdp_vvl_,           \
+      tdp_lstride_ = (int) blockDim.x
+#define TDP_TLP(baseIndex, N)           \
+  TDP_TLP_PASSES_(baseIndex, N)         \
+  TDP_NOBREAK_LANES_(TDP_LANES_DECL_(tdp_nlane_, tdp_n_, baseIndex))
 #define TDP_TLP_NOSTRIDE(index, N)                                                    \
   for (long tdp_n_ = (N), index = TDP_THREAD_; index < tdp_n_; index += TDP_NTHREADS_) \
     TDP_NOBREAK_
@@ -454,22 +461,9 @@ static __device__ inline int tdpLanesCuda_(long left) {
 /* Each thread keeps its own copy of every variable declared before the
  * loop: the reduction variables are its partials, combined after the loop
  * by targetBlockAdd/Min/Max*(). The clauses are not needed here. */
-#if VVL == 1
-#define TDP_TLP_REDUCE(baseIndex, N, ...)                                            \
-  for (long tdp_n_ = (N), baseIndex = (VVL) * (long) blockIdx.x * blockDim.x + threadIdx.x; \
-       baseIndex < tdp_n_; baseIndex += (VVL) * TDP_NTHREADS_)                        \
-    TDP_NOBREAK_LANES_(TDP_RLANE_DECL_(tdp_n_, baseIndex))
-#else /* two passes, as TDP_TLP */
-#define TDP_TLP_REDUCE(baseIndex, N, ...)                                            \
-  _Pragma("unroll") for (int tdp_pass_ = 0; tdp_pass_ < 2; tdp_pass_++)              \
-  for (long tdp_n_ = (N), tdp_full_ = tdp_n_ - tdp_n_ % ((VVL) * (long) blockDim.x),  \
-       baseIndex = (tdp_pass_ ? tdp_full_ + (blockIdx.x == 0 ? 0L : tdp_n_)            \
-                              : (VVL) * (long) blockIdx.x * blockDim.x) + threadIdx.x;  \
-       baseIndex < (tdp_pass_ ? tdp_n_ : tdp_full_); baseIndex += (VVL) * TDP_NTHREADS_) \
-    TDP_NOBREAK_LANES_(TDP_RLANE2_DECL_(tdp_n_, baseIndex))
-#define TDP_RLANE2_DECL_(n, base) \
-  int tdp_rlane_ = tdp_pass_ ? tdpLanesCuda_((n) - (base)) : (VVL), tdp_lstride_ = (int) blockDim.x
-#endif
+#define TDP_TLP_REDUCE(baseIndex, N, ...) \
+  TDP_TLP_PASSES_(baseIndex, N)           \
+  TDP_NOBREAK_LANES_(TDP_LANES_DECL_(tdp_rlane_, tdp_n_, baseIndex))
 
 /* One thread per stride: blocks then sweep the lattice in order, which
  * keeps the many streams of a stencil kernel close together in DRAM. */
@@ -497,6 +491,33 @@ static __device__ inline int tdpLanesCuda_(long left) {
   TDP_LAUNCH_WITH_(TDP_CHEVRONS_NOSTRIDE_, kernel, N, __VA_ARGS__)
 #define TDP_LAUNCH_REDUCE(kernel, N, ...) \
   TDP_LAUNCH_WITH_(TDP_CHEVRONS_REDUCE_, kernel, N, __VA_ARGS__)
+/* TDP_LAUNCH_LANES(kernel, N, lanes, args...): a TDP_KERNEL_LANES kernel
+ * at `lanes` sites per thread: 1, 2, 4, 8 or 16 below VVL, or VVL; any
+ * other count is refused before the launch, on both backends. The C
+ * backend runs the kernel as TDP_LAUNCH does (its lanes are the SIMD
+ * width, VVL). lanes and N are evaluated once. */
+#define TDP_LANES_MIN_(l) ((l) < (VVL) ? (l) : (VVL))
+#define TDP_LAUNCH_LANES_AT_(kernel, l, n, ...)                                      \
+  kernel<TDP_LANES_MIN_(l)>                                                          \
+      <<<tdpNumBlocks((n), TDP_LANES_MIN_(l) * (long) TARGET_TPB, 0), TARGET_TPB>>>(__VA_ARGS__)
+#define TDP_LAUNCH_LANES(kernel, N, lanes, ...)                                     \
+  do {                                                                          \
+    const long tdp_lanes_n_ = (N);                                              \
+    const int tdp_lanes_ = (lanes);                                             \
+    if (tdpLaunchLanesCheck(#kernel, tdp_lanes_, VVL, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+      TDP_PROFILE_START_(#kernel);                                              \
+      switch (tdp_lanes_) {                                                     \
+      case 1: TDP_LAUNCH_LANES_AT_(kernel, 1, tdp_lanes_n_, __VA_ARGS__); break;  \
+      case 2: TDP_LAUNCH_LANES_AT_(kernel, 2, tdp_lanes_n_, __VA_ARGS__); break;  \
+      case 4: TDP_LAUNCH_LANES_AT_(kernel, 4, tdp_lanes_n_, __VA_ARGS__); break;  \
+      case 8: TDP_LAUNCH_LANES_AT_(kernel, 8, tdp_lanes_n_, __VA_ARGS__); break;  \
+      case 16: TDP_LAUNCH_LANES_AT_(kernel, 16, tdp_lanes_n_, __VA_ARGS__); break; \
+      default: TDP_LAUNCH_LANES_AT_(kernel, VVL, tdp_lanes_n_, __VA_ARGS__); break; \
+      }                                                                         \
+      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                              \
+      TDP_PROFILE_STOP_(#kernel);                                               \
+    }                                                                           \
+  } while (0)
 /* TDP_LAUNCH_TPB(kernel, N, tpb, args...): tpb threads per block (a
  * TDP_KERNEL_TPB(tpb) kernel), blocks enough for N sites in strides of VVL.
  * tpb is evaluated once. A tpb that is not a multiple of 32 in [32, 1024]
@@ -624,6 +645,7 @@ template <tdpReduceOp op, typename T> static __device__ inline void tdpBlockOp_(
 #define TDP_KERNEL
 #define TDP_KERNEL_TPB(tpb)
 #define TDP_KERNEL_OCC(minblocks)
+#define TDP_KERNEL_LANES
 #define TDP_DEVICE
 #define TDP_HOST_DEVICE
 #define TDP_CONST
@@ -777,6 +799,11 @@ static inline int tdpLanes_(int nlane) {
   } while (0)
 #define TDP_LAUNCH_NOSTRIDE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
 #define TDP_LAUNCH_REDUCE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
+#define TDP_LAUNCH_LANES(kernel, N, lanes, ...)                                \
+  do {                                                                         \
+    if (tdpLaunchLanesCheck(#kernel, (lanes), VVL, __FILE__, __LINE__) == TARGET_SUCCESS) \
+      TDP_LAUNCH(kernel, N, __VA_ARGS__);                                      \
+  } while (0)
 #define TDP_LAUNCH_TPB(kernel, N, tpb, ...)                                    \
   do {                                                                         \
     (void) (N);                                                                \
@@ -1143,6 +1170,8 @@ int tdpConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int 
 int tdpLaunchCheck(const char *kernel, const char *f, int l);
 /* Called by TDP_LAUNCH_TPB before the launch: tpb a multiple of 32 in [32, 1024]. */
 int tdpLaunchTpbCheck(const char *kernel, long tpb, const char *f, int l);
+/* Called by TDP_LAUNCH_LANES before the launch: 1, 2, 4, 8 or 16 below vvl, or vvl. */
+int tdpLaunchLanesCheck(const char *kernel, long lanes, int vvl, const char *f, int l);
 
 /* Wait for the target; on CUDA also reports a failed kernel launch. */
 int tdpSynchronize(const char *what, const char *f, int l);

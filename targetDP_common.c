@@ -683,6 +683,14 @@ int tdpLaunchTpbCheck(const char *kernel, long tpb, const char *f, int l) {
                  kernel, tpb);
 }
 
+int tdpLaunchLanesCheck(const char *kernel, long lanes, int vvl, const char *f, int l) {
+  if (lanes == vvl || (lanes >= 1 && lanes < vvl && lanes <= 16 && (lanes & (lanes - 1)) == 0))
+    return TARGET_SUCCESS;
+  return tdpFail(TARGET_ERROR_INVALID_VALUE, SITE("TDP_LAUNCH_LANES"),
+                 "kernel %s not launched: %ld sites per thread (TDP_LAUNCH_LANES takes 1, 2, 4, "
+                 "8 or 16 below VVL, or VVL = %d)", kernel, lanes, vvl);
+}
+
 int tdpSynchronize(const char *what, const char *f, int l) {
   int rc = check_live(SITE(what));
   return rc ? rc : tdpBackendSynchronize(SITE(what));

@@ -9,7 +9,10 @@
  * recorded with the stride base and lane that visited it, and the map is
  * checked against that rule; every site visited once (a site missed keeps
  * -1, a site visited twice counts 2). The same through TDP_TLP_SUM /
- * TDP_ILP_REDUCE, and through TDP_LAUNCH_TPB with a block of 64.
+ * TDP_ILP_REDUCE, through TDP_LAUNCH_TPB with a block of 64, and through
+ * TDP_LAUNCH_LANES at every lane count it takes (on CUDA a thread then
+ * has that many lanes, a block apart; on C the lanes stay VVL), which
+ * refuses any other count with its file:line, running nothing.
  */
 #include "test_util.h"
 
@@ -46,8 +49,16 @@ TDP_KERNEL_TPB(64) void kMap64(long *t_base, int *t_lane, int *t_visits, long n)
   }
 }
 
-/* The sum of the sites and the sum of their lane numbers. */
-TDP_KERNEL void kSums(double *t_sum, long n) {
+TDP_KERNEL_LANES void kMapL(long *t_base, int *t_lane, int *t_visits, long n) {
+  TDP_TLP(baseIndex, n) {
+    TDP_ILP(vecIndex) recordVisit(t_base, t_lane, t_visits, baseIndex + vecIndex, baseIndex,
+                                  TDP_LANE(vecIndex));
+  }
+}
+
+/* The sum of the sites and the sum of their lane numbers. A lanes kernel:
+ * TDP_LAUNCH_REDUCE runs it at VVL (its template's default). */
+TDP_KERNEL_LANES void kSums(double *t_sum, long n) {
   double sites = 0.0, lanes = 0.0;
   TDP_TLP_SUM(baseIndex, n, sites, lanes) {
     TDP_ILP_REDUCE(vecIndex) {
@@ -59,8 +70,9 @@ TDP_KERNEL void kSums(double *t_sum, long n) {
   targetBlockAddDouble(&t_sum[1], lanes);
 }
 
-/* Runs kMap (tpb TARGET_TPB) or kMap64 over n sites and checks the map. */
-static void checkMap(long n, long tpb) {
+/* Runs kMap (tpb TARGET_TPB, lanes 0), kMap64 (tpb 64) or kMapL at
+ * `lanes` sites per thread (tpb TARGET_TPB) over n sites; checks the map. */
+static void checkMap(long n, long tpb, int lanes) {
   long *t_base = NULL, *base = (long *) tuMalloc(n * sizeof(long));
   int *t_lane = NULL, *lane = (int *) tuMalloc(n * sizeof(int));
   int *t_vis = NULL, *vis = (int *) tuMalloc(n * sizeof(int));
@@ -71,7 +83,9 @@ static void checkMap(long n, long tpb) {
   assert_int_equal(copyToTarget(t_base, base, n * sizeof(long)), TARGET_SUCCESS);
   assert_int_equal(copyToTarget(t_lane, lane, n * sizeof(int)), TARGET_SUCCESS);
   assert_int_equal(copyToTarget(t_vis, vis, n * sizeof(int)), TARGET_SUCCESS);
-  if (tpb == TARGET_TPB) {
+  if (lanes > 0) {
+    TDP_LAUNCH_LANES(kMapL, n, lanes, t_base, t_lane, t_vis, n);
+  } else if (tpb == TARGET_TPB) {
     TDP_LAUNCH(kMap, n, t_base, t_lane, t_vis, n);
   } else {
     TDP_LAUNCH_TPB(kMap64, n, 64, t_base, t_lane, t_vis, n);
@@ -81,12 +95,17 @@ static void checkMap(long n, long tpb) {
   assert_int_equal(copyFromTarget(lane, t_lane, n * sizeof(int)), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(vis, t_vis, n * sizeof(int)), TARGET_SUCCESS);
   const long ls = laneStride(tpb);
+#ifdef __CUDACC__
+  const long nl = lanes > 0 ? lanes : VVL;
+#else
+  const long nl = VVL; /* the SIMD width, whatever the launch asked */
+#endif
   for (long s = 0; s < n; s++) {
-    const long wlane = (s / ls) % VVL, wbase = s - wlane * ls;
+    const long wlane = (s / ls) % nl, wbase = s - wlane * ls;
     if (vis[s] != 1 || lane[s] != wlane || base[s] != wbase) {
-      fail_msg("n %ld, %ld threads per block: site %ld visited %d times by base %ld lane %d; "
-               "want once by base %ld lane %ld",
-               n, tpb, s, vis[s], base[s], lane[s], wbase, wlane);
+      fail_msg("n %ld, %ld threads per block, lanes %d: site %ld visited %d times by base %ld "
+               "lane %d; want once by base %ld lane %ld",
+               n, tpb, lanes, s, vis[s], base[s], lane[s], wbase, wlane);
     }
   }
   assert_int_equal(targetFree(t_base), TARGET_SUCCESS);
@@ -101,35 +120,85 @@ static const long sizes[] = {1, 7, 64 * VVL - 1, TARGET_TPB * VVL, 3 * TARGET_TP
 static void test_lane_map(void **state) {
   (void) state;
   for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-    checkMap(sizes[k], TARGET_TPB);
-    checkMap(sizes[k], 64);
+    checkMap(sizes[k], TARGET_TPB, 0);
+    checkMap(sizes[k], 64, 0);
+  }
+}
+
+/* The lane counts TDP_LAUNCH_LANES takes: 1, 2, 4, 8, 16 below VVL, and VVL. */
+static int launchLanes(int *l) {
+  int k = 0;
+  for (int p = 1; p <= 16 && p < VVL; p *= 2) l[k++] = p;
+  l[k++] = VVL;
+  return k;
+}
+
+static void test_lane_map_per_launch(void **state) {
+  (void) state;
+  int l[8], nl = launchLanes(l);
+  for (int j = 0; j < nl; j++) {
+    const long n5[] = {1, 7, 64 * l[j] - 1, TARGET_TPB * l[j], 3 * TARGET_TPB * l[j] + 5, 100003};
+    for (size_t k = 0; k < sizeof(n5) / sizeof(n5[0]); k++) checkMap(n5[k], TARGET_TPB, l[j]);
+  }
+}
+
+static void test_launch_lanes_refused(void **state) {
+  (void) state;
+  const long n = 1000;
+  int *t_vis = NULL, vis[4] = {1, 1, 1, 1};
+  assert_int_equal(targetCalloc(&t_vis, n * sizeof(int)), TARGET_SUCCESS);
+  const int bad[] = {0, -1, 3, 2 * VVL, 32, VVL + 1};
+  targetSetErrorAbort(0);
+  for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+    if (bad[k] == VVL || (bad[k] == 3 && VVL == 3)) continue;
+    char want[200];
+    const int line = __LINE__ + 1;
+    TDP_LAUNCH_LANES(kMapL, n, bad[k], NULL, NULL, t_vis, n);
+    assert_int_equal(targetLastError(), TARGET_ERROR_INVALID_VALUE);
+    snprintf(want, sizeof(want),
+             "targetDP: TDP_LAUNCH_LANES failed at %s:%d: kernel kMapL not launched: %d sites "
+             "per thread", __FILE__, line, bad[k]);
+    tuAssertContains(targetLastErrorString(), want);
+  }
+  targetSetErrorAbort(1);
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(vis, t_vis, sizeof(vis)), TARGET_SUCCESS);
+  assert_true(vis[0] == 0 && vis[1] == 0 && vis[2] == 0 && vis[3] == 0); /* nothing ran */
+  assert_int_equal(targetFree(t_vis), TARGET_SUCCESS);
+}
+
+/* lanes 0: TDP_LAUNCH_REDUCE (VVL lanes); else TDP_LAUNCH_LANES. */
+static void checkSums(double *t_sum, long n, int lanes) {
+  double sum[2] = {0.0, 0.0};
+  assert_int_equal(copyToTarget(t_sum, sum, sizeof(sum)), TARGET_SUCCESS);
+  if (lanes > 0) {
+    TDP_LAUNCH_LANES(kSums, n, lanes, t_sum, n);
+  } else {
+    TDP_LAUNCH_REDUCE(kSums, n, t_sum, n);
+  }
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(sum, t_sum, sizeof(sum)), TARGET_SUCCESS);
+  /* C: the reduction loop vectorises over sites, one lane each. */
+  double wlanes = 0.0;
+#ifdef __CUDACC__
+  const long ls = laneStride(TARGET_TPB), nl = lanes > 0 ? lanes : VVL;
+  for (long s = 0; s < n; s++) wlanes += (double) ((s / ls) % nl);
+#endif
+  const double wsites = 0.5 * (double) n * (double) (n - 1); /* exact below 2^53 */
+  if (sum[0] != wsites || sum[1] != wlanes) {
+    fail_msg("n %ld, lanes %d: site sum %.17g lane sum %.17g, want %.17g and %.17g", n, lanes,
+             sum[0], sum[1], wsites, wlanes);
   }
 }
 
 static void test_reduce_lanes(void **state) {
   (void) state;
-  double *t_sum = NULL, sum[2];
-  assert_int_equal(targetMalloc(&t_sum, sizeof(sum)), TARGET_SUCCESS);
+  double *t_sum = NULL;
+  int l[8], nl = launchLanes(l);
+  assert_int_equal(targetMalloc(&t_sum, 2 * sizeof(double)), TARGET_SUCCESS);
   for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-    const long n = sizes[k];
-    sum[0] = sum[1] = 0.0;
-    assert_int_equal(copyToTarget(t_sum, sum, sizeof(sum)), TARGET_SUCCESS);
-    TDP_LAUNCH_REDUCE(kSums, n, t_sum, n);
-    assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
-    assert_int_equal(copyFromTarget(sum, t_sum, sizeof(sum)), TARGET_SUCCESS);
-    /* C: the reduction loop vectorises over sites, one lane each. */
-    const long ls = laneStride(TARGET_TPB);
-    double wlanes = 0.0;
-#ifdef __CUDACC__
-    for (long s = 0; s < n; s++) wlanes += (double) ((s / ls) % VVL);
-#else
-    (void) ls;
-#endif
-    const double wsites = 0.5 * (double) n * (double) (n - 1); /* exact below 2^53 */
-    if (sum[0] != wsites || sum[1] != wlanes) {
-      fail_msg("n %ld: site sum %.17g lane sum %.17g, want %.17g and %.17g", n, sum[0], sum[1],
-               wsites, wlanes);
-    }
+    checkSums(t_sum, sizes[k], 0);
+    for (int j = 0; j < nl; j++) checkSums(t_sum, sizes[k], l[j]);
   }
   assert_int_equal(targetFree(t_sum), TARGET_SUCCESS);
 }
@@ -138,6 +207,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_lane_map),
       cmocka_unit_test(test_reduce_lanes),
+      cmocka_unit_test(test_lane_map_per_launch),
+      cmocka_unit_test(test_launch_lanes_refused),
   };
   return cmocka_run_group_tests_name("lanes " TARGETDP_CONFIG, tests, tuSetup, tuTeardown);
 }
