@@ -20,6 +20,7 @@ const char *const streamName[STREAM_NKERNEL] = {"Copy", "Mul", "Add", "Triad", "
                                                 "Nstream", "Sum", "DotPlain", "Dot2"};
 const int streamNArrays[STREAM_NKERNEL] = {2, 2, 3, 3, 2, 4, 1, 2, 2};
 int streamNativeChoice[STREAM_NKERNEL];
+int streamLanes[STREAM_NKERNEL];
 
 /* ---------------------------------------------------------------------- */
 

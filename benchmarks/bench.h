@@ -94,6 +94,9 @@ extern const int streamNArrays[STREAM_NKERNEL]; /* arrays moved per call */
 /* Which native candidate (stream_native.h) each kernel runs: 0 until
  * bench_stream has timed them all and picked the fastest. */
 extern int streamNativeChoice[STREAM_NKERNEL];
+/* Sites per thread of each targetDP STREAM launch (TDP_LAUNCH_LANES); 0
+ * (the default) is VVL, as TDP_LAUNCH. bench_stream --lanes sets them. */
+extern int streamLanes[STREAM_NKERNEL];
 
 /* A set of arrays and a Dot accumulator, in native or target memory. */
 typedef struct {

@@ -46,6 +46,8 @@ static const char *const usage =
     "  --float    single precision (default double)\n"
     "  --csv FILE append one row per kernel and implementation\n"
     "  --native V keep native candidate V (0 = the plain loop) instead of the fastest\n"
+    "  --lanes L  sites per thread of the targetDP launches (TDP_LAUNCH_LANES): tuned\n"
+    "             (default: per kernel, below), vvl, or a count 1, 2, 4 .. VVL for all\n"
     "  --inject-native-error  corrupt the last native Triad candidate's result (a test)\n";
 
 typedef struct {
@@ -84,6 +86,34 @@ static double weight_sum(long n, int p) {
   return (double) (n / 16) * period + rest;
 }
 
+/* Sites per thread of each targetDP launch. "tuned", the choice a CUDA
+ * user writes at each launch: one-input kernels (Copy, Mul) VVL, kernels
+ * that read two arrays (Add, Triad, Nstream) 8 bytes per array per thread
+ * (1 double, 2 floats). On the H100 (docs/performance.md, 997d025) Copy
+ * and Mul were 0.96 of the best native at one double per thread and
+ * 0.996-1.001 at 4, Add and Triad 0.99 at 4 and 1.000-1.006 at 1. Dot
+ * keeps TDP_LAUNCH_REDUCE (VVL lanes, a grid of two GPU fills). The C
+ * backend's lanes are its SIMD width whatever is asked. */
+static void set_lanes(const char *spec, size_t esize) {
+  const char *end = NULL;
+  long all = strcmp(spec, "vvl") == 0 ? VVL : strtol(spec, (char **) &end, 10);
+  if (strcmp(spec, "tuned") != 0 && (all < 1 || (end && *end))) {
+    fprintf(stderr, "stream: --lanes %s: want tuned, vvl or a count\n", spec);
+    exit(2);
+  }
+  for (int k = 0; k < STREAM_NKERNEL; k++) {
+    long l = all;
+    if (strcmp(spec, "tuned") == 0) {
+      int two_inputs = k == STREAM_ADD || k == STREAM_TRIAD || k == STREAM_NSTREAM;
+      l = two_inputs ? (long) (8 / esize) : VVL;
+    }
+#ifndef __CUDACC__
+    l = VVL; /* what the C backend runs, and so what the report says */
+#endif
+    streamLanes[k] = (int) (l < VVL ? l : VVL);
+  }
+}
+
 /* What choose_native measured, printed with the results (no bandwidth is
  * printed before every result has been validated). */
 static char candidates[8192];
@@ -99,12 +129,18 @@ static int has_impl(int k, int impl) {
  * best, as STREAM quotes it. */
 static void report(const benchOptions *o, const int *klist, int nk, double *times, size_t esize,
                    double rtol, double rtol_sum, const char *const *chosen) {
+  char lanes_name[STREAM_NKERNEL][24], lanes_line[256];
+  size_t ll = (size_t) snprintf(lanes_line, sizeof(lanes_line), "# targetDP sites per thread:");
   const int n = (int) o->size, nt = o->reps + 1;
   const char *precision = o->is_float ? "float" : "double";
   benchTiming kt[STREAM_NKERNEL][2];
   benchStats ks[STREAM_NKERNEL][2];
   for (int i = 0; i < nk; i++) {
     int k = klist[i];
+    const int l = streamLanes[k] > 0 ? streamLanes[k] : VVL;
+    snprintf(lanes_name[k], sizeof(lanes_name[k]), "lanes=%d", l);
+    if (ll < sizeof(lanes_line) && k <= STREAM_NSTREAM)
+      ll += (size_t) snprintf(lanes_line + ll, sizeof(lanes_line) - ll, " %s %d", streamName[k], l);
     for (int impl = 0; impl < 2; impl++) {
       if (!has_impl(k, impl)) continue;
       benchTiming *t = &kt[k][impl];
@@ -114,7 +150,7 @@ static void report(const benchOptions *o, const int *klist, int nk, double *time
       t->bytes = (double) streamNArrays[k] * n * esize;
       t->t = T(k, impl);
       t->t_ref = (impl == BENCH_TDP && has_impl(k, BENCH_NATIVE)) ? T(k, BENCH_NATIVE) : NULL;
-      t->variant = impl == BENCH_NATIVE ? chosen[k] : NULL;
+      t->variant = impl == BENCH_NATIVE ? chosen[k] : lanes_name[k];
       ks[k][impl] = benchSummarise(t, o->reps);
     }
   }
@@ -124,6 +160,7 @@ static void report(const benchOptions *o, const int *klist, int nk, double *time
   printf("# stream: %d %ss per array (%.1f MiB), %d timed repetitions after 1 warm-up\n", n,
          precision, n * esize / 1048576.0, o->reps);
   benchPrintConfig(stdout, o);
+  printf("%s\n", lanes_line);
   printf("# all results validated (rtol %.0e per element, %.0e for sums)\n", rtol, rtol_sum);
   printf("%-8s %10s %10s %10s %10s %10s %9s\n", "", "native", "GB/s", "targetDP", "GB/s",
          "targetDP/", "% of");
@@ -213,7 +250,8 @@ static void choose_native(const benchOptions *o, const streamOps *ops, streamSet
 }
 
 int main(int argc, char **argv) {
-  static const char *const known[] = {"--float", "--inject-native-error", "--native=", NULL};
+  static const char *const known[] = {"--float", "--inject-native-error", "--native=", "--lanes=",
+                                      NULL};
   benchOptions o = benchParse(argc, argv, "stream", known, DEFAULT_SIZE, usage);
   targetInit();
 
@@ -229,6 +267,7 @@ int main(int argc, char **argv) {
   const double s = o.is_float ? (double) (float) STREAM_SCALAR : STREAM_SCALAR;
   const double rtol = o.is_float ? 1e-3 : 1e-10;      /* per element, any reps */
   const double rtol_sum = o.is_float ? 1e-3 : 1e-8;   /* sums of up to 2^30 terms */
+  set_lanes(cliString(argc, argv, "--lanes", "tuned"), esize);
 
   /* The kernels run: the six of STREAM, then the extra rows. Sum takes
    * double arrays only; DotPlain differs from Dot only on CUDA. */

@@ -16,7 +16,9 @@
  * results into r[TDP_LANE(v)] and store them with TDP_STREAM_LANES: on a
  * CPU with AVX whole aligned strides become streaming stores (the
  * technique of the best native C candidate: no write-allocate read of the
- * destination), elsewhere plain stores (docs/api.md, "Kernel hints"). */
+ * destination), elsewhere plain stores (docs/api.md, "Kernel hints").
+ * The element-wise kernels are TDP_KERNEL_LANES: each launch says how
+ * many sites a thread takes (streamLanes; bench_stream --lanes). */
 
 TDP_KERNEL void R(tdp_init)(REAL *a, REAL *b, REAL *c, int n, double ka, double kb,
                                  double kc) {
@@ -30,7 +32,7 @@ TDP_KERNEL void R(tdp_init)(REAL *a, REAL *b, REAL *c, int n, double ka, double 
   }
 }
 
-TDP_KERNEL void R(tdp_copy)(REAL *TDP_RESTRICT c, const REAL *TDP_RESTRICT a, int n) {
+TDP_KERNEL_LANES void R(tdp_copy)(REAL *TDP_RESTRICT c, const REAL *TDP_RESTRICT a, int n) {
   TDP_TLP(base, n) {
     REAL r[VVL];
     TDP_ILP(v) r[TDP_LANE(v)] = a[base + v];
@@ -38,7 +40,7 @@ TDP_KERNEL void R(tdp_copy)(REAL *TDP_RESTRICT c, const REAL *TDP_RESTRICT a, in
   }
 }
 
-TDP_KERNEL void R(tdp_mul)(REAL *TDP_RESTRICT b, const REAL *TDP_RESTRICT c, REAL s, int n) {
+TDP_KERNEL_LANES void R(tdp_mul)(REAL *TDP_RESTRICT b, const REAL *TDP_RESTRICT c, REAL s, int n) {
   TDP_TLP(base, n) {
     REAL r[VVL];
     TDP_ILP(v) r[TDP_LANE(v)] = s * c[base + v];
@@ -46,7 +48,7 @@ TDP_KERNEL void R(tdp_mul)(REAL *TDP_RESTRICT b, const REAL *TDP_RESTRICT c, REA
   }
 }
 
-TDP_KERNEL void R(tdp_add)(REAL *TDP_RESTRICT c, const REAL *TDP_RESTRICT a,
+TDP_KERNEL_LANES void R(tdp_add)(REAL *TDP_RESTRICT c, const REAL *TDP_RESTRICT a,
                            const REAL *TDP_RESTRICT b, int n) {
   TDP_TLP(base, n) {
     REAL r[VVL];
@@ -55,7 +57,7 @@ TDP_KERNEL void R(tdp_add)(REAL *TDP_RESTRICT c, const REAL *TDP_RESTRICT a,
   }
 }
 
-TDP_KERNEL void R(tdp_triad)(REAL *TDP_RESTRICT a, const REAL *TDP_RESTRICT b,
+TDP_KERNEL_LANES void R(tdp_triad)(REAL *TDP_RESTRICT a, const REAL *TDP_RESTRICT b,
                              const REAL *TDP_RESTRICT c, REAL s, int n) {
   TDP_TLP(base, n) {
     REAL r[VVL];
@@ -90,7 +92,7 @@ TDP_KERNEL void R(tdp_dot2)(double *TDP_RESTRICT sum, const REAL *TDP_RESTRICT a
   targetBlockAddDouble(&sum[1], aa);
 }
 
-TDP_KERNEL void R(tdp_nstream)(REAL *TDP_RESTRICT a, const REAL *TDP_RESTRICT b,
+TDP_KERNEL_LANES void R(tdp_nstream)(REAL *TDP_RESTRICT a, const REAL *TDP_RESTRICT b,
                                const REAL *TDP_RESTRICT c, REAL s, int n) {
   TDP_TLP(base, n) {
     TDP_ILP(v) a[base + v] += b[base + v] + s * c[base + v];
@@ -278,13 +280,14 @@ static void R(streamInit)(int impl, const streamSet *x, int n, double ka, double
 static void R(streamLaunch)(int impl, int k, const streamSet *x, int n, double scalar) {
   REAL *a = (REAL *) x->a, *b = (REAL *) x->b, *c = (REAL *) x->c, s = (REAL) scalar;
   if (impl == BENCH_TDP) {
+    const int l = streamLanes[k] > 0 ? streamLanes[k] : VVL;
     switch (k) {
-    case STREAM_COPY: TDP_LAUNCH(R(tdp_copy), n, c, a, n); break;
-    case STREAM_MUL: TDP_LAUNCH(R(tdp_mul), n, b, c, s, n); break;
-    case STREAM_ADD: TDP_LAUNCH(R(tdp_add), n, c, a, b, n); break;
-    case STREAM_TRIAD: TDP_LAUNCH(R(tdp_triad), n, a, b, c, s, n); break;
+    case STREAM_COPY: TDP_LAUNCH_LANES(R(tdp_copy), n, l, c, a, n); break;
+    case STREAM_MUL: TDP_LAUNCH_LANES(R(tdp_mul), n, l, b, c, s, n); break;
+    case STREAM_ADD: TDP_LAUNCH_LANES(R(tdp_add), n, l, c, a, b, n); break;
+    case STREAM_TRIAD: TDP_LAUNCH_LANES(R(tdp_triad), n, l, a, b, c, s, n); break;
     case STREAM_DOT: TDP_LAUNCH_REDUCE(R(tdp_dot), n, x->sum, a, b, n); break;
-    case STREAM_NSTREAM: TDP_LAUNCH(R(tdp_nstream), n, a, b, c, s, n); break;
+    case STREAM_NSTREAM: TDP_LAUNCH_LANES(R(tdp_nstream), n, l, a, b, c, s, n); break;
     /* The same kernel through the plain launch: one block, and so one
      * atomic, per VVL * TPB sites. Shows what TDP_LAUNCH_REDUCE saves. */
     case STREAM_DOT_PLAIN: TDP_LAUNCH(R(tdp_dot), n, x->sum, a, b, n); break;
