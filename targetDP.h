@@ -424,18 +424,25 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
 /* Two passes at lanes > 1, as on the C backend: first the strides whose
  * lanes are all valid (lane count the constant tdp_vvl_, so the unrolled
  * lanes carry no branches and their loads can be issued together), then
- * the one short stride at the end, from tdp_full_. At one lane the first
- * pass is the whole loop (tdp_full_ = N) and the second is not there: the
- * pass count and tdp_full_ are constants the compiler folds. N is read
- * once, before the passes. */
+ * the one short stride at the end. A stride is full when its chunk
+ * (baseIndex - threadIdx.x) ends by N: baseIndex < N - (lanes * blockDim
+ * - 1) + threadIdx.x, a bound with no division; only block 0 computes
+ * where the short chunk starts (N rounded down to a chunk), which costs an
+ * integer remainder (a 64-bit "%" per thread of every block had cost 1% of
+ * a float Add at 2 lanes, H100). At one lane the first pass is the whole
+ * loop and the second is not there: the pass count and bounds are
+ * constants the compiler folds. N is read once, before the passes. */
 #define TDP_TLP_PASSES_(baseIndex, N)                                                \
   _Pragma("unroll") for (long tdp_n_ = (N), tdp_pass_ = 0;                           \
                          tdp_pass_ < (tdp_vvl_ > 1 ? 2 : 1); tdp_pass_++)            \
-  for (long tdp_full_ = tdp_vvl_ > 1 ? tdp_n_ - tdp_n_ % (tdp_vvl_ * (long) blockDim.x) \
-                                     : tdp_n_,                                       \
-            baseIndex = (tdp_pass_ ? tdp_full_ + (blockIdx.x == 0 ? 0L : tdp_n_)      \
+  for (long tdp_end_ = tdp_pass_ || tdp_vvl_ == 1                                    \
+                           ? tdp_n_                                                  \
+                           : tdp_n_ - (tdp_vvl_ * (long) blockDim.x - 1) + threadIdx.x, \
+            baseIndex = (tdp_pass_ ? (blockIdx.x == 0                                 \
+                                          ? tdp_n_ - tdp_n_ % (tdp_vvl_ * (long) blockDim.x) \
+                                          : tdp_n_)                                  \
                                    : tdp_vvl_ * (long) blockIdx.x * blockDim.x) + threadIdx.x; \
-       baseIndex < (tdp_pass_ ? tdp_n_ : tdp_full_); baseIndex += tdp_vvl_ * TDP_NTHREADS_)
+       baseIndex < tdp_end_; baseIndex += tdp_vvl_ * TDP_NTHREADS_)
 #define TDP_LANES_DECL_(nlane, n, base)                                              \
   int nlane = tdp_pass_ ? tdpLanesCuda_((n) - (base), tdp_vvl_) : tdp_vvl_,           \
       tdp_lstride_ = (int) blockDim.x

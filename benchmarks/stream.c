@@ -87,13 +87,14 @@ static double weight_sum(long n, int p) {
 }
 
 /* Sites per thread of each targetDP launch. "tuned", the choice a CUDA
- * user writes at each launch: one-input kernels (Copy, Mul) VVL, kernels
- * that read two arrays (Add, Triad, Nstream) 8 bytes per array per thread
- * (1 double, 2 floats). On the H100 (docs/performance.md, 997d025) Copy
- * and Mul were 0.96 of the best native at one double per thread and
- * 0.996-1.001 at 4, Add and Triad 0.99 at 4 and 1.000-1.006 at 1. Dot
- * keeps TDP_LAUNCH_REDUCE (VVL lanes, a grid of two GPU fills). The C
- * backend's lanes are its SIMD width whatever is asked. */
+ * user writes at each launch: 16 bytes per thread of each array for the
+ * one-input kernels (Copy, Mul: 2 doubles, 4 floats), 8 bytes for those
+ * that read two or three arrays (Add, Triad, Nstream: 1 double, 2
+ * floats). Measured on the H100 (docs/performance.md, 3cf2800), double:
+ * Copy and Mul 0.96 of the best native at 1 lane, 1.000 at 2, 0.997 at 4;
+ * Add and Triad 1.000-1.004 at 1 lane, 0.99 at 4. Dot keeps
+ * TDP_LAUNCH_REDUCE (VVL lanes, a grid of two GPU fills). The C backend's
+ * lanes are its SIMD width whatever is asked. */
 static void set_lanes(const char *spec, size_t esize) {
   const char *end = NULL;
   long all = strcmp(spec, "vvl") == 0 ? VVL : strtol(spec, (char **) &end, 10);
@@ -105,7 +106,7 @@ static void set_lanes(const char *spec, size_t esize) {
     long l = all;
     if (strcmp(spec, "tuned") == 0) {
       int two_inputs = k == STREAM_ADD || k == STREAM_TRIAD || k == STREAM_NSTREAM;
-      l = two_inputs ? (long) (8 / esize) : VVL;
+      l = (long) ((two_inputs ? 8 : 16) / esize);
     }
 #ifndef __CUDACC__
     l = VVL; /* what the C backend runs, and so what the report says */
