@@ -200,7 +200,8 @@ SU3_PAIR_KERNEL(su3MatVecPairT512, TDP_KERNEL_TPB(512))
 SU3_PAIR_KERNEL(su3MatVecPairT1024, TDP_KERNEL_TPB(1024))
 /* SU3MatVecPairOcc: asks for a full multiprocessor of TARGET_TPB blocks
  * (2048 threads on an H100: 32 registers a thread; SU3MatVecPair takes 40
- * at TPB 256, so 6 blocks, 1536 threads, fit). SU3MatVecPairOccGrid is the
+ * at TPB 256, so 6 blocks, 1536 threads, fit; at 32 nvcc 13 spills 76
+ * bytes to the stack, which L1 holds). SU3MatVecPairOccGrid is the
  * same kernel launched by TDP_LAUNCH_REDUCE: a grid of two fills of the GPU
  * (targetInit's cap) that the TLP loop strides over, ~2 sites a thread at
  * 2^20 sites, every block the same work. */

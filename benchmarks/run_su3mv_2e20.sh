@@ -22,7 +22,7 @@
 # $OUT/su3mv_2e20.log with a summary per run: the min, median and max over
 # the rounds of % of triad (best GB/s / best triad GB/s of the same run).
 # Env: TARGET (cuda; c for a test on a CPU), JOBS (16), ROUNDS (3), REPS
-# (20), QUICK (1: tiny sizes, for a CPU test), DEADLINE (200: no run starts
+# (20), QUICK (1: tiny sizes, for a CPU test), DEADLINE (170: no run starts
 # after this many seconds).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
@@ -32,7 +32,7 @@ TARGET=${TARGET:-cuda}
 JOBS=${JOBS:-16}
 ROUNDS=${ROUNDS:-3}
 REPS=${REPS:-20}
-DEADLINE=${DEADLINE:-200}
+DEADLINE=${DEADLINE:-170}
 S20=$((1 << 20)) S22=$((1 << 22)) TBIG=$((1 << 27))
 if [ "${QUICK:-0}" = 1 ]; then S20=4099 S22=16411 TBIG=$((1 << 20)) REPS=2; fi
 TMATCH=$((10 * S20)) # 24 bytes an element: 240 bytes a site
@@ -85,7 +85,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
     fi
     echo "-- round $r: $name: --size $size --batch $batch --triad-size $tsize ($((SECONDS - start)) s)"
     rm -f "$tmp/run.csv"
-    if ! timeout 60 "$BIN" --size "$size" --batch "$batch" --triad-size "$tsize" --reps "$REPS" \
+    if ! timeout 45 "$BIN" --size "$size" --batch "$batch" --triad-size "$tsize" --reps "$REPS" \
       --kernels "$KERNELS" --csv "$tmp/run.csv"; then
       echo "not ok - round $r $name failed: no rows"
       failed=$((failed + 1))
