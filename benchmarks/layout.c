@@ -12,7 +12,11 @@
  *             complex 3-vector per site; also as SU3MatVecOnce (the loads
  *             and stores evict-first: TDP_LOAD_ONCE / TDP_STORE_ONCE) and
  *             SU3MatVecPair (the fields as (re, im) pairs of tdpDouble2:
- *             16-byte accesses, QUDA's double2 field order; evict-first)
+ *             16-byte accesses, QUDA's double2 field order; evict-first);
+ *             SU3MatVecPairT128/T512/T1024 the same at a fixed block size,
+ *             SU3MatVecPairOcc(Grid) at full occupancy (and a capped grid);
+ *             SU3MatVecRow (and T192/T384/T768) three work items per site,
+ *             one row of the matrix each, on the pair fields
  *
  * Every result is validated before any bandwidth is printed: Scale3 and
  * SU3MatVec exactly (powers of two, small integers), LBCollide against the
@@ -162,29 +166,90 @@ TDP_KERNEL void su3MatVecOnce(double *TDP_RESTRICT out, const double *TDP_RESTRI
   }
 }
 
-/* On fields of (re, im) pairs: 9 per matrix, 3 per vector, 16 bytes each. */
-TDP_KERNEL void su3MatVecPair(tdpDouble2 *TDP_RESTRICT out, const tdpDouble2 *TDP_RESTRICT u,
-                              const tdpDouble2 *TDP_RESTRICT x, int nsites) {
-  TDP_TLP(base, nsites) {
-    TDP_ILP(v) {
-      tdpDouble2 xv[3];
-      BENCH_UNROLL
-      for (int j = 0; j < 3; j++) xv[j] = TDP_LOAD_ONCE(x + TDP_VINDEX(nsites, 3, base, j, v));
-      BENCH_UNROLL
-      for (int i = 0; i < 3; i++) {
-        tdpDouble2 r;
-        r.x = r.y = 0.0;
-        BENCH_UNROLL
-        for (int j = 0; j < 3; j++) {
-          const tdpDouble2 a = TDP_LOAD_ONCE(u + TDP_VINDEX(nsites, 9, base, 3 * i + j, v));
-          r.x += a.x * xv[j].x - a.y * xv[j].y;
-          r.y += a.x * xv[j].y + a.y * xv[j].x;
-        }
-        TDP_STORE_ONCE(out + TDP_VINDEX(nsites, 3, base, i, v), r);
-      }
-    }
+/* On fields of (re, im) pairs: 9 per matrix, 3 per vector, 16 bytes each.
+ * One body, several block sizes: SU3MatVecPair at the build's TARGET_TPB
+ * (TDP_LAUNCH), SU3MatVecPairT<tpb> at a fixed one (TDP_KERNEL_TPB and
+ * TDP_LAUNCH_TPB), so that one run compares block sizes at 2^20 sites,
+ * where the last partial wave of blocks is a visible part of the time. */
+#define SU3_PAIR_KERNEL(name, qualifiers)                                                     \
+  qualifiers void name(tdpDouble2 *TDP_RESTRICT out, const tdpDouble2 *TDP_RESTRICT u,       \
+                       const tdpDouble2 *TDP_RESTRICT x, int nsites) {                        \
+    TDP_TLP(base, nsites) {                                                                   \
+      TDP_ILP(v) {                                                                            \
+        tdpDouble2 xv[3];                                                                     \
+        BENCH_UNROLL                                                                          \
+        for (int j = 0; j < 3; j++) xv[j] = TDP_LOAD_ONCE(x + TDP_VINDEX(nsites, 3, base, j, v)); \
+        BENCH_UNROLL                                                                          \
+        for (int i = 0; i < 3; i++) {                                                         \
+          tdpDouble2 r;                                                                       \
+          r.x = r.y = 0.0;                                                                    \
+          BENCH_UNROLL                                                                        \
+          for (int j = 0; j < 3; j++) {                                                       \
+            const tdpDouble2 a = TDP_LOAD_ONCE(u + TDP_VINDEX(nsites, 9, base, 3 * i + j, v)); \
+            r.x += a.x * xv[j].x - a.y * xv[j].y;                                             \
+            r.y += a.x * xv[j].y + a.y * xv[j].x;                                             \
+          }                                                                                   \
+          TDP_STORE_ONCE(out + TDP_VINDEX(nsites, 3, base, i, v), r);                         \
+        }                                                                                     \
+      }                                                                                       \
+    }                                                                                         \
   }
-}
+SU3_PAIR_KERNEL(su3MatVecPair, TDP_KERNEL)
+SU3_PAIR_KERNEL(su3MatVecPairT128, TDP_KERNEL_TPB(128))
+SU3_PAIR_KERNEL(su3MatVecPairT512, TDP_KERNEL_TPB(512))
+SU3_PAIR_KERNEL(su3MatVecPairT1024, TDP_KERNEL_TPB(1024))
+/* SU3MatVecPairOcc: asks for a full multiprocessor of TARGET_TPB blocks
+ * (2048 threads on an H100: 32 registers a thread; SU3MatVecPair takes 40
+ * at TPB 256, so 6 blocks, 1536 threads, fit; at 32 nvcc 13 spills 76
+ * bytes to the stack, which L1 holds). SU3MatVecPairOccGrid is the
+ * same kernel launched by TDP_LAUNCH_REDUCE: a grid of two fills of the GPU
+ * (targetInit's cap) that the TLP loop strides over, ~2 sites a thread at
+ * 2^20 sites, every block the same work. */
+SU3_PAIR_KERNEL(su3MatVecPairOcc, TDP_KERNEL_OCC(2048 / TARGET_TPB))
+
+/* Three work items per site, one row of the matrix each (the idea of
+ * su3_bench's 36 threads per site for mult_su3_nn; bench_su3's tdp-elem):
+ * 3x the threads, so 2^20 sites are ~12 waves of the H100's resident
+ * threads rather than ~4, and each item is a third of the work, so the
+ * last wave's tail is shorter. Item id -> (site, row) in chunks of
+ * SU3_ROW_W sites: id = 3 SU3_ROW_W c + SU3_ROW_W i + w is row i of site
+ * SU3_ROW_W c + w. On a GPU with SU3_ROW_W 32 every warp is one row of 32
+ * consecutive sites: its loads and stores are whole 512-byte coalesced
+ * runs in SoA, as in SU3MatVecPair, and the three rows of a site are three
+ * neighbouring warps of one block (a block size that is a multiple of 96
+ * keeps every chunk in one block). The row's u pairs are read once
+ * (TDP_LOAD_ONCE); the site's x is read by all three rows, so a plain load
+ * that L1 can keep for the other two; the result TDP_STORE_ONCE. The items
+ * past the last site (nsites not a multiple of SU3_ROW_W) do nothing. */
+#define SU3_ROW_W 32
+#define SU3_ROW_ITEMS(nsites) (3L * SU3_ROW_W * (((long) (nsites) + SU3_ROW_W - 1) / SU3_ROW_W))
+#define SU3_ROW_KERNEL(name, qualifiers)                                                      \
+  qualifiers void name(tdpDouble2 *TDP_RESTRICT out, const tdpDouble2 *TDP_RESTRICT u,       \
+                       const tdpDouble2 *TDP_RESTRICT x, int nsites) {                        \
+    TDP_TLP(base, SU3_ROW_ITEMS(nsites)) {                                                    \
+      TDP_ILP(v) {                                                                            \
+        const long id = base + v;                                                             \
+        const long s = id / (3 * SU3_ROW_W) * SU3_ROW_W + id % SU3_ROW_W;                     \
+        const int i = (int) (id / SU3_ROW_W % 3);                                             \
+        if (s < nsites) {                                                                     \
+          tdpDouble2 r;                                                                       \
+          r.x = r.y = 0.0;                                                                    \
+          BENCH_UNROLL                                                                        \
+          for (int j = 0; j < 3; j++) {                                                       \
+            const tdpDouble2 a = TDP_LOAD_ONCE(u + TDP_INDEX(nsites, 9, s, 3 * i + j));       \
+            const tdpDouble2 b = x[TDP_INDEX(nsites, 3, s, j)];                               \
+            r.x += a.x * b.x - a.y * b.y;                                                     \
+            r.y += a.x * b.y + a.y * b.x;                                                     \
+          }                                                                                   \
+          TDP_STORE_ONCE(out + TDP_INDEX(nsites, 3, s, i), r);                                \
+        }                                                                                     \
+      }                                                                                       \
+    }                                                                                         \
+  }
+SU3_ROW_KERNEL(su3MatVecRow, TDP_KERNEL)
+SU3_ROW_KERNEL(su3MatVecRowT192, TDP_KERNEL_TPB(192))
+SU3_ROW_KERNEL(su3MatVecRowT384, TDP_KERNEL_TPB(384))
+SU3_ROW_KERNEL(su3MatVecRowT768, TDP_KERNEL_TPB(768))
 
 /* ---------------------------------------------------------------------- */
 /* Initial values (deterministic, different per site and component) and the
@@ -247,9 +312,19 @@ static double *field_new(int nsites, int ncomp, double (*init)(long, int), doubl
   return t_field;
 }
 
-enum { K_TRIAD, K_SCALE3, K_LB, K_SU3, K_SU3_ONCE, K_SU3_PAIR, NK };
-static const char *const kname[NK] = {"Triad", "Scale3", "LBCollide", "SU3MatVec", "SU3MatVecOnce",
-                                      "SU3MatVecPair"};
+enum {
+  K_TRIAD, K_SCALE3, K_LB, K_SU3, K_SU3_ONCE, K_SU3_PAIR,
+  K_SU3_PAIR_T128, K_SU3_PAIR_T512, K_SU3_PAIR_T1024, K_SU3_PAIR_OCC, K_SU3_PAIR_OCC_GRID,
+  K_SU3_ROW, K_SU3_ROW_T192, K_SU3_ROW_T384, K_SU3_ROW_T768, NK
+};
+static const char *const kname[NK] = {
+    "Triad", "Scale3", "LBCollide", "SU3MatVec", "SU3MatVecOnce", "SU3MatVecPair",
+    "SU3MatVecPairT128", "SU3MatVecPairT512", "SU3MatVecPairT1024", "SU3MatVecPairOcc",
+    "SU3MatVecPairOccGrid",
+    "SU3MatVecRow", "SU3MatVecRowT192", "SU3MatVecRowT384", "SU3MatVecRowT768"};
+/* the SU(3) kernels on fields of (re, im) pairs */
+static int is_pair(int k) { return k >= K_SU3_PAIR; }
+static int is_su3(int k) { return k >= K_SU3; }
 
 typedef struct {
   int nsites, nscale, ntriad, ncalls_scale; /* Scale3 calls so far: it works in place */
@@ -276,10 +351,19 @@ static void run_kernel(int k, layoutRun *r, int batch) {
     case K_LB: TDP_LAUNCH(lbCollide, n, r->fout, r->fin, n, OMEGA); break;
     case K_SU3: TDP_LAUNCH(su3MatVec, n, r->ux, r->u, r->x, n); break;
     case K_SU3_ONCE: TDP_LAUNCH(su3MatVecOnce, n, r->ux, r->u, r->x, n); break;
-    case K_SU3_PAIR:
-      TDP_LAUNCH(su3MatVecPair, n, (tdpDouble2 *) (void *) r->ux2, (const tdpDouble2 *) (void *) r->u2,
-                 (const tdpDouble2 *) (void *) r->x2, n);
-      break;
+#define PAIR_ARGS_ (tdpDouble2 *) (void *) r->ux2, (const tdpDouble2 *) (void *) r->u2, \
+                   (const tdpDouble2 *) (void *) r->x2, n
+    case K_SU3_PAIR: TDP_LAUNCH(su3MatVecPair, n, PAIR_ARGS_); break;
+    case K_SU3_PAIR_T128: TDP_LAUNCH_TPB(su3MatVecPairT128, n, 128, PAIR_ARGS_); break;
+    case K_SU3_PAIR_T512: TDP_LAUNCH_TPB(su3MatVecPairT512, n, 512, PAIR_ARGS_); break;
+    case K_SU3_PAIR_T1024: TDP_LAUNCH_TPB(su3MatVecPairT1024, n, 1024, PAIR_ARGS_); break;
+    case K_SU3_PAIR_OCC: TDP_LAUNCH(su3MatVecPairOcc, n, PAIR_ARGS_); break;
+    case K_SU3_PAIR_OCC_GRID: TDP_LAUNCH_REDUCE(su3MatVecPairOcc, n, PAIR_ARGS_); break;
+    case K_SU3_ROW: TDP_LAUNCH(su3MatVecRow, SU3_ROW_ITEMS(n), PAIR_ARGS_); break;
+    case K_SU3_ROW_T192: TDP_LAUNCH_TPB(su3MatVecRowT192, SU3_ROW_ITEMS(n), 192, PAIR_ARGS_); break;
+    case K_SU3_ROW_T384: TDP_LAUNCH_TPB(su3MatVecRowT384, SU3_ROW_ITEMS(n), 384, PAIR_ARGS_); break;
+    case K_SU3_ROW_T768: TDP_LAUNCH_TPB(su3MatVecRowT768, SU3_ROW_ITEMS(n), 768, PAIR_ARGS_); break;
+#undef PAIR_ARGS_
     }
   }
   if (k == K_TRIAD) nativeSynchronize();
@@ -296,11 +380,13 @@ static void check_kernel(int k, layoutRun *r, int inject_error) {
   }
   int n = k == K_SCALE3 ? r->nscale : r->nsites;
   int ncomp = k == K_SCALE3 ? 3 : k == K_LB ? NVEL : NVEC;
-  int pair = k == K_SU3_PAIR;
+  int pair = is_pair(k);
   double *t_out = k == K_SCALE3 ? r->vec : k == K_LB ? r->fout : pair ? r->ux2 : r->ux;
   if (inject_error && k == K_LB) benchCorrupt(t_out, TDP_INDEX(n, NVEL, n - 1, NVEL - 1), 0);
   copyFromTarget(h, t_out, TDP_FIELD_SIZE(n, ncomp) * sizeof(double));
-  if (k == K_SU3 || k == K_SU3_ONCE) targetZero(t_out, TDP_FIELD_SIZE(n, ncomp)); /* shared by both */
+  /* The SU(3) kernels share their output field: zeroed after each check,
+   * so that a kernel that writes nothing cannot pass on another's result. */
+  if (is_su3(k)) targetZero(t_out, TDP_FIELD_SIZE(n, ncomp));
   double rtol = k == K_LB ? 1e-12 : 0.0; /* Scale3 and SU3MatVec are exact */
   double factor = ldexp(1.0, r->ncalls_scale);
   BENCH_HOST_PARALLEL_FOR(schedule(static))
@@ -323,8 +409,8 @@ static void check_kernel(int k, layoutRun *r, int inject_error) {
 
 static void report(const benchOptions *o, const layoutRun *r, const double *times) {
   const int nt = o->reps + 1;
-  const double bytes_per_site[NK] = {0, 2 * 3 * 8, 2 * NVEL * 8, (NSU3 + 2 * NVEC) * 8,
-                                     (NSU3 + 2 * NVEC) * 8, (NSU3 + 2 * NVEC) * 8};
+  double bytes_per_site[NK] = {0, 2 * 3 * 8, 2 * NVEL * 8};
+  for (int k = K_SU3; k < NK; k++) bytes_per_site[k] = (NSU3 + 2 * NVEC) * 8; /* u, x, out once */
   benchTiming kt[NK];
   benchStats ks[NK];
   for (int k = 0; k < NK; k++) {
@@ -344,12 +430,12 @@ static void report(const benchOptions *o, const layoutRun *r, const double *time
          r->batch > 1 ? "s" : "");
   benchPrintConfig(stdout, o);
   printf("# all results validated (Scale3, SU3MatVec exact; LBCollide rtol 1e-12)\n");
-  printf("%-13s %-9s %10s %10s %10s %9s\n", "kernel", "impl", "bytes", "best", "median", "% of");
-  printf("%-13s %-9s %10s %10s %10s %9s\n", "", "", "per site", "GB/s", "GB/s", "Triad");
+  printf("%-18s %-9s %10s %10s %10s %9s\n", "kernel", "impl", "bytes", "best", "median", "% of");
+  printf("%-18s %-9s %10s %10s %10s %9s\n", "", "", "per site", "GB/s", "GB/s", "Triad");
   for (int k = 0; k < NK; k++) {
     if (!r->on[k]) continue;
     double pct = 100.0 * ks[k].best_gbs / triad;
-    printf("%-13s %-9s %10.0f %10.2f %10.2f %9.1f\n", kname[k], benchImplName[kt[k].impl],
+    printf("%-18s %-9s %10.0f %10.2f %10.2f %9.1f\n", kname[k], benchImplName[kt[k].impl],
            k == K_TRIAD ? 24.0 : bytes_per_site[k], ks[k].best_gbs, ks[k].median_gbs, pct);
     benchCsvRow(o, "double", &kt[k], &ks[k], pct);
   }
@@ -407,7 +493,9 @@ int main(int argc, char **argv) {
     r.x = field_new(r.nsites, NVEC, x_init, r.host, 0);
     r.ux = field_new(r.nsites, NVEC, NULL, r.host, 0);
   }
-  if (r.on[K_SU3_PAIR]) {
+  int any_pair = 0;
+  for (int k = K_SU3_PAIR; k < NK; k++) any_pair |= r.on[k];
+  if (any_pair) {
     r.u2 = field_new(r.nsites, NSU3, u_init, r.host, 1);
     r.x2 = field_new(r.nsites, NVEC, x_init, r.host, 1);
     r.ux2 = field_new(r.nsites, NVEC, NULL, r.host, 1);
