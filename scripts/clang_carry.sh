@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # clang 14 + libomp for a machine with no clang and no apt (the lent GPU
-# machine's host: Ubuntu-like, gcc 13, binutils, no network), from the
+# machine's host: Ubuntu 24.04, gcc 13, binutils, no network), from the
 # Debian bookworm .deb files of the box you fetch on.
 #
 #   scripts/clang_carry.sh fetch DIR          here (Debian bookworm, as root):
 #       apt-get download the .deb files into DIR (about 51 MiB; DIR is
 #       usually .deps/clang, which git ignores and the device tool carries)
 #   scripts/clang_carry.sh unpack DIR [ROOT]  there: dpkg -x (or ar + tar)
-#       every DIR/*.deb into ROOT (default DIR/root: keep it out of a carried
-#       folder, e.g. build/clang14), then write ROOT/env.sh and print it:
+#       every DIR/*.deb into ROOT (default build/clang14 of this repository,
+#       about 250 MiB: never inside the carried .deps), then write
+#       ROOT/env.sh and print it:
 #         export PATH=ROOT/run/bin:$PATH CLANG_OMP_LIB=ROOT/usr/lib/llvm-14/lib
 #       ROOT/run/bin/clang (and clang-14) runs the unpacked clang with
 #       LD_LIBRARY_PATH=ROOT/run/lib for it alone; ROOT/run/lib holds libLLVM,
@@ -88,7 +89,7 @@ link_lib() { # ROOT SONAME: link ROOT/run/lib/SONAME to the unpacked library
 unpack() {
   local dir root deb soname n f
   dir=$(cd "$1" && pwd)
-  root=${2:-$dir/root}
+  root=${2:-$(cd "$(dirname "$0")/.." && pwd)/build/clang14}
   ls "$dir"/*.deb >/dev/null 2>&1 || die "no .deb files in $dir (run: $0 fetch $1 on a Debian bookworm box)"
   mkdir -p "$root"
   root=$(cd "$root" && pwd)
@@ -158,5 +159,5 @@ case "${1:-}" in
 fetch) [ $# = 2 ] || die "usage: $0 fetch DIR"; fetch "$2" ;;
 unpack) [ $# -ge 2 ] || die "usage: $0 unpack DIR [ROOT]"; unpack "$2" "${3:-}" ;;
 check) [ $# = 2 ] || die "usage: $0 check ROOT"; check "$2" ;;
-*) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+*) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
