@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# clang 14 + libomp for a machine with no clang and no apt (the lent GPU
+# machine's host: Ubuntu 24.04, gcc 13, binutils, no network), from the
+# Debian bookworm .deb files of the box you fetch on.
+#
+#   scripts/clang_carry.sh fetch DIR          here (Debian bookworm, as root):
+#       apt-get download the .deb files into DIR (about 51 MiB; DIR is
+#       usually .deps/clang, which git ignores and the device tool carries)
+#   scripts/clang_carry.sh unpack DIR [ROOT]  there: dpkg -x (or ar + tar)
+#       every DIR/*.deb into ROOT (default build/clang14 of this repository,
+#       about 250 MiB: never inside the carried .deps), then write
+#       ROOT/env.sh and print it:
+#         export PATH=ROOT/run/bin:$PATH CLANG_OMP_LIB=ROOT/usr/lib/llvm-14/lib
+#       ROOT/run/bin/clang (and clang-14) runs the unpacked clang with
+#       LD_LIBRARY_PATH=ROOT/run/lib for it alone; ROOT/run/lib holds libLLVM,
+#       libclang-cpp, libomp and only those of their libraries the machine
+#       lacks (libz3, libicu72, ...), so nothing shadows the machine's own.
+#       clang finds its builtin headers (stddef.h, omp.h) from its binary:
+#       ROOT/usr/lib/llvm-14/lib/clang/14.0.6/include. config/clang-openmp.mk
+#       links -L$(CLANG_OMP_LIB) with an rpath, so the programs find libomp.
+#       The machine's gcc installation (crt files, libgcc), glibc headers
+#       and ld are used as clang uses them anywhere.
+#   scripts/clang_carry.sh check ROOT         print which clang runs, its
+#       version and resource folder, and compile and run an OpenMP test
+set -euo pipefail
+
+# clang's driver and libraries, libomp, and libllvm14's runtime libraries
+# that a newer distribution may lack or name differently (libz3-4, libicu72
+# from libxml2); the rest are small and linked only where missing.
+PKGS=(clang-14 libclang-cpp14 libllvm14 libclang-common-14-dev libomp5-14 libomp-14-dev
+  libz3-4 libxml2 libicu72 libedit2 libbsd0 libmd0 libffi8 libtinfo6 liblzma5 zlib1g libelf1)
+
+die() { echo "clang_carry: $*" >&2; exit 1; }
+
+fetch() {
+  local dir=$1
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  rm -f "$dir"/*.deb
+  # apt-get download writes to the current folder
+  (cd "$dir" && apt-get download "${PKGS[@]}")
+  du -sh "$dir"
+}
+
+extract() { # extract DEB ROOT
+  if command -v dpkg-deb >/dev/null 2>&1; then
+    dpkg-deb -x "$1" "$2"
+  else
+    local t data
+    t=$(mktemp -d)
+    (cd "$t" && ar x "$1")
+    data=$(ls "$t"/data.tar.*)
+    tar -xf "$data" -C "$2"
+    rm -rf "$t"
+  fi
+}
+
+write_wrappers() { # ROOT
+  local root=$1 name
+  mkdir -p "$root/run/bin"
+  for name in clang clang-14; do
+    cat >"$root/run/bin/$name" <<EOF
+#!/bin/sh
+# the clang unpacked by scripts/clang_carry.sh; its libraries for it alone
+LD_LIBRARY_PATH="$root/run/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$root/usr/lib/llvm-14/bin/clang" "\$@"
+EOF
+    chmod +x "$root/run/bin/$name"
+  done
+}
+
+# missing ROOT: sonames the unpacked clang needs that neither the machine
+# nor ROOT/run/lib provides
+missing() {
+  LD_LIBRARY_PATH="$1/run/lib" ldd "$1/usr/lib/llvm-14/bin/clang" | awk '/not found/ {print $1}'
+}
+
+link_lib() { # ROOT SONAME: link ROOT/run/lib/SONAME to the unpacked library
+  local f
+  for f in "$1"/usr/lib/x86_64-linux-gnu/"$2" "$1"/lib/x86_64-linux-gnu/"$2" \
+    "$1"/usr/lib/llvm-14/lib/"$2"; do
+    if [ -e "$f" ]; then
+      ln -sf "$(readlink -f "$f")" "$1/run/lib/$2"
+      return 0
+    fi
+  done
+  return 1
+}
+
+unpack() {
+  local dir root deb soname n f
+  dir=$(cd "$1" && pwd)
+  root=${2:-$(cd "$(dirname "$0")/.." && pwd)/build/clang14}
+  ls "$dir"/*.deb >/dev/null 2>&1 || die "no .deb files in $dir (run: $0 fetch $1 on a Debian bookworm box)"
+  mkdir -p "$root"
+  root=$(cd "$root" && pwd)
+  rm -rf "$root/run/lib" "$root/run/bin"
+  for deb in "$dir"/*.deb; do extract "$deb" "$root"; done
+  mkdir -p "$root/run/lib"
+  for soname in libLLVM-14.so.1 libclang-cpp.so.14 libomp.so.5; do
+    link_lib "$root" "$soname" || die "$soname not in the unpacked files"
+  done
+  # the machine's own libraries where it has them; ours where it does not
+  for _ in 1 2 3 4 5 6; do
+    n=0
+    for soname in $(missing "$root"); do
+      link_lib "$root" "$soname" || die "$soname: needed, not on this machine nor in $dir"
+      echo "clang_carry: $soname from the .deb files (not on this machine)"
+      n=$((n + 1))
+    done
+    [ "$n" = 0 ] && break
+  done
+  write_wrappers "$root"
+  # a library the machine has in an older version than libLLVM needs: fall
+  # back to all of ours
+  if ! "$root/run/bin/clang" --version >/dev/null 2>&1; then
+    echo "clang_carry: clang does not start with the machine's libraries; using all unpacked ones"
+    for f in "$root"/usr/lib/x86_64-linux-gnu/*.so.[0-9]* "$root"/lib/x86_64-linux-gnu/*.so.[0-9]*; do
+      [ -e "$f" ] && ln -sf "$(readlink -f "$f")" "$root/run/lib/$(basename "$f")"
+    done
+    "$root/run/bin/clang" --version >/dev/null || die "the unpacked clang does not start"
+  fi
+  cat >"$root/env.sh" <<EOF
+export PATH="$root/run/bin:\$PATH" CLANG_OMP_LIB="$root/usr/lib/llvm-14/lib"
+EOF
+  echo "clang_carry: unpacked into $root; to use it:"
+  echo ". $root/env.sh"
+  cat "$root/env.sh"
+}
+
+check() { # ROOT: the clang in ROOT/run/bin first in PATH, an OpenMP program
+  local root t
+  root=$(cd "$1" && pwd)
+  # shellcheck disable=SC1091
+  . "$root/env.sh"
+  echo "command -v clang: $(command -v clang)"
+  clang --version | head -n 1
+  echo "resource dir: $(clang -print-resource-dir)"
+  t=$(mktemp -d)
+  cat >"$t/omp.c" <<'EOF'
+#include <omp.h>
+#include <stdio.h>
+#include <stddef.h>
+int main(void) {
+  int n = 0;
+#pragma omp parallel reduction(+ : n)
+  n += 1;
+  printf("omp threads: %d (max %d)\n", n, omp_get_max_threads());
+  return n < 1;
+}
+EOF
+  clang -O2 -fopenmp "$t/omp.c" -o "$t/omp" -L"$CLANG_OMP_LIB" -Wl,-rpath,"$CLANG_OMP_LIB"
+  "$t/omp"
+  echo "libomp loaded: $(LD_DEBUG=libs "$t/omp" 2>&1 | sed -n 's/.*calling init: \(.*libomp.*\)/\1/p' | head -n 1)"
+  echo "libLLVM loaded: $(LD_DEBUG=libs clang --version 2>&1 | sed -n 's/.*calling init: \(.*libLLVM.*\)/\1/p' | head -n 1)"
+  rm -rf "$t"
+}
+
+case "${1:-}" in
+fetch) [ $# = 2 ] || die "usage: $0 fetch DIR"; fetch "$2" ;;
+unpack) [ $# -ge 2 ] || die "usage: $0 unpack DIR [ROOT]"; unpack "$2" "${3:-}" ;;
+check) [ $# = 2 ] || die "usage: $0 check ROOT"; check "$2" ;;
+*) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
