@@ -2,7 +2,8 @@
  * The layer's building blocks beside a plain copy through the layer, in one
  * run: inclusive and exclusive scans of double, long and int arrays,
  * stream compaction (targetCompactIndices) at mask density 1/2 (on CUDA
- * also through CUB's select, TARGETDP_COMPACT=cub, for comparison), and box
+ * also through the backend's other kernel shapes, TARGETDP_COMPACT=t256r4
+ * etc., and CUB's select, TARGETDP_COMPACT=cub, for comparison), and box
  * launches on a cubic lattice with a halo of 1: the whole lattice through
  * TDP_TLP_3D against the same update through the 1-D TDP_TLP, and the
  * interior only through TDP_TLP_3D against a 1-D loop that tests each
@@ -66,13 +67,20 @@ TDP_KERNEL void bk_flat_test(double *b, const double *a, long L, long n) {
   }
 }
 
+/* The compaction rows run from K_COMPACT (TARGETDP_COMPACT unset: the
+ * default kernel) to K_COMPACT_CUB; compact_env gives each row's value. */
 enum { K_COPY, K_SCAN_ID, K_SCAN_ED, K_SCAN_IL, K_SCAN_EL, K_SCAN_II, K_SCAN_EI, K_COMPACT,
+       K_COMPACT_T256R4, K_COMPACT_T256R2, K_COMPACT_V2, K_COMPACT_V2CS, K_COMPACT_T256R4V2,
        K_COMPACT_CUB, K_FLAT, K_BOX_ALL, K_FLAT_TEST, K_BOX_INT, NK };
-static const char *const kname[NK] = {"Copy",          "ScanInclDouble", "ScanExclDouble",
-                                      "ScanInclLong",  "ScanExclLong",   "ScanInclInt",
-                                      "ScanExclInt",   "CompactIdx",     "CompactIdxCUB",
-                                      "Flat1D",        "Box3D",          "Interior1DTest",
-                                      "Interior3D"};
+static const char *const kname[NK] = {
+    "Copy",           "ScanInclDouble",    "ScanExclDouble",  "ScanInclLong",
+    "ScanExclLong",   "ScanInclInt",       "ScanExclInt",     "CompactIdx",
+    "CompactIdxT256r4", "CompactIdxT256r2", "CompactIdxV2",   "CompactIdxV2cs",
+    "CompactIdxT256r4V2", "CompactIdxCUB", "Flat1D",          "Box3D",
+    "Interior1DTest", "Interior3D"};
+#define IS_COMPACT(k) ((k) >= K_COMPACT && (k) <= K_COMPACT_CUB)
+static const char *const compact_env[K_COMPACT_CUB - K_COMPACT + 1] = {
+    NULL, "t256r4", "t256r2", "t512r2v2", "t512r2v2cs", "t256r4v2", "cub"};
 
 /* Input of the scans: small integers, so every prefix sum is exact in all
  * three types and the reference is exact too. */
@@ -132,6 +140,8 @@ int main(int argc, char **argv) {
     }
     copyToTarget(t_a, h, n * esize);
     targetSetConstant((double *) t_b, -1.0, n); /* untouched sites stay -1 */
+    /* the compaction rows share t_idx: none may pass on the row before's indices */
+    if (IS_COMPACT(k)) targetSetConstantLong(t_idx, -1, n);
     targetSynchronize();
     long count_want = 0;
     size_t count = 0;
@@ -146,8 +156,13 @@ int main(int argc, char **argv) {
       case K_SCAN_II: targetScanInclusiveInt(t_b, t_a, n); break;
       case K_SCAN_EI: targetScanExclusiveInt(t_b, t_a, n); break;
       case K_COMPACT: targetCompactIndices(t_idx, &count, t_mask, n); break;
+      case K_COMPACT_T256R4:
+      case K_COMPACT_T256R2:
+      case K_COMPACT_V2:
+      case K_COMPACT_V2CS:
+      case K_COMPACT_T256R4V2:
       case K_COMPACT_CUB: /* the C backend ignores the variable: CompactIdx again */
-        setenv("TARGETDP_COMPACT", "cub", 1);
+        setenv("TARGETDP_COMPACT", compact_env[k - K_COMPACT], 1);
         targetCompactIndices(t_idx, &count, t_mask, n);
         unsetenv("TARGETDP_COMPACT");
         break;
@@ -166,7 +181,7 @@ int main(int argc, char **argv) {
       /* validate the warm-up call's result */
       snprintf(what, sizeof(what), "%s targetDP", kname[k]);
       if (o.inject_error && k == K_SCAN_ID) benchCorrupt(t_b, n - 1, 0);
-      if (k == K_COMPACT || k == K_COMPACT_CUB) {
+      if (IS_COMPACT(k)) {
         for (long i = 0; i < n; i++) count_want += mask[i] != 0;
         if ((long) count != count_want) benchWrong(what, -1, (double) count, count_want);
         else if (count > 0) copyFromTarget(h2, t_idx, count * sizeof(long));
@@ -201,7 +216,7 @@ int main(int argc, char **argv) {
     }
     double moved = (is_scan ? 2.0 * esize * n
                     : k == K_COPY ? 16.0 * n
-                    : k == K_COMPACT || k == K_COMPACT_CUB ? (double) n + 8.0 * count_want
+                    : IS_COMPACT(k) ? (double) n + 8.0 * count_want
                     : k == K_FLAT || k == K_BOX_ALL ? 16.0 * nsites
                     : 16.0 * ninterior);
     bytes[k] = moved;
@@ -215,7 +230,7 @@ int main(int argc, char **argv) {
            "repetitions after 1 warm-up\n", n, L, nsites, ninterior, o.reps);
     benchPrintConfig(stdout, &o);
     printf("# all results validated (exact)\n");
-    printf("%-15s %10s %10s %9s\n", "kernel", "best GB/s", "median", "% of Copy");
+    printf("%-18s %10s %10s %9s\n", "kernel", "best GB/s", "median", "% of Copy");
     benchStats st[NK];
     for (int k = 0; k < NK; k++) {
       benchTiming t;
@@ -228,7 +243,7 @@ int main(int argc, char **argv) {
       t.variant = NULL;
       st[k] = benchSummarise(&t, o.reps);
       double pct = 100.0 * st[k].best_gbs / st[K_COPY].best_gbs;
-      printf("%-15s %10.2f %10.2f %9.1f\n", kname[k], st[k].best_gbs, st[k].median_gbs, pct);
+      printf("%-18s %10.2f %10.2f %9.1f\n", kname[k], st[k].best_gbs, st[k].median_gbs, pct);
       benchCsvRow(&o, k >= K_SCAN_IL && k <= K_SCAN_EL ? "long"
                       : k >= K_SCAN_II && k <= K_SCAN_EI ? "int" : "double",
                   &t, &st[k], pct);

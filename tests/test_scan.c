@@ -6,7 +6,8 @@
  * change; ints and longs exact, doubles within 1e-12 of the sum of
  * magnitudes (and exact on integer-valued data). Compaction also at its
  * edges: mask pointers at offsets 0..15, sizes around 16 and around the
- * CUDA kernel's tiles, set bytes just outside the mask.
+ * CUDA kernel's tiles, set bytes just outside the mask; on CUDA under each
+ * of the backend's kernel variants (TARGETDP_COMPACT unset, t256r4, ...).
  */
 
 #include "test_util.h"
@@ -15,6 +16,43 @@ static const size_t ssizes[] = {0, 1, 2, 7, VVL + 1, 1003, 8191, 8193, 32767, 32
                                 100003, (1 << 20) + 3};
 #define NSSIZES (sizeof(ssizes) / sizeof(ssizes[0]))
 #define GUARD 4
+
+/* The CUDA backend's compaction kernels, picked by TARGETDP_COMPACT at
+ * each call (NULL: the default; cub, CUB's select, is only for comparison
+ * and is validated by bench_blocks); every compaction test runs under
+ * each. The C backend ignores the variable: its tests run once. */
+#ifdef __CUDACC__
+static const char *const compact_kinds[] = {NULL,         "t256r4",     "t256r2",
+                                            "t512r2v2",   "t512r2v2cs", "t256r4v2"};
+#else
+static const char *const compact_kinds[] = {NULL};
+#endif
+#define NKINDS (sizeof(compact_kinds) / sizeof(compact_kinds[0]))
+static const char *compact_kind = "default"; /* for the failure messages */
+
+static void set_compact_kind(size_t i) {
+  if (compact_kinds[i]) setenv("TARGETDP_COMPACT", compact_kinds[i], 1);
+  else unsetenv("TARGETDP_COMPACT");
+  compact_kind = compact_kinds[i] ? compact_kinds[i] : "default";
+}
+
+/* test_NAME runs NAME's body once per kernel. */
+#define PER_KERNEL(NAME)                                                                   \
+  static void test_##NAME(void **state) {                                                  \
+    for (size_t i = 0; i < NKINDS; i++) {                                                  \
+      set_compact_kind(i);                                                                 \
+      NAME##_body(state);                                                                  \
+    }                                                                                      \
+    set_compact_kind(0);                                                                   \
+  }
+
+/* TDP_TEST_SMALL: the compaction tests leave out masks of more than
+ * SMALL_MAX sites. Set under racecheck, which tracks every shared-memory
+ * access (the kernels stage each set site's position there): the 17 M-site
+ * calls of test_compact_reuse, under six kernels, took it past minutes,
+ * and a shared-memory hazard shows on any tile, 8 or more of them here. */
+#define SMALL_MAX 100003
+static int tooBig(size_t n) { return n > SMALL_MAX && getenv("TDP_TEST_SMALL"); }
 
 /* One test per element type, from one body: T the type, NAME the suffix
  * of its API names (targetScanInclusive##NAME), TEST the test's name. */
@@ -109,11 +147,12 @@ static void compactAndCheck(long *t_idx, long *idx, const char *t_mask, const ch
   tuCheckDone(&c, "indices", count);
 }
 
-static void test_compact(void **state) {
+static void compact_body(void **state) {
   (void) state;
   const double density[] = {0.0, 0.01, 0.5, 0.97, 1.0};
   for (size_t k = 0; k < NSSIZES; k++) {
     size_t n = ssizes[k];
+    if (tooBig(n)) continue;
     char *mask = (char *) tuMalloc(n + 1);
     long *idx = (long *) tuMalloc((n + 1) * sizeof(long));
     char *t_mask = NULL;
@@ -126,7 +165,7 @@ static void test_compact(void **state) {
       /* any non-zero char counts, negative ones too */
       for (size_t i = 0; i < n; i++)
         mask[i] = tuUniform(&r) < density[d] ? (char) (i % 3 == 0 ? -1 : (int) (1 + i % 100)) : 0;
-      tuSetContext("compaction of %zu sites, density %g", n, density[d]);
+      tuSetContext("%s compaction of %zu sites, density %g", compact_kind, n, density[d]);
       assert_int_equal(copyToTarget(t_mask, mask, n + 1), TARGET_SUCCESS);
       compactAndCheck(t_idx, idx, t_mask, mask, n);
     }
@@ -142,7 +181,7 @@ static void test_compact(void **state) {
  * call's (they carry an older epoch), and the scratch grows past its first
  * 1024 tiles (16.8 M sites) in the middle. A scan between the calls must
  * not disturb them either. Each call's mask differs from the last. */
-static void test_compact_reuse(void **state) {
+static void compact_reuse_body(void **state) {
   (void) state;
   const size_t sizes[] = {5000003, 70001, 5000003, 16384, 17000017, 3, 5000003, 17000017, 1};
   const size_t nmax = 17000017;
@@ -156,11 +195,13 @@ static void test_compact_reuse(void **state) {
   assert_int_equal(targetSetConstantLong(t_scan, 1, 1000), TARGET_SUCCESS);
   for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
     size_t n = sizes[k];
+    if (tooBig(n)) continue;
     tuRng r;
     tuSeed(&r, 4242 + k);
     const double density = k % 2 ? 0.8 : 0.3;
     for (size_t i = 0; i < n; i++) mask[i] = tuUniform(&r) < density;
-    tuSetContext("call %zu in a row: compaction of %zu sites, density %g", k, n, density);
+    tuSetContext("call %zu in a row: %s compaction of %zu sites, density %g", k, compact_kind, n,
+                 density);
     assert_int_equal(copyToTarget(t_mask, mask, n), TARGET_SUCCESS);
     compactAndCheck(t_idx, idx, t_mask, mask, n);
     assert_int_equal(targetScanInclusiveLong(t_scan, t_scan, 1000), TARGET_SUCCESS);
@@ -178,7 +219,7 @@ static void test_compact_reuse(void **state) {
  * pointer) with set bytes just outside [t_mask, t_mask + n) that must not
  * be read as sites, densities 0, 1/2 and 1, mask values other than 0/1,
  * and index elements after the count that must not change. */
-static void test_compact_edges(void **state) {
+static void compact_edges_body(void **state) {
   (void) state;
   static const size_t sizes[] = {0, 1, 15, 16, 17, 31, 33, 255, 4097, 8191, 8192, 8193,
                                  16383, 16384, 16385, 32767, 32768, 32769, 49153,
@@ -186,6 +227,7 @@ static void test_compact_edges(void **state) {
   static const char *const what[] = {"none set", "half set", "all set", "values 1-255"};
   for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
     const size_t n = sizes[k], room = n + 32;
+    if (tooBig(n)) continue;
     char *full = (char *) tuMalloc(room), *mask = NULL;
     long *idx = (long *) tuMalloc((n + GUARD) * sizeof(long));
     char *t_mask = NULL;
@@ -205,7 +247,8 @@ static void test_compact_edges(void **state) {
           mask[i] = (char) v; /* 128-255: negative chars, set all the same */
           want += mask[i] != 0;
         }
-        tuSetContext("compaction of %zu sites at offset %zu, %s", n, off, what[d]);
+        tuSetContext("%s compaction of %zu sites at offset %zu, %s", compact_kind, n, off,
+                     what[d]);
         assert_int_equal(copyToTarget(t_mask, full, room), TARGET_SUCCESS);
         for (size_t i = 0; i < n + GUARD; i++) idx[i] = -7;
         assert_int_equal(copyToTarget(t_idx, idx, (n + GUARD) * sizeof(long)), TARGET_SUCCESS);
@@ -237,9 +280,11 @@ static void test_compact_edges(void **state) {
  * is lazy). Vetoed as test_extents' big fields are: TDP_TEST_NO_BIG (set
  * under valgrind and compute-sanitizer by run_tests.sh), AddressSanitizer,
  * or an allocation refused. */
-static void test_compact_past_int(void **state) {
+static void compact_past_int_body(void **state) {
   (void) state;
-  const char *veto = getenv("TDP_TEST_NO_BIG") ? "TDP_TEST_NO_BIG is set" : NULL;
+  const char *veto = getenv("TDP_TEST_NO_BIG")  ? "TDP_TEST_NO_BIG is set"
+                     : getenv("TDP_TEST_SMALL") ? "TDP_TEST_SMALL is set"
+                                                : NULL;
 #if defined(__SANITIZE_ADDRESS__)
   veto = "AddressSanitizer build";
 #endif
@@ -267,7 +312,8 @@ static void test_compact_past_int(void **state) {
   }
   /* from an odd offset too: the count drops the sites before it */
   for (size_t off = 0; off < 2; off++) {
-    tuSetContext("compaction of 2^31 + %zu sites from offset %zu", n - two31 - off, off);
+    tuSetContext("%s compaction of 2^31 + %zu sites from offset %zu", compact_kind,
+                 n - two31 - off, off);
     size_t count = 12345;
     long idx[16];
     assert_int_equal(targetCompactIndices(t_idx, &count, t_mask + off, n - off), TARGET_SUCCESS);
@@ -282,7 +328,13 @@ static void test_compact_past_int(void **state) {
   assert_int_equal(targetFree(t_idx), TARGET_SUCCESS);
 }
 
-/* Bad arguments are refused with the call's name; n = 0 is not one. */
+PER_KERNEL(compact)
+PER_KERNEL(compact_edges)
+PER_KERNEL(compact_reuse)
+PER_KERNEL(compact_past_int)
+
+/* Bad arguments are refused with the call's name; n = 0 is not one. On
+ * CUDA an unknown TARGETDP_COMPACT too (not taken for the default). */
 static void test_scan_errors(void **state) {
   (void) state;
   double *t_a = NULL;
@@ -307,6 +359,12 @@ static void test_scan_errors(void **state) {
               "targetCompactIndices", "the mask");
   expectError(targetCompactIndices(t_i + 50, &count, t_m, 100), TARGET_ERROR_INVALID_VALUE,
               "targetCompactIndices", "the index array");
+#ifdef __CUDACC__
+  setenv("TARGETDP_COMPACT", "t512r3", 1);
+  expectError(targetCompactIndices(t_i, &count, t_m, 100), TARGET_ERROR_INVALID_VALUE,
+              "targetCompactIndices", "TARGETDP_COMPACT=t512r3");
+  unsetenv("TARGETDP_COMPACT");
+#endif
   targetSetErrorAbort(1);
   assert_int_equal(targetFree(t_a), TARGET_SUCCESS);
   assert_int_equal(targetFree(t_i), TARGET_SUCCESS);
