@@ -5,7 +5,9 @@
 #   1. build bench_stream and test_lanes, TARGET=cuda SoA VVL 4 TPB 256;
 #   2. test_lanes plainly and under compute-sanitizer memcheck and racecheck;
 #   3. 3 rounds, interleaved: bench_stream double and float at --lanes
-#      tuned (the per-kernel choice of stream.c's set_lanes), 1, 2 and 4;
+#      tuned (the per-kernel choice of stream.c's set_lanes), 1, 2 and 4
+#      (LANES="tuned 4": those only; no run starts after LANES_BUDGET_S,
+#      default 500, seconds);
 #      one line per run (kernel, targetDP/native), rows in $OUT/stream.csv
 #      (the last column of a targetDP row is its lanes=L).
 # About 7 minutes on the 16-core H100 host. $OUT receives lanes.log and
@@ -39,7 +41,8 @@ done
 for round in 1 2 3; do
   for prec in double float; do
     f=; [ $prec = float ] && f=--float
-    for lanes in tuned 1 2 4; do
+    for lanes in ${LANES:-tuned 1 2 4}; do
+      [ $SECONDS -lt "${LANES_BUDGET_S:-500}" ] || { echo "-- budget spent: round $round stops"; break 3; }
       echo "-- round $round $prec lanes $lanes: $(timeout 120 "$B/bench_stream" $f --lanes $lanes \
         --csv "$OUT/stream.csv" | awk '/^(Copy|Mul|Add|Triad|Dot|Nstream) /{printf "%s %s ", $1, $6}
           /^# targetDP sites|rong/{print > "/dev/stderr"}') ($SECONDS s)"
