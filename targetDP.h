@@ -423,31 +423,37 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
 }
 /* Two passes at lanes > 1, as on the C backend: first the strides whose
  * lanes are all valid (lane count the constant tdp_vvl_, so the unrolled
- * lanes carry no branches and their loads can be issued together), then
- * the one short stride at the end. A stride is full when its chunk
- * (baseIndex - threadIdx.x) ends by N: baseIndex < N - (lanes * blockDim
- * - 1) + threadIdx.x, a bound with no division; only block 0 computes
- * where the short chunk starts (N rounded down to a chunk), which costs an
- * integer remainder (a 64-bit "%" per thread of every block had cost 1% of
- * a float Add at 2 lanes, H100). At one lane the first pass is the whole
- * loop and the second is not there: the pass count and bounds are
- * constants the compiler folds. N is read once, before the passes. */
-#define TDP_TLP_PASSES_(baseIndex, N)                                                \
-  _Pragma("unroll") for (long tdp_n_ = (N), tdp_pass_ = 0;                           \
-                         tdp_pass_ < (tdp_vvl_ > 1 ? 2 : 1); tdp_pass_++)            \
-  for (long tdp_end_ = tdp_pass_ || tdp_vvl_ == 1                                    \
-                           ? tdp_n_                                                  \
-                           : tdp_n_ - (tdp_vvl_ * (long) blockDim.x - 1) + threadIdx.x, \
-            baseIndex = (tdp_pass_ ? (blockIdx.x == 0                                 \
-                                          ? tdp_n_ - tdp_n_ % (tdp_vvl_ * (long) blockDim.x) \
-                                          : tdp_n_)                                  \
-                                   : tdp_vvl_ * (long) blockIdx.x * blockDim.x) + threadIdx.x; \
-       baseIndex < tdp_end_; baseIndex += tdp_vvl_ * TDP_NTHREADS_)
+ * lanes carry no branches and their loads can be issued together), up to
+ * the bound `full`; then the one short stride at the end, from `tail`
+ * (block 0 only). At one lane the first pass is the whole loop and the
+ * second is not there: the pass count and bounds are constants the
+ * compiler folds. */
+#define TDP_TLP_PASSES_(baseIndex, N, full, tail)                                    \
+  _Pragma("unroll") for (int tdp_pass_ = 0; tdp_pass_ < (tdp_vvl_ > 1 ? 2 : 1); tdp_pass_++) \
+  for (long tdp_n_ = (N), tdp_full_ = (full),                                         \
+            baseIndex = (tdp_pass_ ? (tail) : tdp_vvl_ * (long) blockIdx.x * blockDim.x) + \
+                        threadIdx.x;                                                 \
+       baseIndex < (tdp_pass_ ? tdp_n_ : tdp_full_); baseIndex += tdp_vvl_ * TDP_NTHREADS_)
+/* n rounded down to whole chunks (lanes * blockDim sites): the short chunk's start */
+#define TDP_CHUNK_FLOOR_(n) ((n) - (n) % (tdp_vvl_ * (long) blockDim.x))
+/* The first pass's bound. TDP_TLP: a stride is full if its chunk
+ * (baseIndex - threadIdx.x) ends by N, i.e. baseIndex < N - (lanes *
+ * blockDim - 1) + threadIdx.x: no division. TDP_LAUNCH gives a thread one
+ * stride, so its prologue is what counts: a 64-bit remainder in every
+ * thread had cost 0.5% of a float Add and Triad at 2 lanes (H100).
+ * TDP_TLP_REDUCE: N rounded down to chunks, one remainder per thread, as
+ * its grid is capped and a thread takes many strides: with the first
+ * bound nvcc recomputed addresses and strides in the loop (40 PTX
+ * instructions a stride instead of 32), 5% of a float Dot. */
+#define TDP_FULL_TLP_(n) \
+  (tdp_vvl_ > 1 ? (n) - (tdp_vvl_ * (long) blockDim.x - 1) + threadIdx.x : (n))
+#define TDP_FULL_REDUCE_(n) (tdp_vvl_ > 1 ? TDP_CHUNK_FLOOR_(n) : (n))
 #define TDP_LANES_DECL_(nlane, n, base)                                              \
   int nlane = tdp_pass_ ? tdpLanesCuda_((n) - (base), tdp_vvl_) : tdp_vvl_,           \
       tdp_lstride_ = (int) blockDim.x
-#define TDP_TLP(baseIndex, N)           \
-  TDP_TLP_PASSES_(baseIndex, N)         \
+#define TDP_TLP(baseIndex, N)                                                          \
+  TDP_TLP_PASSES_(baseIndex, N, TDP_FULL_TLP_(tdp_n_),                                 \
+                  blockIdx.x == 0 ? TDP_CHUNK_FLOOR_(tdp_n_) : tdp_n_)                  \
   TDP_NOBREAK_LANES_(TDP_LANES_DECL_(tdp_nlane_, tdp_n_, baseIndex))
 #define TDP_TLP_NOSTRIDE(index, N)                                                    \
   for (long tdp_n_ = (N), index = TDP_THREAD_; index < tdp_n_; index += TDP_NTHREADS_) \
@@ -468,8 +474,9 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
 /* Each thread keeps its own copy of every variable declared before the
  * loop: the reduction variables are its partials, combined after the loop
  * by targetBlockAdd/Min/Max*(). The clauses are not needed here. */
-#define TDP_TLP_REDUCE(baseIndex, N, ...) \
-  TDP_TLP_PASSES_(baseIndex, N)           \
+#define TDP_TLP_REDUCE(baseIndex, N, ...)                                              \
+  TDP_TLP_PASSES_(baseIndex, N, TDP_FULL_REDUCE_(tdp_n_),                              \
+                  tdp_full_ + (blockIdx.x == 0 ? 0L : tdp_n_))                         \
   TDP_NOBREAK_LANES_(TDP_LANES_DECL_(tdp_rlane_, tdp_n_, baseIndex))
 
 /* One thread per stride: blocks then sweep the lattice in order, which
