@@ -70,17 +70,17 @@ TDP_KERNEL void bk_flat_test(double *b, const double *a, long L, long n) {
 /* The compaction rows run from K_COMPACT (TARGETDP_COMPACT unset: the
  * default kernel) to K_COMPACT_CUB; compact_env gives each row's value. */
 enum { K_COPY, K_SCAN_ID, K_SCAN_ED, K_SCAN_IL, K_SCAN_EL, K_SCAN_II, K_SCAN_EI, K_COMPACT,
-       K_COMPACT_T256R4, K_COMPACT_T256R2, K_COMPACT_V2, K_COMPACT_V2CS, K_COMPACT_T256R4V2,
+       K_COMPACT_T256R4, K_COMPACT_T256R2, K_COMPACT_V2, K_COMPACT_V2CS, K_COMPACT_T512R2,
        K_COMPACT_CUB, K_FLAT, K_BOX_ALL, K_FLAT_TEST, K_BOX_INT, NK };
 static const char *const kname[NK] = {
     "Copy",           "ScanInclDouble",    "ScanExclDouble",  "ScanInclLong",
     "ScanExclLong",   "ScanInclInt",       "ScanExclInt",     "CompactIdx",
     "CompactIdxT256r4", "CompactIdxT256r2", "CompactIdxV2",   "CompactIdxV2cs",
-    "CompactIdxT256r4V2", "CompactIdxCUB", "Flat1D",          "Box3D",
+    "CompactIdxT512r2", "CompactIdxCUB", "Flat1D",          "Box3D",
     "Interior1DTest", "Interior3D"};
 #define IS_COMPACT(k) ((k) >= K_COMPACT && (k) <= K_COMPACT_CUB)
 static const char *const compact_env[K_COMPACT_CUB - K_COMPACT + 1] = {
-    NULL, "t256r4", "t256r2", "t512r2v2", "t512r2v2cs", "t256r4v2", "cub"};
+    NULL, "t256r4", "t256r2", "t512r2v2", "t512r2v2cs", "t512r2", "cub"};
 
 /* Input of the scans: small integers, so every prefix sum is exact in all
  * three types and the reference is exact too. */
@@ -160,7 +160,7 @@ int main(int argc, char **argv) {
       case K_COMPACT_T256R2:
       case K_COMPACT_V2:
       case K_COMPACT_V2CS:
-      case K_COMPACT_T256R4V2:
+      case K_COMPACT_T512R2:
       case K_COMPACT_CUB: /* the C backend ignores the variable: CompactIdx again */
         setenv("TARGETDP_COMPACT", compact_env[k - K_COMPACT], 1);
         targetCompactIndices(t_idx, &count, t_mask, n);

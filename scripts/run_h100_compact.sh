@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/run_h100_compact.sh -- one device call for issue 15 (run on the
 # lent H100 machine, repository root): the compaction kernel variants of
-# targetDP_scan_CUDA.cu side by side (TARGETDP_COMPACT unset = t512r2,
-# t256r4, t256r2, t512r2v2, t512r2v2cs, t256r4v2; cub for reference).
+# targetDP_scan_CUDA.cu side by side (TARGETDP_COMPACT unset = t256r4v2,
+# t256r4, t256r2, t512r2v2, t512r2v2cs, t512r2; cub for reference).
 #   1. build test_scan and bench_blocks, TARGET=cuda SoA VVL 1 (make -j16),
 #      and print each compaction kernel's registers, shared memory and the
 #      blocks per SM those allow on an H100;

@@ -23,7 +23,7 @@ static const size_t ssizes[] = {0, 1, 2, 7, VVL + 1, 1003, 8191, 8193, 32767, 32
  * each. The C backend ignores the variable: its tests run once. */
 #ifdef __CUDACC__
 static const char *const compact_kinds[] = {NULL,         "t256r4",     "t256r2",
-                                            "t512r2v2",   "t512r2v2cs", "t256r4v2"};
+                                            "t512r2v2",   "t512r2v2cs", "t512r2"};
 #else
 static const char *const compact_kinds[] = {NULL};
 #endif
