@@ -104,7 +104,10 @@ static void set_lanes(const char *spec, size_t esize) {
   }
   for (int k = 0; k < STREAM_NKERNEL; k++) {
     long l = all;
-    if (strcmp(spec, "tuned") == 0) {
+    int elementwise = k == STREAM_COPY || k == STREAM_MUL || k == STREAM_ADD ||
+                      k == STREAM_TRIAD || k == STREAM_NSTREAM;
+    if (!elementwise) l = VVL; /* the reductions keep TDP_LAUNCH_REDUCE */
+    else if (strcmp(spec, "tuned") == 0) {
       int two_inputs = k == STREAM_ADD || k == STREAM_TRIAD || k == STREAM_NSTREAM;
       l = (long) ((two_inputs ? 8 : 16) / esize);
     }
