@@ -166,6 +166,12 @@ TDP_KERNEL void su3MatVecOnce(double *TDP_RESTRICT out, const double *TDP_RESTRI
   }
 }
 
+/* r += a * b for complex (re, im) pairs: the multiply-add of both pair kernels. */
+TDP_DEVICE static inline void cmulAdd(tdpDouble2 *r, tdpDouble2 a, tdpDouble2 b) {
+  r->x += a.x * b.x - a.y * b.y;
+  r->y += a.x * b.y + a.y * b.x;
+}
+
 /* On fields of (re, im) pairs: 9 per matrix, 3 per vector, 16 bytes each.
  * One body, several block sizes: SU3MatVecPair at the build's TARGET_TPB
  * (TDP_LAUNCH), SU3MatVecPairT<tpb> at a fixed one (TDP_KERNEL_TPB and
@@ -186,8 +192,7 @@ TDP_KERNEL void su3MatVecOnce(double *TDP_RESTRICT out, const double *TDP_RESTRI
           BENCH_UNROLL                                                                        \
           for (int j = 0; j < 3; j++) {                                                       \
             const tdpDouble2 a = TDP_LOAD_ONCE(u + TDP_VINDEX(nsites, 9, base, 3 * i + j, v)); \
-            r.x += a.x * xv[j].x - a.y * xv[j].y;                                             \
-            r.y += a.x * xv[j].y + a.y * xv[j].x;                                             \
+            cmulAdd(&r, a, xv[j]);                                                            \
           }                                                                                   \
           TDP_STORE_ONCE(out + TDP_VINDEX(nsites, 3, base, i, v), r);                         \
         }                                                                                     \
@@ -238,8 +243,7 @@ SU3_PAIR_KERNEL(su3MatVecPairOcc, TDP_KERNEL_OCC(2048 / TARGET_TPB))
           for (int j = 0; j < 3; j++) {                                                       \
             const tdpDouble2 a = TDP_LOAD_ONCE(u + TDP_INDEX(nsites, 9, s, 3 * i + j));       \
             const tdpDouble2 b = x[TDP_INDEX(nsites, 3, s, j)];                               \
-            r.x += a.x * b.x - a.y * b.y;                                                     \
-            r.y += a.x * b.y + a.y * b.x;                                                     \
+            cmulAdd(&r, a, b);                                                                \
           }                                                                                   \
           TDP_STORE_ONCE(out + TDP_INDEX(nsites, 3, s, i), r);                                \
         }                                                                                     \

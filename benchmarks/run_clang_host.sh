@@ -23,22 +23,7 @@ mkdir -p "$out" || exit 1
 out=$(cd "$out" && pwd)
 exec > >(tee "$out/run_clang_host.log") 2>&1
 
-t0=$(date +%s)
-failed=()
-step() { # step NAME COMMAND...: run, log and record one step
-  local name=$1 rc
-  shift
-  echo
-  echo "=== [$(($(date +%s) - t0)) s] $name"
-  echo "\$ $*"
-  "$@"
-  rc=$?
-  if [ "$rc" -ne 0 ]; then
-    echo "=== FAILED (exit $rc): $name"
-    failed+=("$name")
-  fi
-  return "$rc"
-}
+. benchmarks/steps.sh
 
 echo "=== targetDP host STREAM, gcc vs clang, on $(hostname), $(date -u '+%Y-%m-%d %H:%M UTC')"
 export BENCH_COMMIT

@@ -31,24 +31,8 @@ out=${OUT:-$PWD/bench-out}
 mkdir -p "$out" || exit 1
 exec > >(tee "$out/run_device.log") 2>&1
 
-t0=$(date +%s)
+. benchmarks/steps.sh
 budget=${BENCH_BUDGET_S:-330} # seconds after which optional steps are skipped
-elapsed() { echo $(($(date +%s) - t0)); }
-failed=()
-step() { # step NAME COMMAND...: run, log and record one step
-  local name=$1 rc
-  shift
-  echo
-  echo "=== [$(elapsed) s] $name"
-  echo "\$ $*"
-  "$@"
-  rc=$?
-  if [ "$rc" -ne 0 ]; then
-    echo "=== FAILED (exit $rc): $name"
-    failed+=("$name")
-  fi
-  return "$rc"
-}
 optional() { # like step, unless the time budget is spent
   if [ "$(elapsed)" -lt "$budget" ]; then
     step "$@"
