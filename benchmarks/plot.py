@@ -59,10 +59,11 @@ def latest(rows, key):
 
 
 def best_layout_rows(layout_rows, backend):
-    """kernel -> the targetDP row with the highest % of Triad for this backend."""
+    """kernel -> the targetDP row with the highest % of Triad for this backend, for the
+    charted layout kernels (bench_layout's block-size and mapping variants are not charted)."""
     best = {}
     for r in layout_rows:
-        if r["backend"] != backend or r["impl"] != "targetDP":
+        if r["backend"] != backend or r["impl"] != "targetDP" or r["kernel"] not in LAYOUT_KERNELS:
             continue
         if r["kernel"] not in best or r["pct_triad"] > best[r["kernel"]]["pct_triad"]:
             best[r["kernel"]] = r
