@@ -9,9 +9,11 @@
 #      (LANES="tuned 4": those only; no run starts after LANES_BUDGET_S,
 #      default 500, seconds);
 #      one line per run (kernel, targetDP/native), rows in $OUT/stream.csv
-#      (the last column of a targetDP row is its lanes=L).
-# About 7 minutes on the 16-core H100 host. $OUT receives lanes.log and
-# stream.csv; the CSV commit column is BENCH_COMMIT.
+#      (the last column of a targetDP row is its lanes=L), every run's
+#      whole output (the native candidates too) in $OUT/stream_runs.txt.
+# LANES_SANITIZE=0 skips the two compute-sanitizer runs of step 2.
+# About 7 minutes on the 16-core H100 host. $OUT receives lanes.log,
+# stream.csv and stream_runs.txt; the CSV commit column is BENCH_COMMIT.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 OUT=${OUT:-build/h100-lanes}
@@ -31,7 +33,7 @@ rm -f "$OUT/build.log"
 echo "== test_lanes: plain, memcheck, racecheck ($SECONDS s)"
 t=$B/tests/test_lanes
 timeout 60 "$t" 2>&1 | grep -E 'PASSED|FAILED|ERROR|rror' | tail -n 4
-for tool in memcheck racecheck; do
+[ "${LANES_SANITIZE:-1}" = 1 ] && for tool in memcheck racecheck; do
   echo "-- $tool"
   timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 "$t" 2>&1 |
     grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' | tail -n 3
@@ -44,7 +46,7 @@ for round in 1 2 3; do
     for lanes in ${LANES:-tuned 1 2 4}; do
       [ $SECONDS -lt "${LANES_BUDGET_S:-500}" ] || { echo "-- budget spent: round $round stops"; break 3; }
       echo "-- round $round $prec lanes $lanes: $(timeout 120 "$B/bench_stream" $f --lanes $lanes \
-        --csv "$OUT/stream.csv" | awk '/^(Copy|Mul|Add|Triad|Dot|Nstream) /{printf "%s %s ", $1, $6}
+        --csv "$OUT/stream.csv" | tee -a "$OUT/stream_runs.txt" | awk '/^(Copy|Mul|Add|Triad|Dot|Nstream) /{printf "%s %s ", $1, $6}
           /^# targetDP sites|rong/{print > "/dev/stderr"}') ($SECONDS s)"
     done
   done

@@ -48,15 +48,17 @@ template <int OP> struct natReads {
 /* K elements per thread, blockDim apart: a warp's j-th loads are 32
  * consecutive elements (coalesced), and a thread issues all K loads before
  * it needs any of them. Grid-stride over tiles of blockDim * K. */
-template <int OP, typename T, int K>
+/* I: the index type. int as public STREAM codes have it; long (64-bit, as
+ * targetDP's sites) only to measure what 64-bit index arithmetic costs. */
+template <int OP, typename T, int K, typename I = int>
 __global__ void natIlp(T *__restrict__ d, const T *__restrict__ x, const T *__restrict__ y, T s,
                        int n) {
-  const int tile = blockDim.x * K;
-  for (int i0 = blockIdx.x * tile + threadIdx.x; i0 < n; i0 += gridDim.x * tile) {
+  const I tile = (I) blockDim.x * K;
+  for (I i0 = (I) blockIdx.x * tile + threadIdx.x; i0 < n; i0 += (I) gridDim.x * tile) {
     T xv[K], yv[K], dv[K];
 #pragma unroll
     for (int j = 0; j < K; j++) {
-      const int i = i0 + j * blockDim.x;
+      const I i = i0 + (I) j * blockDim.x;
       xv[j] = yv[j] = dv[j] = T(0);
       if (i < n) {
         xv[j] = __ldg(x + i);
@@ -66,7 +68,7 @@ __global__ void natIlp(T *__restrict__ d, const T *__restrict__ x, const T *__re
     }
 #pragma unroll
     for (int j = 0; j < K; j++) {
-      const int i = i0 + j * blockDim.x;
+      const I i = i0 + (I) j * blockDim.x;
       if (i < n) d[i] = natOp<OP>(s, xv[j], yv[j], dv[j]);
     }
   }
@@ -151,25 +153,28 @@ typedef struct {
   int k;        /* elements (or vectors) per thread per grid stride */
   int tpb;
   int fixed;    /* 0: a grid that covers n once; f > 0: f blocks per SM, grid-stride */
+  int wide;     /* 64-bit indices (not a public technique: the cost of targetDP's sizes) */
 } natVariant;
 
 static const natVariant natEltVariants[] = {
-    {"1/thread tpb1024 (BabelStream)", 0, 1, 1024, 0},
-    {"1/thread tpb256", 0, 1, 256, 0},
-    {"ilp2 tpb256", 0, 2, 256, 0},
-    {"ilp4 tpb256", 0, 4, 256, 0},
-    {"ilp8 tpb256", 0, 8, 256, 0},
-    {"vec16B x1 tpb256", 1, 1, 256, 0},
-    {"vec16B x2 tpb256", 1, 2, 256, 0},
-    {"ilp4 tpb256 grid 8/SM", 0, 4, 256, 8},
-    {"vec16B x2 tpb256 grid 8/SM", 1, 2, 256, 8},
+    {"1/thread tpb1024 (BabelStream)", 0, 1, 1024, 0, 0},
+    {"1/thread tpb256", 0, 1, 256, 0, 0},
+    {"ilp2 tpb256", 0, 2, 256, 0, 0},
+    {"ilp4 tpb256", 0, 4, 256, 0, 0},
+    {"ilp8 tpb256", 0, 8, 256, 0, 0},
+    {"vec16B x1 tpb256", 1, 1, 256, 0, 0},
+    {"vec16B x2 tpb256", 1, 2, 256, 0, 0},
+    {"ilp4 tpb256 grid 8/SM", 0, 4, 256, 8, 0},
+    {"vec16B x2 tpb256 grid 8/SM", 1, 2, 256, 8, 0},
+    {"ilp2 tpb256 64-bit index", 0, 2, 256, 0, 1},
+    {"ilp4 tpb256 64-bit index", 0, 4, 256, 0, 1},
 };
 static const natVariant natDotVariants[] = {
-    {"tpb1024 grid 4/SM (BabelStream)", 0, 1, 1024, 4},
-    {"ilp4 tpb256 grid 8/SM", 0, 4, 256, 8},
-    {"ilp8 tpb256 grid 8/SM", 0, 8, 256, 8},
-    {"ilp4 tpb512 grid 4/SM", 0, 4, 512, 4},
-    {"ilp4 tpb256 grid 16/SM", 0, 4, 256, 16},
+    {"tpb1024 grid 4/SM (BabelStream)", 0, 1, 1024, 4, 0},
+    {"ilp4 tpb256 grid 8/SM", 0, 4, 256, 8, 0},
+    {"ilp8 tpb256 grid 8/SM", 0, 8, 256, 8, 0},
+    {"ilp4 tpb512 grid 4/SM", 0, 4, 512, 4, 0},
+    {"ilp4 tpb256 grid 16/SM", 0, 4, 256, 16, 0},
 };
 #define NAT_NELT ((int) (sizeof(natEltVariants) / sizeof(natEltVariants[0])))
 #define NAT_NDOT ((int) (sizeof(natDotVariants) / sizeof(natDotVariants[0])))
@@ -189,6 +194,9 @@ static void natLaunchElt(int variant, T *d, const T *x, const T *y, T s, int n) 
   if (v->vec) {
     if (v->k == 1) NAT_K_(natVec, 1);
     else NAT_K_(natVec, 2);
+  } else if (v->wide) {
+    if (v->k == 2) natIlp<OP, T, 2, long><<<grid, v->tpb>>>(d, x, y, s, n);
+    else natIlp<OP, T, 4, long><<<grid, v->tpb>>>(d, x, y, s, n);
   } else {
     switch (v->k) {
     case 1: NAT_K_(natIlp, 1); break;
