@@ -136,33 +136,21 @@ static TDP_DEVICE inline double relax_rest(const double m[LB_NMOM][VVL], int v, 
  * A GPU thread could skip every halo site, but skipping costs more than
  * it saves (H100, 256^3, docs/lb.md): a skipped site leaves the 32-byte
  * sectors around it partly written, and partial sectors cost the memory
- * system a read. LB_SKIP_HALO (kernels.h) picks what a GPU skips: 0
- * nothing, 1 every halo site, 2 whole y halo rows only, where a run of
- * nh[2] sites is skipped for two partial sectors, 3 (default) those rows
- * and, as each row is then padded so that its interior starts on a
- * sector, the whole sectors before and after the interior that hold only
- * the z halo and the padding: the sweep then writes no halo site's sector
- * of z at all, 1% less traffic at 256^3. Sites are counted from base, which
- * sits 3 sites before a sector (LB_ALIGN puts (1,1,1) on one): row
- * position z in [1, n[2] rounded up to a sector] is what is computed, but
- * never a pad site (z > n[2] + 1), which no halo exchange refreshes: with
- * n[2] a multiple of 4 every written sector is whole. */
+ * system a read. LB_SKIP_HALO picks what a GPU skips: 0 nothing, 1 every
+ * halo site, 2 (default) whole y halo rows only, where a run of nh[2]
+ * sites is skipped for two partial sectors. */
+#ifndef LB_SKIP_HALO
+#define LB_SKIP_HALO 2
+#endif
 #if TDP_GPU && LB_SKIP_HALO == 1
 #define LB_SKIP(g, s)                                                               \
-  (((s) - (g).base) % (g).str[1] == 0 || ((s) - (g).base) % (g).str[1] == (g).nh[2] - 1 || \
+  (((s) - (g).base) % (g).nh[2] == 0 || ((s) - (g).base) % (g).nh[2] == (g).nh[2] - 1 || \
    (((s) - (g).base) / (g).str[1]) % (g).nh[1] == 0 ||                               \
    (((s) - (g).base) / (g).str[1]) % (g).nh[1] == (g).nh[1] - 1)
 #elif TDP_GPU && LB_SKIP_HALO == 2
 #define LB_SKIP(g, s)                                  \
   ((((s) - (g).base) / (g).str[1]) % (g).nh[1] == 0 || \
    (((s) - (g).base) / (g).str[1]) % (g).nh[1] == (g).nh[1] - 1)
-#elif TDP_GPU && LB_SKIP_HALO == 3
-#define LB_SKIP(g, s) lb_skip_row_sector(&(g), s)
-static TDP_HOST_DEVICE inline int lb_skip_row_sector(const lbGeom *g, int s) {
-  const int i = s - g->base, row = i / g->str[1], z = i - row * g->str[1], y = row % g->nh[1];
-  const int zsec = (g->n[2] + LB_ROW_SECTOR - 1) / LB_ROW_SECTOR * LB_ROW_SECTOR;
-  return y == 0 || y == g->nh[1] - 1 || z == 0 || z > (zsec < g->nh[2] - 1 ? zsec : g->nh[2] - 1);
-}
 #else
 #define LB_SKIP(g, s) 0
 #endif
@@ -413,7 +401,7 @@ TDP_KERNEL void lb_moments(const double *__restrict__ f, double *__restrict__ rh
   TDP_TLP(base, g.nall) {
     TDP_ILP(v) {
       const int s = base + v, i = s - g.base; /* i < 0: front padding */
-      const int x = i / g.str[0], y = (i / g.str[1]) % g.nh[1], z = i % g.str[1];
+      const int x = i / g.str[0], y = (i / g.str[1]) % g.nh[1], z = i % g.nh[2];
       const int inside =
           i >= 0 && x >= 1 && x <= g.n[0] && y >= 1 && y <= g.n[1] && z >= 1 && z <= g.n[2];
       double r = 0.0, jx = 0.0, jy = 0.0, jz = 0.0;

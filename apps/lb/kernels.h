@@ -7,17 +7,6 @@
 #include "model.h"
 #include "targetDP.h"
 
-/* Which halo sites a GPU thread skips (kernels.c explains; CPUs sweep
- * every site of the range): 0 none, 1 every one, 2 the y halo rows, 3
- * (default) the y halo rows and, in rows padded to whole sectors
- * (lbGeomInit, model.h's LB_ROW_SECTOR), the sectors of z halo and pad. */
-#ifndef LB_SKIP_HALO
-#define LB_SKIP_HALO 3
-#endif
-#ifndef LB_ROW_PADDED /* -DLB_ROW_PADDED=1 pads on a CPU too: a test of the geometry */
-#define LB_ROW_PADDED (TDP_GPU && LB_SKIP_HALO == 3 && VVL == 1)
-#endif
-
 /* Copy the model (velocities, weights, neighbour offsets, which velocities
  * cross each face) and the BGK/force parameters to target constant memory. */
 void lbKernelsSetup(const lbGeom *g, double tau, const double force[3]);

@@ -16,10 +16,8 @@ void lbGeomInit(lbGeom *g, const decompInfo *dc) {
     g->global[d] = dc->global[d];
   }
   g->str[2] = 1;
-  g->str[1] = LB_ROW_PADDED ? (g->n[2] + LB_ROW_SECTOR - 1) / LB_ROW_SECTOR * LB_ROW_SECTOR +
-                                  LB_ROW_SECTOR
-                            : g->nh[2];
-  g->str[0] = g->nh[1] * g->str[1];
+  g->str[1] = g->nh[2];
+  g->str[0] = g->nh[1] * g->nh[2];
   /* Front padding that puts (1,1,1) on a multiple of LB_ALIGN. */
   const int first = g->str[0] + g->str[1] + 1;
   g->base = (LB_ALIGN - first % LB_ALIGN) % LB_ALIGN;
@@ -28,7 +26,7 @@ void lbGeomInit(lbGeom *g, const decompInfo *dc) {
   g->nrange = ((last - g->s0 + 1 + VVL - 1) / VVL) * VVL;
   /* The sites past (n0,n1,n2) in the last stride pull from at most
    * VVL - 1 sites beyond the last halo site: pad for them. */
-  const int end = g->base + g->nh[0] * g->str[0] + VVL;
+  const int end = g->base + g->nh[0] * g->nh[1] * g->nh[2] + VVL;
   /* nall = 8 (mod 32): each SoA component starts on a 64-byte line, and
    * the components are an odd number of lines apart modulo 4 KiB, so the
    * 38 streams of the update do not share cache sets (nor 4K-alias). */
@@ -85,11 +83,10 @@ void lbLatticeInitial(lbLattice *L, const lbParams *p) {
     for (int q = 0; q < NVEL; q++) L->h_f[TDP_INDEX(g->nall, NVEL, s, q)] = lbFeq(q, p->rho, u0);
   }
   /* Halo sites too get a plausible state (rest at rho): the update sweeps
-   * some halo columns, whose results are discarded but must stay finite.
-   * So do a padded row's last sites (z = nh[2] .. str[1] - 1). */
+   * some halo columns, whose results are discarded but must stay finite. */
   for (int x = 0; x < g->nh[0]; x++) {
     for (int y = 0; y < g->nh[1]; y++) {
-      for (int z = 0; z < g->str[1]; z++) {
+      for (int z = 0; z < g->nh[2]; z++) {
         const int s = lbSite(g, x, y, z);
         const int inside = x >= 1 && x <= g->n[0] && y >= 1 && y <= g->n[1] && z >= 1 &&
                            z <= g->n[2];

@@ -154,11 +154,11 @@ static int report0(const lbParams *p, const decompInfo *dc, const lbGeom *g, con
                  "backend,layout,vvl,kernel,ranks,threads,nx,ny,nz,steps,mlups,step_ms,"
                  "update_ms,propagate_ms,collide_ms,halo_ms,update_gbs,step_gbs,triad_gbs,"
                  "update_pct_triad,step_pct_triad,halo_path,device,pack_ms,transfer_ms,"
-                 "unpack_ms,hidden_pct,seq_step_ms,halo_mb,self_ms,wait_ms,overlap,skip_halo\n");
+                 "unpack_ms,hidden_pct,seq_step_ms,halo_mb,self_ms,wait_ms,overlap\n");
   const double upd = (t.update + t.propagate + t.collide) / ns;
   n += snprintf(row + n, sizeof(row) - (size_t) n,
                 "%s,%s,%d,%s,%d,%d,%d,%d,%d,%ld,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%.2f,%.2f,"
-                "%.1f,%.1f,%s,%s,%.5f,%.5f,%.5f,%.1f,%.5f,%.4f,%.5f,%.5f,%d,%d\n",
+                "%.1f,%.1f,%s,%s,%.5f,%.5f,%.5f,%.1f,%.5f,%.4f,%.5f,%.5f,%d\n",
                 TARGETDP_BACKEND, TARGETDP_LAYOUT, VVL,
                 p->kernel == LB_KERNEL_FUSED ? "fused" : "split", dc->nranks, threads(),
                 g->global[0], g->global[1], g->global[2], loc->steps, mlups, 1e3 * step,
@@ -169,8 +169,7 @@ static int report0(const lbParams *p, const decompInfo *dc, const lbGeom *g, con
                 lbHaloPath(halo), device, 1e3 * ht.pack_s / nx, 1e3 * ht.transfer_s / nx,
                 1e3 * ht.unpack_s / nx, hidden, 1e3 * seq_step, halo->bytes * 1e-6,
                 1e3 * ht.self_s / nx, t.ovl_steps ? 1e3 * t.wait / no : 0.0,
-                t.ovl_steps && p->overlap, /* step_ms is the overlapped one */
-                TDP_GPU ? LB_SKIP_HALO : 0); /* which halo sites a GPU skips (kernels.h) */
+                t.ovl_steps && p->overlap); /* step_ms is the overlapped one */
   const long before = ftell(fp);
   const int bad = fioWriteFlush(fp, row, (size_t) n), why = errno;
   int cut = 1;

@@ -46,16 +46,10 @@ static const double lbWv[NVEL] = {LB_W0, LB_W2, LB_W2, LB_W1, LB_W2, LB_W2, LB_W
  * sectors (what non-temporal stores need), and it lets the sweep be a
  * whole number of strides. Pad sites hold a rest state, never results. */
 #define LB_ALIGN 32
-/* The GPU's skip mode (kernels.c, LB_SKIP_HALO 3, the GPU default) also
- * pads every row: str[1] = n[2] rounded up to LB_ROW_SECTOR, plus one
- * sector, so that every row's interior starts on a 32-byte sector and the
- * z halo sites with the row padding fill whole sectors the update can skip
- * (no partly written sector, no result lost: they are halo). */
-#define LB_ROW_SECTOR 4
 typedef struct {
   int n[3];      /* interior extents */
   int nh[3];     /* extents with halo: n + 2 */
-  int str[3];    /* index strides: nh[1]*str[1], nh[2] (or more: a padded row), 1 */
+  int str[3];    /* index strides: nh[1]*nh[2], nh[2], 1 */
   int base;      /* index of site (0,0,0): the front padding */
   int nall;      /* sites allocated: halo, interior and padding */
   int s0;        /* first interior site, (1,1,1); a multiple of LB_ALIGN */

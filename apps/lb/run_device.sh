@@ -66,9 +66,6 @@ build() { # build KEY make-args...
 }
 build cuda TARGET=cuda LAYOUT=AOSOA SAL=256 TPB=256
 build cuda-soa TARGET=cuda
-# the previous default skip (y halo rows only, unpadded rows), for comparison
-build cuda-skip2 TARGET=cuda LAYOUT=AOSOA SAL=256 TPB=256 LB_FLAGS=-DLB_SKIP_HALO=2 \
-  BUILD=build/lb-cuda-skip2
 build c-soa8x CONFIG=gcc-avx512 LAYOUT=SOA VVL=8
 build c-soa8 LAYOUT=SOA VVL=8
 build c-default
@@ -156,24 +153,11 @@ vcheck "GPU run" 1 cuda "${flow[@]}" --output "$val/gpu1"
 vcheck "GPU run, 2 ranks" 2 cuda "${flow[@]}" --output "$val/gpu2"
 vcheck "GPU split kernels" 1 cuda "${flow[@]}" --kernel split --output "$val/gpus"
 vcheck "GPU run, SoA" 1 cuda-soa "${flow[@]}" --output "$val/gpusoa"
-vcheck "GPU run, skip mode 2" 1 cuda-skip2 "${flow[@]}" --output "$val/gpuskip2"
-for run in gpu1 gpu2 gpus gpusoa gpuskip2; do
+for run in gpu1 gpu2 gpus gpusoa; do
   if cmp_out=$("${B[c-soa8x]:-/nonexistent}/lbcmp" "$val/cpu.chk" "$val/$run.chk" 1e-12 2>&1); then
     echo "ok - $run equals the CPU run to 1e-12: $cmp_out"
   else
     echo "not ok - $run equals the CPU run to 1e-12: $cmp_out"
-  fi
-done
-# rows whose interior is not whole sectors (z = 18, 17): padded rows, part-skipped
-for z in 18 17; do
-  zflow=("${flow[@]}")
-  zflow[9]=32x24x$z # --size
-  vcheck "CPU reference, z = $z" 1 c-soa8x "${zflow[@]}" --output "$val/cpuz"
-  vcheck "GPU run, z = $z, 2 ranks" 2 cuda "${zflow[@]}" --output "$val/gpuz"
-  if cmp_out=$("${B[c-soa8x]:-/nonexistent}/lbcmp" "$val/cpuz.chk" "$val/gpuz.chk" 1e-12 2>&1); then
-    echo "ok - GPU z = $z equals the CPU run to 1e-12: $cmp_out"
-  else
-    echo "not ok - GPU z = $z equals the CPU run to 1e-12: $cmp_out"
   fi
 done
 rm -rf "$val"
@@ -186,11 +170,6 @@ for n in 128 256; do
   done
 done
 lbrun 90 1 1 cuda-soa --size 256x256x256 --kernel fused --steps 100 --triad 67108864
-# LB_SKIP_HALO 3 (padded rows, the default) against 2, interleaved, 3 rounds
-for round in 1 2 3; do
-  lbrun 90 1 1 cuda-skip2 --size 256x256x256 --kernel fused --steps 100 --triad 67108864
-  lbrun 90 1 1 cuda --size 256x256x256 --kernel fused --steps 100 --triad 67108864
-done
 # Issue 11: one GPU, 256^3 fused (the row above) must cost at most 5% over
 # its update (the self-exchange: a batch of face kernels, self_ms); for
 # comparison the same forced to overlap (its wait_ms: the exchange queued

@@ -106,28 +106,6 @@ if lb 1 "$ref" ref "${flow[@]}"; then
   [ -n "${B[SOA-1]:-}" ] && lb 2 "${B[SOA-1]}" soa "${flow[@]}" && same "SOA VVL=1, 2 ranks" soa
   [ -n "${B[AOS-8]:-}" ] && lb 4 "${B[AOS-8]}" aos "${flow[@]}" --decomposition 2,2,1 &&
     same "AOS VVL=8, 4 ranks (2x2x1)" aos
-  # The GPU's padded rows (kernels.h, LB_ROW_PADDED), built here for the
-  # CPU: the geometry, halo faces, moments and checkpoints with a row
-  # stride above nh[2], against the unpadded reference; z = 8, 6, 7 give
-  # 2, 4 and 3 pad sites a row.
-  pad=$tmp/build-lbpad
-  if make -s -j2 lb LB_FLAGS=-DLB_ROW_PADDED=1 BUILD="$pad" >"$tmp/build-pad.log" 2>&1 &&
-     ! grep -q "warning:" "$tmp/build-pad.log"; then
-    lb 4 "$pad" pad "${flow[@]}" --decomposition 1,2,2 && same "rows padded to whole sectors, 4 ranks (1x2x2)" pad
-    lb 2 "$pad" padovl "${flow[@]}" --overlap 1 && same "rows padded to whole sectors, overlapped step, 2 ranks" padovl
-    for z in 6 7; do
-      zflow=("${flow[@]}")
-      zflow[9]=16x12x$z # --size (index of the value after --size)
-      if lb 1 "$ref" zref$z "${zflow[@]}" && lb 2 "$pad" zpad$z "${zflow[@]}" --decomposition 1,2,1 &&
-         "$ref/lbcmp" "$tmp/zref$z.chk" "$tmp/zpad$z.chk" 1e-12 >"$tmp/cmp.log" 2>&1; then
-        ok "rows padded to whole sectors agree with unpadded ones, 16x12x$z on 2 ranks (1x2x1)"
-      else
-        notok "rows padded to whole sectors agree with unpadded ones, 16x12x$z on 2 ranks (1x2x1)" "$tmp/cmp.log"
-      fi
-    done
-  else
-    notok "lb builds warning-free with LB_FLAGS=-DLB_ROW_PADDED=1" "$tmp/build-pad.log"
-  fi
 else
   notok "reference run for the agreement checks" "$tmp/ref.log"
 fi
