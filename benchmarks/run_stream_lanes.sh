@@ -11,7 +11,8 @@
 #      one line per run (kernel, targetDP/native), rows in $OUT/stream.csv
 #      (the last column of a targetDP row is its lanes=L), every run's
 #      whole output (the native candidates too) in $OUT/stream_runs.txt.
-# LANES_SANITIZE=0 skips the two compute-sanitizer runs of step 2.
+# LANES_SANITIZE=0 skips the two compute-sanitizer runs of step 2;
+# PRECS="float" runs one precision only.
 # About 7 minutes on the 16-core H100 host. $OUT receives lanes.log,
 # stream.csv and stream_runs.txt; the CSV commit column is BENCH_COMMIT.
 set -uo pipefail
@@ -41,7 +42,7 @@ timeout 60 "$t" 2>&1 | grep -E 'PASSED|FAILED|ERROR|rror' | tail -n 4
 done
 
 for round in 1 2 3; do
-  for prec in double float; do
+  for prec in ${PRECS:-double float}; do
     f=; [ $prec = float ] && f=--float
     for lanes in ${LANES:-tuned 1 2 4}; do
       [ $SECONDS -lt "${LANES_BUDGET_S:-500}" ] || { echo "-- budget spent: round $round stops"; break 3; }
