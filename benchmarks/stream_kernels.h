@@ -94,14 +94,14 @@ TDP_KERNEL void R(tdp_dot2)(double *TDP_RESTRICT sum, const REAL *TDP_RESTRICT a
 
 TDP_KERNEL_LANES void R(tdp_nstream)(REAL *TDP_RESTRICT a, const REAL *TDP_RESTRICT b,
                                const REAL *TDP_RESTRICT c, REAL s, int n) {
-  /* Every lane's loads first, then the stores: "a[base + v] += ..." in one
-   * lane loop makes lane 1's load of a wait on lane 0's (it may alias lane
-   * 0's store; 0.98 of native at 2 lanes on the H100). Plain stores: a was
-   * just read, so it is in cache (streaming stores were slower on the host). */
+  /* Every lane's loads first, then the stores (TDP_ILP_STAGED): "a[base +
+   * v] += ..." in one lane loop makes lane 1's load of a wait on lane 0's
+   * on CUDA (it may alias lane 0's store; 0.98 of native at 2 lanes on the
+   * H100); written out as a local array and a second lane loop, clang keeps
+   * the array in memory on the host (0.958). Plain stores: a was just read,
+   * so it is in cache (streaming stores were slower on the host). */
   TDP_TLP(base, n) {
-    REAL r[VVL];
-    TDP_ILP(v) r[TDP_LANE(v)] = a[base + v] + (b[base + v] + s * c[base + v]);
-    TDP_ILP(v) a[base + v] = r[TDP_LANE(v)];
+    TDP_ILP_STAGED(v, REAL, a[base + v], a[base + v] + (b[base + v] + s * c[base + v]));
   }
 }
 

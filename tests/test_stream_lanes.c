@@ -18,6 +18,11 @@
  * layer fences the streams, nothing else does. Also through a box loop
  * (plain stores there on the C backend), and in the checked build a store
  * outside the field stops the program naming this file and line.
+ *
+ * TDP_ILP_STAGED (the update form that loads every lane before storing
+ * any, docs/api.md "Sites per thread, per launch"): a[i] = a[i] + s * f(b[i])
+ * for double and float, at the tuSize site counts; every site updated
+ * once, the elements past n unchanged.
  */
 #include "test_util.h"
 
@@ -188,6 +193,66 @@ static void test_box_loop(void **state) {
   free(f);
 }
 
+/* TDP_ILP_STAGED: dest reads itself (an update), value holds commas (a call
+ * of two arguments) and is a double stored to a float in the float kernel.
+ * Small integers: exact in float, with or without a fused multiply-add. */
+static TDP_HOST_DEVICE inline double stagedPlus(double x, double y) { return x + y; }
+#define STAGED_A(i) ((double) ((i) % 4093))
+#define STAGED_B(i) ((double) ((i) % 17))
+#define STAGED_KERNEL(name, T)                                                          \
+  TDP_KERNEL void name(T *TDP_RESTRICT a, const T *TDP_RESTRICT b, double s, long n) {  \
+    TDP_TLP(base, n) {                                                                  \
+      TDP_ILP_STAGED(v, T, a[base + v], a[base + v] + s * stagedPlus(b[base + v], 1.0)); \
+    }                                                                                   \
+  }
+STAGED_KERNEL(kStagedDouble, double)
+STAGED_KERNEL(kStagedFloat, float)
+
+static void checkStaged(int is_float, long n) {
+  const size_t esz = is_float ? sizeof(float) : sizeof(double);
+  const long ntot = n + NGUARD;
+  char *ha = (char *) tuMalloc(ntot * esz), *hb = (char *) tuMalloc(ntot * esz);
+  for (long i = 0; i < ntot; i++) {
+    if (is_float) {
+      ((float *) ha)[i] = (float) STAGED_A(i);
+      ((float *) hb)[i] = (float) STAGED_B(i);
+    } else {
+      ((double *) ha)[i] = STAGED_A(i);
+      ((double *) hb)[i] = STAGED_B(i);
+    }
+  }
+  char *t_a = NULL, *t_b = NULL;
+  assert_int_equal(targetMalloc(&t_a, ntot * esz), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t_b, ntot * esz), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t_a, ha, ntot * esz), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t_b, hb, ntot * esz), TARGET_SUCCESS);
+  if (is_float) TDP_LAUNCH(kStagedFloat, n, (float *) t_a, (const float *) t_b, 2.0, n);
+  else TDP_LAUNCH(kStagedDouble, n, (double *) t_a, (const double *) t_b, 2.0, n);
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(ha, t_a, ntot * esz), TARGET_SUCCESS);
+  tuSetContext("TDP_ILP_STAGED, %s, %ld sites, " TARGETDP_CONFIG, is_float ? "float" : "double",
+               n);
+  tuCheck chk;
+  tuCheckInit(&chk);
+  for (long i = 0; i < ntot; i++) {
+    const double got = is_float ? (double) ((float *) ha)[i] : ((double *) ha)[i];
+    tuCheckEq(&chk, i, got, i < n ? STAGED_A(i) + 2.0 * (STAGED_B(i) + 1.0) : STAGED_A(i));
+  }
+  tuCheckDone(&chk, "elements (sites and the guards past n)", ntot);
+  assert_int_equal(targetFree(t_a), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_b), TARGET_SUCCESS);
+  free(ha);
+  free(hb);
+}
+
+static void test_staged(void **state) {
+  (void) state;
+  for (int is_float = 0; is_float < 2; is_float++) {
+    for (int k = 0; k < TU_NSIZES; k++) checkStaged(is_float, tuSize(k));
+    checkStaged(is_float, (1L << 20) + 7);
+  }
+}
+
 /* Checked build: lane stores outside the field are caught, naming the
  * kernel and this line. */
 enum { LINE_OOB = __LINE__ + 5 };
@@ -234,6 +299,7 @@ int main(void) {
       cmocka_unit_test(test_large),
       cmocka_unit_test(test_arguments_once),
       cmocka_unit_test(test_box_loop),
+      cmocka_unit_test(test_staged),
   };
   return cmocka_run_group_tests_name("stream_lanes " TARGETDP_CONFIG, tests, NULL, tuTeardown);
 }
