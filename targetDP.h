@@ -981,7 +981,7 @@ typedef struct {
 #define TDP_ILP_STAGED(vecIndex, T, dest, ...)                                \
   do {                                                                        \
     T tdp_staged_[VVL];                                                       \
-    TDP_ILP(vecIndex) tdp_staged_[TDP_LANE(vecIndex)] = (__VA_ARGS__);        \
+    TDP_ILP(vecIndex) tdp_staged_[TDP_LANE(vecIndex)] = (T) (__VA_ARGS__);    \
     TDP_ILP(vecIndex) (dest) = tdp_staged_[TDP_LANE(vecIndex)];               \
   } while (0)
 #else
