@@ -19,7 +19,8 @@
  * qualifiers, TLP/ILP loops and launch of each backend, block reductions,
  * kernel hints and the core host API. The rest is in headers it includes
  * where their section stood (none is included on its own):
- *   targetDP_lanes.h    TDP_STREAM_LANES (streaming stores of a stride)
+ *   targetDP_lanes.h    how a stride's lanes store: TDP_STREAM_LANES (streaming
+ *                       stores), TDP_ILP_STAGED (every load before any store)
  *   targetDP_atomics.h  targetAtomic* for target code, both backends
  *   targetDP_types.h    the typed host helpers (targetSetConstantFloat, ...)
  *   targetDP_scan.h     scans and stream compaction
@@ -903,11 +904,11 @@ void tdpReduceCheck_(const void *partial, const char *call, const char *name, co
  *   TDP_ILP_STAGED(vecIndex, T, dest, value...)
  *                      dest = value for every lane of the stride (both may
  *                      use vecIndex), every lane's value (its loads) before
- *                      any lane's store (below)
+ *                      any lane's store (targetDP_lanes.h)
  *   TDP_STREAM_LANES(field, nsites, ncomp, site, icomp, r)
  *                      a stride's lane values r[TDP_LANE(v)] stored to the
- *                      field, as streaming stores where the CPU can (below,
- *                      after the checked index functions)
+ *                      field, as streaming stores where the CPU can
+ *                      (targetDP_lanes.h, after the checked index functions)
  *   TDP_HAVE_STREAM_STORE, tdpStreamStore8(dst, src), tdpStreamFence()
  *                      streaming (non-temporal) stores of 8 doubles to a
  *                      64-byte aligned dst, where the CPU has them (AVX,
@@ -955,38 +956,6 @@ typedef struct {
   double x, y;
 } tdpDouble2;
 #endif
-#endif
-/* TDP_ILP_STAGED(vecIndex, T, dest, value): an ILP loop "dest = value" whose
- * lanes compute all their values, and so issue all their loads, before any
- * lane stores, e.g. STREAM's Nstream a[i] += b[i] + s * c[i]:
- *
- *   TDP_TLP(base, n) {
- *     TDP_ILP_STAGED(v, double, a[base + v], a[base + v] + (b[base + v] + s * c[base + v]));
- *   }
- *
- * T is the type the values are staged in (dest's). The lanes must be
- * independent, as in any TDP_ILP loop (no lane reads what another writes).
- * CUDA: the lanes' values go to a local T[VVL] (registers), then the
- * stores: in one lane loop "a[base + v] += ..." each lane's load of a waits
- * for the previous lane's store, which nvcc cannot prove is elsewhere
- * (Nstream 0.98 of native at 2 lanes on the H100, 0.997 staged). C: one
- * TDP_ILP loop, dest = value: vectorised, each operand is one vector load
- * before the one vector store anyway. A local array filled by one ILP loop
- * and stored by another is what the CUDA form is, but clang 14 keeps it in
- * memory (its ILP loop stays a one-trip loop, so the array is never
- * promoted to registers): two extra stores and loads per vector, and
- * Nstream at 0.958 of the native loop on the Sapphire Rapids host. value
- * may hold commas (the rest of the arguments). */
-#ifdef __CUDACC__
-#define TDP_ILP_STAGED(vecIndex, T, dest, ...)                                \
-  do {                                                                        \
-    T tdp_staged_[VVL];                                                       \
-    TDP_ILP(vecIndex) tdp_staged_[TDP_LANE(vecIndex)] = (T) (__VA_ARGS__);    \
-    TDP_ILP(vecIndex) (dest) = tdp_staged_[TDP_LANE(vecIndex)];               \
-  } while (0)
-#else
-#define TDP_ILP_STAGED(vecIndex, T, dest, ...) \
-  TDP_ILP(vecIndex) (dest) = (T) (__VA_ARGS__)
 #endif
 #if defined(__GNUC__) || defined(__CUDACC__)
 #define TDP_RESTRICT __restrict__
