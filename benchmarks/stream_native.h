@@ -47,9 +47,10 @@ template <int OP> struct natReads {
 
 /* K elements per thread, blockDim apart: a warp's j-th loads are 32
  * consecutive elements (coalesced), and a thread issues all K loads before
- * it needs any of them. Grid-stride over tiles of blockDim * K. */
-/* I: the index type. int as public STREAM codes have it; long (64-bit, as
- * targetDP's sites) only to measure what 64-bit index arithmetic costs. */
+ * it needs any of them. Grid-stride over tiles of blockDim * K. I, the
+ * index type: int as public STREAM codes have it, or long as targetDP's
+ * sites are (the long form ran at 0.990-1.018 of the int one on the H100,
+ * no lean either way: 64-bit indices cost nothing here). */
 template <int OP, typename T, int K, typename I = int>
 __global__ void natIlp(T *__restrict__ d, const T *__restrict__ x, const T *__restrict__ y, T s,
                        int n) {
@@ -153,7 +154,7 @@ typedef struct {
   int k;        /* elements (or vectors) per thread per grid stride */
   int tpb;
   int fixed;    /* 0: a grid that covers n once; f > 0: f blocks per SM, grid-stride */
-  int wide;     /* 64-bit indices (not a public technique: the cost of targetDP's sizes) */
+  int wide;     /* 64-bit indices, as targetDP's sites (natIlp's I) */
 } natVariant;
 
 static const natVariant natEltVariants[] = {
