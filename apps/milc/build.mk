@@ -3,7 +3,7 @@
 .PHONY: milc milc-build-dir
 
 MILC_LIB_SRCS := apps/milc/lattice.c apps/milc/gauge.c apps/milc/kernels.c apps/milc/cg.c \
-                 apps/milc/io.c common/cli.c common/timer.c
+                 apps/milc/io.c common/cli.c common/timer.c common/fileio.c
 MILC_LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(MILC_LIB_SRCS))
 MILC_OBJS := $(BUILD)/obj/apps/milc/main.o $(BUILD)/obj/common/triad.o \
              $(BUILD)/obj/common/decomp.o $(MILC_LIB_OBJS)
