@@ -17,7 +17,9 @@
 #   directories, missing or read-only directories, one file for two uses;
 #   strict numbers (5x, 1e-400), NUL bytes, conflicting options; what is not
 #   done said (validation skipped, no triad); rho and case in the checkpoint
-#   (and a version-2 one read).
+#   (and a version-2 one read); the scaling plot's block per rank; the
+#   device scripts parse, and run_multigpu.sh's lb section rehearsed on the
+#   CPU (LB_SMOKE=1) runs the shear wave and compares checkpoints bitwise.
 #   Every run under `timeout`: a hang is a failure.
 # Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
@@ -242,6 +244,39 @@ else
 fi
 refused "version-2 checkpoint with another tau" "tau: 0.8 in the checkpoint, 1 now" \
   "${v2[@]}" --steps 20 --restart "$tmp/v2.chk"
+
+# ---------------------------------------------------------------- scaling plot (issue 27)
+# plot_scaling.py names the block per rank the rows have, not always 64^3.
+rm -f "$tmp/scal.csv"
+lb 1 s1 --size 16x16x16 --steps 4 --print_every 0 --summary "$tmp/scal.csv"
+lb 2 s2 --size 32x16x16 --decomposition 2,1,1 --steps 4 --print_every 0 --summary "$tmp/scal.csv"
+if python3 apps/lb/plot_scaling.py "$tmp/scal.csv" >"$tmp/plot.log" 2>&1 &&
+   grep -q "16^3 per rank" "$tmp/plot.log" && ! grep -q "64^3" "$tmp/plot.log" &&
+   grep -q "^    2 ranks" "$tmp/plot.log"; then
+  ok "plot_scaling.py names the rows' block per rank (16^3), not a fixed 64^3"
+else
+  notok "plot_scaling.py names the rows' block per rank (16^3), not a fixed 64^3" "$tmp/plot.log"
+fi
+
+# ---------------------------------------------------------------- device scripts (issue 27)
+# They need GPUs; here they must parse, and the CPU rehearsal of the
+# multi-GPU section (LB_SMOKE=1: the default C build, 2 and 4 ranks on the
+# host standing in for GPUs) must run the shear wave and compare the
+# checkpoints bitwise.
+for s in scripts/run_multigpu.sh apps/lb/run_device.sh apps/milc/run_device.sh tests/run_device.sh; do
+  if bash -n "$s" 2>"$tmp/n.log"; then ok "bash -n $s"; else notok "bash -n $s" "$tmp/n.log"; fi
+done
+LB_SMOKE=1 MG_PARTS=lb OUT="$tmp/mg" timeout -k 5 600 bash scripts/run_multigpu.sh >"$tmp/mg.log" 2>&1
+dl=$tmp/mg/lb_device.log
+nsame=$(grep -c "^ok - .*: checkpoint bitwise equal to 1 rank's" "$dl" 2>/dev/null)
+ncase=$(grep -c "^# case shearwave" "$dl" 2>/dev/null)
+if [ "${nsame:-0}" -ge 5 ] && ! grep -q "^not ok" "$dl" && [ "${ncase:-0}" -ge 7 ] &&
+   ! grep -q "^# case uniform" "$dl"; then
+  ok "run_multigpu.sh lb section, CPU rehearsal: shear wave throughout, $nsame checkpoints bitwise equal to 1 rank's"
+else
+  notok "run_multigpu.sh lb section, CPU rehearsal: shear wave throughout, checkpoints compared bitwise ($nsame compared, $ncase shear-wave runs)" "$tmp/mg.log"
+  grep -E "^(not ok|ok) -|^# case" "$dl" 2>/dev/null | head -n 20
+fi
 
 # ---------------------------------------------------------------- full disk
 # A 4 MiB tmpfs, or (where mount is not allowed) a file-size limit. Either
