@@ -255,7 +255,11 @@ int main(int argc, char **argv) {
                 ? "; single precision cannot reach this tolerance here: use double"
                 : "");
   int status = res.converged ? 0 : 1;
-  if (save) {
+  if (save && res.breakdown) { /* x is no answer (NaN, or nothing done): keep the old file */
+    if (rank == 0)
+      fprintf(stderr, "milc: --save '%s' not written: the solve broke down (an old file of that "
+                      "name is unchanged)\n", save);
+  } else if (save) {
     milcDownload(&L, h_v, t_x, MILC_NV, prec);
     /* the verdict above stands; a solution that cannot be written fails
      * the run (common/pario: the old file kept, one message, every rank) */

@@ -168,6 +168,15 @@ milc 1 nanw "${small[@]}" --inject_nan 1 --save_gauge "$tmp/nan.bin"
 breaks "a NaN link" nanw "non-finite"
 milc 1 nanr "${small[@]}" --gauge_file "$tmp/nan.bin"
 breaks "a gauge file with a NaN link and a valid checksum" nanr "non-finite"
+# A broken-down solve has no solution to save: an old file stays.
+cp "$tmp/x.bin" "$tmp/keep.bin"
+milc 1 nans "${small[@]}" --inject_nan 1 --save "$tmp/keep.bin"
+if [ "$rc" -eq 1 ] && cmp -s "$tmp/x.bin" "$tmp/keep.bin" &&
+   grep -q "save '.*keep.bin' not written: the solve broke down" "$tmp/nans.log"; then
+  ok "a broken-down solve does not replace the --save file, and says so"
+else
+  notok "a broken-down solve does not replace the --save file, and says so (rc $rc)" "$tmp/nans.log"
+fi
 milc 1 big "${small[@]}" --mass 1e154
 breaks "mass 1e154 (m^2 <p, M p> overflows)" big "not positive and finite"
 milc 1 bign "${small[@]}" --mass 1e154 --cg classic
