@@ -8,7 +8,8 @@
 
 BENCH_BINS := $(BUILD)/bench_stream $(BUILD)/bench_layout $(BUILD)/bench_su3 $(BUILD)/bench_blocks \
   $(BUILD)/bench_d2q9
-BENCH_OBJS := $(BUILD)/obj/benchmarks/bench.o $(BUILD)/obj/common/timer.o $(BUILD)/obj/common/cli.o
+BENCH_OBJS := $(BUILD)/obj/benchmarks/bench.o $(BUILD)/obj/common/timer.o $(BUILD)/obj/common/cli.o \
+              $(BUILD)/obj/common/fileio.o
 
 bench-build: $(BENCH_BINS)
 
