@@ -63,7 +63,10 @@ bad() {
 
 for bin in "${bins[@]}"; do
   cfg=$(basename "$(dirname "$(dirname "$(dirname "$bin")")")")
-  for transport in direct staged; do
+  # nccl: on the host the device communicator's MPI path stands in for
+  # NCCL (targetDP_devcomm), so this runs the transport's own code: every
+  # phase queued, faces of an axis of two ranks matched in order
+  for transport in direct staged nccl; do
     export TARGETDP_HALO=$transport
     # 1 to 7 ranks, the module choosing the split; lattices it can divide
     run "$cfg $transport: 1 rank, periodic, halo 2" 1 3 6x7x5 0x0x0 2 3 111
@@ -113,7 +116,7 @@ for bin in "${bins[@]}"; do
   # or both of a 4-D lattice, double or float values, against the periodic
   # images exactly, edges/corners/other parity untouched.
   sites=$(dirname "$bin")/halo_sites
-  for transport in direct staged; do
+  for transport in direct staged nccl; do
     for r in "1 --parity 0" "2 --float --parity 1" "4 --dims 1,2,1,2 --parity 0" \
              "4 --float --parity -1 --ncomp 3" "8 --dims 2,2,1,2 --ncomp 72"; do
       set -- $r
@@ -131,6 +134,25 @@ for bin in "${bins[@]}"; do
     done
   done
   bin=$sites bad "$cfg: site lists of unequal faces" 2 "must have the same number" --bad
+
+  # The device communicator (targetDP_devcomm, tests/mpi/devcomm_check.c):
+  # sums of doubles and 64-bit integers, messages matched in order, a
+  # congruent communicator shared; bad TARGETDP_DEVCOMM, and NCCL forced
+  # where there is none, refused on every rank.
+  dcb=$(dirname "$bin")/devcomm_check
+  for np in 1 2 3 4; do
+    log=$tmp/dc.log
+    OMP_NUM_THREADS=1 timeout -k 5 60 mpirun --oversubscribe -np "$np" "$dcb" >"$log" 2>&1
+    rc=$?
+    if [ "$rc" -eq 0 ] && grep -q "devcomm_check: PASS" "$log"; then
+      ok "$cfg devcomm: $(grep -m1 'devcomm_check: PASS' "$log" | sed 's/devcomm_check: PASS: //')"
+    else
+      notok "$cfg devcomm: $np ranks (status $rc)" "$log"
+    fi
+  done
+  bin=$dcb TARGETDP_DEVCOMM=foo bad "$cfg: unknown TARGETDP_DEVCOMM" 2 "TARGETDP_DEVCOMM=foo: must be auto, mpi or nccl"
+  bin=$dcb TARGETDP_DEVCOMM=nccl bad "$cfg: NCCL forced on the host" 3 "TARGETDP_DEVCOMM=nccl: NCCL is not available: C backend"
+  TARGETDP_HALO=nccl TARGETDP_DEVCOMM=foo bad "$cfg: halo nccl with an unknown TARGETDP_DEVCOMM" 2 "TARGETDP_DEVCOMM=foo" 3 8x8x8 0x0x0 1 1 111
 done
 echo "ok - halo: more ranks than GPUs on a node # SKIP no GPU here (tests/run_device.sh runs it)"
 exit 0
