@@ -15,12 +15,17 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
   int rank = 0, nranks = 1;
   MPI_Comm_rank(o->comm, &rank);
   MPI_Comm_size(o->comm, &nranks);
-  /* MILC_CG_FUSED on one rank: alpha formed on the target (milcRUpdate),
-   * one host round trip per iteration instead of two. Not with
-   * MILC_TIME_SYNC (its one sum slot is zeroed before each reduction). */
-  const int ahead = cp->variant == MILC_CG_AHEAD && nranks == 1;
+  /* Where the sums can stay on the target (one rank; several with the
+   * device communicator on NCCL, or on the C backend: o->devsums), alpha
+   * is formed there: MILC_CG_FUSED reads one sum per iteration (the host
+   * round trip of <p, Mp> and |r|^2 together) instead of two, and
+   * MILC_CG_AHEAD none at all. Elsewhere (several GPUs without NCCL)
+   * ahead runs as fused, and the sums go through the host (main.c says
+   * which). Not with MILC_TIME_SYNC (its one sum slot is zeroed before
+   * each reduction). */
+  const int ahead = cp->variant == MILC_CG_AHEAD && o->devsums;
   const int fused = cp->variant == MILC_CG_FUSED || (cp->variant == MILC_CG_AHEAD && !ahead);
-  const int dev_alpha = fused && nranks == 1 && o->timing != MILC_TIME_SYNC;
+  const int dev_alpha = fused && o->devsums && o->timing != MILC_TIME_SYNC;
   /* --cg ahead: the scalars of 4 iterations on the target and their pinned
    * copy, an event after each iteration's copy */
   double *t_s = NULL, *h_s = NULL;
@@ -77,10 +82,32 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
         R(milcCgAheadIteration)(o, t_U, t_x, p, r, q, t, cp->mass, j + 1, t_s, h_s,
                                 ev[(j + 1) % 4]);
         mark[(j + 1) % 4] = milcOpsMark(o);
+        const double tw = timerNow();
         targetEventSynchronize(ev[j % 4]);
+        o->cnt.seconds[MILC_K_WAIT] += timerNow() - tw;
+        o->cnt.calls[MILC_K_WAIT]++;
         milcOpsDone(o, mark[j % 4]);
         const double pap = h_s[2 * (j % 4)], rr_new = h_s[2 * (j % 4) + 1];
-        if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) {
+        /* 2: breakdown, 1: done, 0: on. On several ranks the sums are the
+         * same bits everywhere (one reduction, broadcast); the ranks agree
+         * all the same (one host MPI_Allreduce of an int, while the target
+         * runs the iteration queued ahead), as a rank that stopped alone
+         * would leave the others waiting in a sum. */
+        int code = !(pap > 0.0) || !isfinite(pap) || !isfinite(rr) ? 2
+                   : sqrt(rr_new / bb) <= cp->tol || res->iterations + 1 >= cp->maxiter ? 1
+                                                                                      : 0;
+        if (nranks > 1) {
+          int mine = code, lo = code;
+          MPI_Allreduce(&mine, &code, 1, MPI_INT, MPI_MAX, o->comm);
+          MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, o->comm);
+          if (lo != code) {
+            fprintf(stderr, "milc: error: rank %d: the ranks disagree whether CG stops at "
+                            "iteration %ld (this rank: %d, another: %d): the global sums differ "
+                            "between ranks\n", rank, res->iterations + 1, mine, mine == lo ? code : lo);
+            MPI_Abort(o->comm, 1);
+          }
+        }
+        if (code == 2) {
           res->breakdown = MILC_CG_BREAKDOWN_PAP;
           res->breakdown_value = pap;
           break;
@@ -90,7 +117,7 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
         if (cp->verbose && rank == 0 && cp->print_every > 0 && res->iterations % cp->print_every == 0)
           printf("iter %6ld  |r|/|b| %.6e\n", res->iterations, res->residual);
         rr = rr_new;
-        if (res->residual <= cp->tol || res->iterations >= cp->maxiter) break;
+        if (code == 1) break;
       }
     }
     while (fused && res->residual > cp->tol && res->iterations < cp->maxiter) {

@@ -239,14 +239,15 @@ static const int *R(interior_list)(const milcOps *o, int p) {
 
 void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL *t_dst, int p) {
   const milcLattice *L = o->L;
-  time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT, 1);
+  /* room for two: this and its exchange's (halo_fill) */
+  const int ts_ = time_start_room(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT, 1, 2);
   if (L->nin[p])
     TDP_LAUNCH_STREAM(R(kDslash), L->nin[p], o->interior, L->g, t_U, t_src, t_dst, p,
                       R(interior_list)(o, p), L->nin[p]);
   halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
   if (L->nbd[p])
     TDP_LAUNCH(R(kDslash), L->nbd[p], L->g, t_U, t_src, t_dst, p, L->t_hbd[p], L->nbd[p]);
-  account(o, MILC_K_DSLASH, L->nbd[p] ? TARGET_STREAM_DEFAULT : o->interior, MILC_DSLASH_FLOPS,
+  account_at(o, ts_, MILC_K_DSLASH, L->nbd[p] ? TARGET_STREAM_DEFAULT : o->interior, MILC_DSLASH_FLOPS,
           (MILC_DSLASH_DOUBLES) * sizeof(MILC_REAL));
 }
 
@@ -254,7 +255,7 @@ static double *R(dslash_axpby_queue)(milcOps *o, const MILC_REAL *t_U, MILC_REAL
                                      const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a,
                                      double b, double *t_sum) {
   const milcLattice *L = o->L;
-  time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT, 1);
+  const int ts_ = time_start_room(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT, 1, 2);
   if (L->nin[p])
     MILC_DSLASH_REDUCE_STREAM(R(kDslashAxpby), L->nin[p], o->interior, L->g, t_U, t_src, t_w,
                               t_dst, p, a, b, R(interior_list)(o, p), L->nin[p], t_sum);
@@ -262,7 +263,7 @@ static double *R(dslash_axpby_queue)(milcOps *o, const MILC_REAL *t_U, MILC_REAL
   if (L->nbd[p])
     MILC_DSLASH_REDUCE_STREAM(R(kDslashAxpby), L->nbd[p], TARGET_STREAM_DEFAULT, L->g, t_U, t_src,
                               t_w, t_dst, p, a, b, L->t_hbd[p], L->nbd[p], t_sum);
-  account(o, MILC_K_DSLASH, L->nbd[p] ? TARGET_STREAM_DEFAULT : o->interior,
+  account_at(o, ts_, MILC_K_DSLASH, L->nbd[p] ? TARGET_STREAM_DEFAULT : o->interior,
           MILC_DSLASH_FLOPS + 6 * 3.0 + 12.0, (MILC_DSLASH_DOUBLES + MILC_NV) * sizeof(MILC_REAL));
   return t_sum;
 }
@@ -285,55 +286,59 @@ const double *R(milcDslashAxpbyQueued)(milcOps *o, const MILC_REAL *t_U, MILC_RE
 double R(milcRUpdate)(milcOps *o, MILC_REAL *t_r, const MILC_REAL *t_q, int par, double alpha,
                       const double *t_pap, double rr, double *pap) {
   double *t_sum = sum_slot(o);
-  time_start(o, TARGET_STREAM_DEFAULT, 0);
+  /* several ranks, sums on the target: <p, Mp> global before the kernel
+   * forms alpha from it (milcDeviceSum; nothing on one rank) */
+  if (t_pap) milcDeviceSum(o, (double *) t_pap, 1);
+  const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, par, alpha, t_pap, rr,
                     (const double *) NULL, t_sum);
-  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
   if (!t_pap) return global_sum(o);
+  milcDeviceSum(o, t_sum, 1);
   double v[2];
-  global_sums(o, t_pap, 2, v); /* <p, Mp> and |r|^2, adjacent */
+  global_sums(o, t_pap, 2, v, 1); /* <p, Mp> and |r|^2, adjacent, summed on the target */
   *pap = v[0];
   return v[1];
 }
 
 void R(milcAxpyZpbx)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_p, const MILC_REAL *t_r, int par,
                      double alpha, double beta, int update_p) {
-  time_start(o, TARGET_STREAM_DEFAULT, 0);
+  const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, par, alpha, beta, update_p,
              (const double *) NULL, (const double *) NULL, (const double *) NULL, (double *) NULL);
-  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, update_p ? 4 * 6.0 : 2 * 6.0,
+  account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, update_p ? 4 * 6.0 : 2 * 6.0,
           (update_p ? 5.0 * MILC_NV : 3.0 * MILC_NV) * sizeof(MILC_REAL));
 }
 
 double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y,
                         int p, double a, double b) {
   double *t_sum = sum_slot(o);
-  time_start(o, TARGET_STREAM_DEFAULT, 0);
+  const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kAxpbyNorm), o->L->g.nhalf, o->L->g, t_z, t_x, t_y, p, a, b, t_sum);
-  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 6 * 3.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 6 * 3.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
 }
 
 void R(milcXpay)(milcOps *o, MILC_REAL *t_p, const MILC_REAL *t_r, int par, double beta) {
-  time_start(o, TARGET_STREAM_DEFAULT, 0);
+  const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH(R(kXpay), o->L->g.nhalf, o->L->g, t_p, t_r, par, beta);
-  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
 }
 
 double R(milcCgUpdate)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_r, const MILC_REAL *t_p,
                        const MILC_REAL *t_q, int par, double alpha) {
   double *t_sum = sum_slot(o);
-  time_start(o, TARGET_STREAM_DEFAULT, 0);
+  const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kCgUpdate), o->L->g.nhalf, o->L->g, t_x, t_r, t_p, t_q, par, alpha, t_sum);
-  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 4 * 6.0 + 12.0, (6.0 * MILC_NV) * sizeof(MILC_REAL));
+  account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 4 * 6.0 + 12.0, (6.0 * MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
 }
 
 double R(milcDot)(milcOps *o, const MILC_REAL *t_x, const MILC_REAL *t_y, int p) {
   double *t_sum = sum_slot(o);
-  time_start(o, TARGET_STREAM_DEFAULT, 0);
+  const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kDot), o->L->g.nhalf, o->L->g, t_x, t_y, p, t_sum);
-  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 12.0, (2.0 * MILC_NV) * sizeof(MILC_REAL));
+  account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 12.0, (2.0 * MILC_NV) * sizeof(MILC_REAL));
   return global_sum(o);
 }
 
@@ -350,18 +355,20 @@ void R(milcCgAheadIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, M
   double *cur = t_s + 2 * (j % 4), *prev = t_s + 2 * ((j + 3) % 4),
          *prev2 = t_s + 2 * ((j + 2) % 4);
   if (j > 0) { /* x += alpha_{j-1} p, p = r + beta_{j-1} p; zero the pair of j + 1 */
-    time_start(o, TARGET_STREAM_DEFAULT, 0);
+    const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
     TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, E, 0.0, 0.0, 1,
                (const double *) (prev2 + 1), (const double *) prev, (const double *) (prev + 1),
                t_s + 2 * ((j + 1) % 4));
-    account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 4 * 6.0, (5.0 * MILC_NV) * sizeof(MILC_REAL));
+    account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 4 * 6.0, (5.0 * MILC_NV) * sizeof(MILC_REAL));
   }
   R(milcDslash)(o, t_U, t_p, t_t, MILC_ODD);
   R(dslash_axpby_queue)(o, t_U, t_t, t_p, t_q, E, mass * mass, -1.0, cur);
-  time_start(o, TARGET_STREAM_DEFAULT, 0);
+  milcDeviceSum(o, cur, 1); /* several ranks: <p, Mp> global on the target */
+  const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, E, 0.0, (const double *) cur,
                     0.0, (const double *) (prev + 1), cur + 1);
-  account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
+  milcDeviceSum(o, cur + 1, 1); /* |r|^2 global, for the next iteration and the host */
   copyFromTargetAsync(h_s + 2 * (j % 4), cur, 2 * sizeof(double), TARGET_STREAM_DEFAULT);
   targetEventRecord(done, TARGET_STREAM_DEFAULT);
 }

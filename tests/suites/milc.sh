@@ -152,8 +152,53 @@ for v in "events fused" "sync classic" "events classic" "sync fused" "events ahe
   fi
 done
 [ "$variants_ok" = 1 ] && ok "--timing events|sync x --cg fused|classic|ahead: the same solution, bitwise"
-# --cg ahead on 2 ranks is --cg fused (the sums go through MPI); single
-# precision with its restarts: the same solution as classic, bitwise
+# Issue 29: several ranks with the sums kept on the target (the device
+# communicator; on the host its MPI path, the same MPI_Allreduce of the same
+# partial sums) and the halo queued (transport nccl: MPI standing in for
+# NCCL): --cg fused (alpha formed on the target, one sum read per
+# iteration) and --cg ahead (no host round trip) give bitwise the solution
+# of --cg classic (host sums) on the same ranks, and that of one rank to
+# 1e-12; the log says where the sums were combined. 2 ranks (1,1,1,2), 4
+# ranks (1,1,1,4 and 1,1,2,2: the issue's splits of a 4-D lattice).
+solve4=(--size 4,4,4,8 --mass 0.5 --tol 1e-13 --seed 3 --print_every 0)
+milc "$ref" ds-ref "${solve4[@]}" --cg classic --save "$tmp/ds-ref.bin"
+for run in "2 1,1,1,2" "4 1,1,1,4" "4 1,1,2,2"; do
+  set -- $run
+  for t in direct nccl; do
+    ds_ok=1
+    for cg in classic fused ahead; do
+      out=ds-$1-${2//,/}-$t-$cg
+      if ! TARGETDP_HALO=$t OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1 timeout -k 5 60 \
+           mpirun --oversubscribe -np "$1" "$ref/milc" "${solve4[@]}" --decomposition "$2" --cg "$cg" \
+           --save "$tmp/$out.bin" >"$tmp/$out.log" 2>&1 ||
+         ! "$ref/milccheck" --compare "$tmp/ds-$1-${2//,/}-direct-classic.bin" "$tmp/$out.bin" 0 >/dev/null 2>&1 ||
+         ! "$ref/milccheck" --compare "$tmp/ds-ref.bin" "$tmp/$out.bin" 1e-12 >/dev/null 2>&1 ||
+         ! grep -q "^# global sums: $([ $cg = classic ] && echo host || echo device).*halo transport: $t" "$tmp/$out.log"; then
+        ds_ok=0
+        notok "$1 ranks ($2), halo $t, --cg $cg: bitwise classic's solution, 1 rank's to 1e-12" "$tmp/$out.log"
+      fi
+    done
+    [ "$ds_ok" = 1 ] && ok "$1 ranks ($2), halo $t: --cg fused and ahead with the sums on the target: bitwise classic's solution (host sums), 1 rank's to 1e-12"
+  done
+done
+# --breakdown: one row per solve, where an iteration's time goes
+rm -f "$tmp/bd.csv"
+if TARGETDP_HALO=nccl OMP_NUM_THREADS=1 timeout -k 5 60 mpirun --oversubscribe -np 2 "$ref/milc" \
+     "${solve4[@]}" --decomposition 1,1,1,2 --runs events:ahead,events:fused --breakdown "$tmp/bd.csv" \
+     >"$tmp/bd.log" 2>&1 && [ "$(grep -c "^# breakdown per iteration" "$tmp/bd.log")" = 2 ] &&
+   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            { n++; if (!($c["ranks"] == 2 && $c["pt"] == 2 && $c["local"] == "4x4x4x4" &&
+                         $c["iterations"] > 0 && $c["us_per_iter"] > 0 && $c["dslash_us"] > 0 &&
+                         $c["reduce_us"] > 0 && $c["exch_us"] > 0 && $c["halo_path"] == "nccl" &&
+                         $c["cg"] == (n == 1 ? "ahead" : "fused"))) bad = 1 }
+            END { exit !(n == 2 && !bad) }' "$tmp/bd.csv"; then
+  ok "--breakdown: a row per solve (ahead, fused), D, vector kernels, sums and exchange per iteration"
+else
+  notok "--breakdown: a row per solve (ahead, fused), D, vector kernels, sums and exchange per iteration" "$tmp/bd.log"
+fi
+
+# --cg ahead on 1 rank; single precision with its restarts: the same
+# solution as classic, bitwise
 if milc "$ref" ahead-s --size 4,4,6,8 --precision single --mass 0.2 --tol 1e-6 --print_every 0 \
      --cg ahead --save "$tmp/ahead-s.bin" && grep -q "restarts [1-9]" "$tmp/ahead-s.log" &&
    milc "$ref" classic-s --size 4,4,6,8 --precision single --mass 0.2 --tol 1e-6 --print_every 0 \
