@@ -1,46 +1,488 @@
 #!/usr/bin/env bash
-# scripts/run_multigpu.sh -- the multi-GPU runs on a lent machine of two or
-# more GPUs of one host (the 2 x H200 kind), in one call:
-#   1. targetDP_halo on the GPUs: bit-for-bit exchange per transport, the
-#      refusal of more ranks than GPUs (tests/run_device.sh, part halo);
-#   2. apps/lb: GPU correctness and one-GPU timings; on 2 (and 4) GPUs the
-#      shear wave's checkpoints bitwise equal to 1 GPU's (lbcmp, tolerance
-#      0) per transport and overlap mode, then weak and strong scaling with
-#      the module's transport and staged (apps/lb/run_device.sh, parts gpu
-#      multi) and the model fit;
-#   3. apps/milc: validation on the GPU, multi-rank solves against one rank,
-#      site-list halos per transport, weak scaling 24^4 and 48^4 per GPU
-#      (apps/milc/run_device.sh, part multi).
-# Run from the repository root; $OUT (default build/multigpu) receives the
-# logs, lb_perf.csv and the model's output; the rest stays in a scratch folder.
-# MG_PARTS (default "halo lb milc") picks the steps; LB_PARTS and MILC_PARTS
-# pass through (defaults "gpu multi" and "multi"), and so do LB_CMP_PRINTED
-# (1: the printed observations of several GPUs must equal one GPU's too)
-# and LB_SMOKE (1: a CPU rehearsal of the lb step, host ranks for GPUs; with
-# MG_PARTS=lb it needs no GPU: tests/suites/lb_safety.sh runs it).
+# scripts/run_multigpu.sh -- issue 29's measurements on a lent machine of
+# 2 or 4 GPUs of one host (nvidia-h100-x4: 4 x H100, NVLink between every
+# pair), in one call that ends in about 8 minutes, builds included:
+#
+#   OUT=/path bash scripts/run_multigpu.sh
+#
+#   0. builds (in parallel, make -j): lb (AoSoA SAL 256 TPB 256), milc and
+#      the MPI tests (SoA), both with NCCL where make finds it (make
+#      nccl-where says where);
+#   1. the layer on the GPUs: the device communicator's sums and messages
+#      (devcomm_check, and the latency of a one-double sum), the halo
+#      module bit for bit with the transports nccl and ipc (halo_check,
+#      halo_sites), more ranks than GPUs refused;
+#   2. lb correctness: the shear wave on 2 and 4 GPUs (2,1,1; 4,1,1; 2,2,1)
+#      overlapped, queued (nccl) and host-driven (ipc), early fill on and
+#      off, sequential: each checkpoint bitwise equal to 1 GPU's (lbcmp 0);
+#   3. milc correctness: 2 and 4 GPUs (1,1,1,2; 1,1,1,4; 1,1,2,2), --cg
+#      ahead and fused with the sums on the device, the old host path and
+#      ipc: the same iterations as 1 GPU, the solution to 1e-12;
+#   4. the issue's table, each point MG_REPS times (best and median):
+#      lb weak 256^3 per GPU on 1, 2 (2,1,1), 4 GPUs (4,1,1 and 2,2,1);
+#      lb strong 512x256x256 on 1, 2, 4 GPUs (4,1,1 and 2,2,1); milc CG
+#      weak 24^4, 32^4, 48^4 per GPU on 1, 2 (1,1,1,2), 4 GPUs (1,1,1,4 and
+#      1,1,2,2), --cg ahead; each run validated (lb: mass to 1e-12; milc:
+#      converged, the same iterations in every solve);
+#   5. where the time goes (device events): lb --breakdown on 1 GPU and on
+#      4 GPUs (2,2,1 weak, 4,1,1 strong); milc --breakdown rows of every
+#      timed solve (1 and 4 GPUs);
+#   6. the levers one at a time, once each: lb with ipc (the old
+#      transport), sequential, early fill off; milc fused, sums through the
+#      host (--sums host), ipc;
+#   7. the models fitted to these rows, predicting 8 and 1024 GPUs
+#      (apps/lb/lb_model.py, apps/milc/milc_model.py; plots).
+#
+# A time guard skips what would start after MG_BUDGET seconds (default
+# 500) and says so ("skip - ... time guard"), so the call ends rather than
+# being killed. Output in $OUT (at most 8 files, for the device tool):
+#   multigpu.log       everything, "ok - / not ok - / skip -" lines
+#   scaling.csv        one row per point: app, point, device, commit,
+#                      gpus, decomposition, sizes, variant, transport,
+#                      reps, best, median, unit, efficiency, validation
+#   lb_perf.csv        lb's summary rows, every run
+#   lb_breakdown.csv   lb --breakdown rows
+#   milc_breakdown.csv milc --breakdown rows (every timed solve)
+#   models.txt         the models' fits and predictions
+#   raw.tar.gz         the logs of every run and the plots
+# Knobs: MG_BUDGET, MG_REPS (3), MG_PARTS (default "layer lb milc table
+# breakdown levers model"), MG_COMMIT (the commit to write in the rows;
+# default git's, which on a copied tree may be stale), MG_SMOKE=1 (or
+# LB_SMOKE=1): a CPU rehearsal for make test -- the default C build, 4
+# host ranks for 4 GPUs, tiny lattices, nccl forced (MPI stands in for
+# NCCL on the host); tests/suites/lb_safety.sh runs it with MG_PARTS=lb.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 OUT=${OUT:-build/multigpu}
-scratch=$(mktemp -d)
 mkdir -p "$OUT"
-export NCCL_NVLS_ENABLE=0   # the lending workplace's rule: no NVLink multicast
-{ command -v nvidia-smi >/dev/null && nvidia-smi topo -m 2>&1 || echo "no nvidia-smi: no GPU topology"; } | head -n 4 | tee "$OUT/topo.txt"
-MG_PARTS=${MG_PARTS:-halo lb milc}
+SMOKE=${MG_SMOKE:-${LB_SMOKE:-0}}
+BUDGET=${MG_BUDGET:-500}
+REPS=${MG_REPS:-3}
+MG_PARTS=${MG_PARTS:-layer lb milc table breakdown levers model}
 mg() { [[ " $MG_PARTS " == *" $1 "* ]]; }
-if mg halo; then
-TESTS_PARTS=halo OUT=$scratch/t bash tests/run_device.sh >/dev/null 2>&1
-cp "$scratch/t/halo_gpu.log" "$OUT/"
-grep -E "ok|error|FAIL|GB/s|ms" "$OUT/halo_gpu.log" | head -n 40
+export NCCL_NVLS_ENABLE=0 # the lending workplace's rule: no NVLink multicast
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 TARGETDP_QUIET=1
+T0=$(date +%s)
+scratch=$(mktemp -d)
+raw=$scratch/raw
+mkdir -p "$raw"
+exec > >(tee "$OUT/multigpu.log") 2>&1
+elapsed() { echo $(($(date +%s) - T0)); }
+guard() { # guard WHAT: 0 while there is time; else a skip line
+  if [ "$(elapsed)" -ge "$BUDGET" ]; then
+    echo "skip - $1: time guard ($(elapsed) s used of MG_BUDGET=$BUDGET s)"
+    return 1
+  fi
+}
+
+if [ "$SMOKE" = 1 ]; then
+  ngpu=4
+  device=host
+else
+  ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ',')
 fi
+commit=${MG_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+echo "== run_multigpu.sh: $(date -u +%FT%TZ), commit $commit (git: $(git rev-parse --short HEAD 2>/dev/null)), $(nproc) cores, $ngpu GPU(s) $device$([ "$SMOKE" = 1 ] && echo ', CPU rehearsal (MG_SMOKE=1): host ranks for GPUs, tiny lattices')"
+if [ "$SMOKE" != 1 ]; then
+  nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader
+  nvidia-smi topo -m 2>&1 | head -n 8
+  echo "nsys: $(command -v nsys || echo 'not on PATH: the breakdowns come from CUDA events')"
+fi
+mpirun --version | head -n 1
+if [ "$ngpu" -lt 2 ]; then
+  echo "not ok - this script needs 2 or more GPUs ($ngpu found): run it on nvidia-h100-x4"
+  exit 1
+fi
+
+# ---------------------------------------------------------------- 0. builds
+if [ "$SMOKE" = 1 ]; then
+  LBMK=()
+  MIMK=()
+  TESTMK=()
+else
+  LBMK=(TARGET=cuda LAYOUT=AOSOA SAL=256 TPB=256)
+  MIMK=(TARGET=cuda)
+  TESTMK=(TARGET=cuda)
+fi
+jobs=$(($(nproc) > 8 ? $(nproc) / 2 : 2))
+tb=$(date +%s)
+LB=$(make -s "${LBMK[@]}" lb-build-dir)
+MI=$(make -s "${MIMK[@]}" milc-build-dir)
+want_lb=0
+want_mi=0
+for p in lb table breakdown levers; do mg $p && want_lb=1; done
+for p in layer milc table levers; do mg $p && want_mi=1; done
+p1=
+p2=
+[ "$want_lb" = 1 ] && { make -s -j"$jobs" "${LBMK[@]}" lb >"$raw/build-lb.log" 2>&1 & p1=$!; }
+[ "$want_mi" = 1 ] && { make -s -j"$jobs" "${MIMK[@]}" milc tests-mpi >"$raw/build-milc.log" 2>&1 & p2=$!; }
+if [ -n "$p1" ]; then
+  if wait "$p1"; then echo "ok - build lb ($LB)"; else echo "not ok - build lb"; tail -n 20 "$raw/build-lb.log"; fi
+fi
+if [ -n "$p2" ]; then
+  if wait "$p2"; then echo "ok - build milc and the MPI tests ($MI)"; else echo "not ok - build milc"; tail -n 20 "$raw/build-milc.log"; fi
+fi
+echo "NCCL for the builds: $(make -s "${LBMK[@]}" nccl-where)"
+echo "builds took $(($(date +%s) - tb)) s"
+
+# run NP LIMIT LOG ENV... -- CMD...: one MPI job with the environment
+# ENV (VAR=value ...), its output in LOG; its status
+run() {
+  local np=$1 limit=$2 lg=$3
+  shift 3
+  local envs=()
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  local opts=(--bind-to none)
+  [ "$SMOKE" = 1 ] && opts=(--oversubscribe --bind-to none)
+  env ${envs[@]+"${envs[@]}"} OMP_NUM_THREADS=1 timeout -k 5 "$limit" mpirun "${opts[@]}" -np "$np" "$@" >"$lg" 2>&1
+}
+mrun() { # mrun NP LIMIT LOG CMD...: run with no environment
+  local np=$1 limit=$2 lg=$3
+  shift 3
+  run "$np" "$limit" "$lg" -- "$@"
+}
+# In the rehearsal MPI stands in for NCCL only where forced; on the GPUs
+# auto takes nccl where the build has it.
+NCCLENV=(TARGETDP_HALO=auto)
+[ "$SMOKE" = 1 ] && NCCLENV=(TARGETDP_HALO=nccl)
+scale() { [ "$SMOKE" = 1 ] && echo $(($1 / 16)) || echo "$1"; } # lb extents
+csv=$OUT/scaling.csv
+echo "app,point,device,commit,gpus,decomp,global,local,variant,transport,reps,best,median,unit,eff_best,eff_median,valid" >"$csv"
+lbperf=$OUT/lb_perf.csv
+rm -f "$lbperf" "$OUT/lb_breakdown.csv" "$OUT/milc_breakdown.csv"
+
+# ---------------------------------------------------------------- 1. the layer
+if mg layer && [ -x "$MI/tests/mpi/devcomm_check" ]; then
+  echo
+  echo "== 1. the device communicator and the halo module on the GPUs"
+  T=$MI/tests/mpi
+  for np in 2 "$ngpu"; do
+    mrun "$np" 60 "$raw/devcomm-$np.log" "$T/devcomm_check" 200
+    if grep -q "devcomm_check: PASS" "$raw/devcomm-$np.log"; then
+      echo "ok - $(grep 'devcomm_check: PASS' "$raw/devcomm-$np.log" | sed 's/devcomm_check: PASS: //')"
+      grep "sum of one double" "$raw/devcomm-$np.log"
+    else
+      echo "not ok - devcomm_check on $np ranks"
+      tail -n 5 "$raw/devcomm-$np.log"
+    fi
+  done
+  hc() { # hc NAME NP ENV... -- ARGS: halo_check must pass
+    local name=$1 np=$2
+    shift 2
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    if run "$np" 60 "$raw/hc.log" "${envs[@]}" -- "$T/halo_check" "$@" && grep -q "halo_check: PASS" "$raw/hc.log"; then
+      echo "ok - halo_check $name: $(grep -m1 'halo_check: PASS' "$raw/hc.log" | sed 's/halo_check: PASS: //')"
+    else
+      echo "not ok - halo_check $name"
+      tail -n 5 "$raw/hc.log"
+    fi
+  }
+  for t in nccl ipc; do
+    [ "$SMOKE" = 1 ] && [ "$t" = ipc ] && continue
+    hc "$t, 2 GPUs" 2 TARGETDP_HALO=$t -- 3 64x32x48 2x1x1 1 19 111
+    hc "$t, $ngpu GPUs, 4-D halo 2" "$ngpu" TARGETDP_HALO=$t -- 4 8x8x8x16 0x0x0x0 2 24 1111
+    hc "$t, $ngpu GPUs, caller's self_copy" "$ngpu" TARGETDP_HALO=$t HALO_CHECK_CUSTOM=4 -- 3 32x32x16 2x2x1 1 19 111
+  done
+  hc "auto (nccl where NCCL is), $ngpu GPUs, closed z" "$ngpu" TARGETDP_HALO=auto -- 3 32x32x16 0x0x0 1 19 110
+  for r in "--float --parity 1 --dims 1,1,2,2" "--parity 0 --dims 1,1,1,$ngpu"; do
+    if run "$ngpu" 60 "$raw/hs.log" "${NCCLENV[@]}" -- "$T/halo_sites" $r &&
+       grep -q "halo_sites: PASS" "$raw/hs.log"; then
+      echo "ok - halo_sites $(grep -m1 'halo_sites: PASS' "$raw/hs.log" | sed 's/halo_sites: PASS: //')"
+    else
+      echo "not ok - halo_sites $r"
+      tail -n 5 "$raw/hs.log"
+    fi
+  done
+fi
+
+# ---------------------------------------------------------------- 2. lb correctness
+# The shear wave varies along x (split): a wrong halo changes the fields.
+sw=(--case shearwave --amplitude 0.01 --force 1e-7,0,0 --validate 0)
+lb_device=$OUT/lb_device.log # what lb_safety.sh's rehearsal reads
+: >"$lb_device"
 if mg lb; then
-LB_PARTS=${LB_PARTS:-gpu multi} OUT=$scratch/lb bash apps/lb/run_device.sh >/dev/null 2>&1
-cp "$scratch/lb/lb_perf.csv" "$scratch/lb/lb_device.log" "$scratch/lb/lb_model.txt" "$OUT/" 2>/dev/null
-cp "$scratch"/lb/*.svg "$OUT/" 2>/dev/null
-grep -E "^(ok|not ok) -|^# note -|^# (halo|update|step|overlap) |== (cuda|c-|4a|4b)" "$OUT/lb_device.log" | tail -n 60
+  echo
+  echo "== 2. lb on several GPUs: checkpoints bitwise equal to 1 GPU's"
+  bn=$([ "$SMOKE" = 1 ] && echo 16 || echo 64)
+  bsteps=$([ "$SMOKE" = 1 ] && echo 20 || echo 60)
+  gb=$((2 * bn))
+  bflow=(--params apps/lb/input/benchmark.params "${sw[@]}" --size ${gb}x${gb}x${bn} --steps "$bsteps"
+         --print_every "$bsteps" --checkpoint_every "$bsteps" --triad 0)
+  # bit NAME NP DECOMP ENV... -- ARGS...: a run, its checkpoint against 1 GPU's
+  bit() {
+    local name=$1 np=$2 dec=$3
+    shift 3
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    guard "lb bitwise $name" || return 0
+    if ! run "$np" 120 "$raw/lbbit-$name.log" ${envs[@]+"${envs[@]}"} -- \
+        "$LB/lb" "${bflow[@]}" --decomposition "$dec" --output "$scratch/$name" "$@"; then
+      echo "not ok - $name: ran" | tee -a "$lb_device"
+      tail -n 5 "$raw/lbbit-$name.log"
+      return 0
+    fi
+    grep -E "^# case|overlap (kept|off)" "$raw/lbbit-$name.log" | tee -a "$lb_device" >/dev/null
+    local cmp_out
+    if [ "$name" = ref ]; then
+      echo "ok - ref: 1 GPU reference run" | tee -a "$lb_device"
+    elif cmp_out=$("$LB/lbcmp" "$scratch/ref.chk" "$scratch/$name.chk" 0 2>&1); then
+      echo "ok - $name: checkpoint bitwise equal to 1 rank's ($cmp_out; halo $(grep -o 'halo [a-z]*$' "$raw/lbbit-$name.log" | head -n 1 | cut -d' ' -f2))" | tee -a "$lb_device"
+    else
+      echo "not ok - $name: checkpoint bitwise equal to 1 rank's: $cmp_out" | tee -a "$lb_device"
+    fi
+  }
+  bit ref 1 1,1,1 --
+  bit two-queued 2 2,1,1 "${NCCLENV[@]}" -- --overlap 1
+  bit four-queued 4 4,1,1 "${NCCLENV[@]}" -- --overlap 1
+  bit four221-queued 4 2,2,1 "${NCCLENV[@]}" -- --overlap 1
+  bit four221-early0 4 2,2,1 "${NCCLENV[@]}" -- --overlap 1 --early_fill 0
+  bit four221-seq 4 2,2,1 "${NCCLENV[@]}" -- --overlap 0
+  if [ "$SMOKE" = 1 ]; then
+    bit four221-direct 4 2,2,1 TARGETDP_HALO=direct -- --overlap 1
+  else
+    bit four221-ipc 4 2,2,1 TARGETDP_HALO=ipc -- --overlap 1
+    bit two-ipc 2 2,1,1 TARGETDP_HALO=ipc -- --overlap 1
+    bit two-staged 2 2,1,1 TARGETDP_HALO=staged -- --overlap 1
+  fi
+  # more ranks than GPUs: a clear error at start, no hang
+  if [ "$SMOKE" = 1 ]; then
+    echo "ok - more ranks than GPUs refused # SKIP CPU rehearsal: no GPU to count"
+  elif mrun $((ngpu + 1)) 60 "$raw/over.log" "$LB/lb" --size 48x48x48 --steps 2 --output "$scratch/over"; then
+    echo "not ok - $((ngpu + 1)) ranks on $ngpu GPUs: refused"
+  elif grep -q "lb: error: halo exchange: .*GPU.*TARGETDP_OVERSUBSCRIBE=1" "$raw/over.log"; then
+    echo "ok - $((ngpu + 1)) ranks on $ngpu GPUs refused: $(grep -o 'lb: error: .*' "$raw/over.log" | head -c 120)"
+  else
+    echo "not ok - $((ngpu + 1)) ranks on $ngpu GPUs: no clear error"
+    tail -n 5 "$raw/over.log"
+  fi
 fi
+
+# ---------------------------------------------------------------- 3. milc correctness
+msolve=(--mass 0.5 --tol 1e-12 --seed 3 --print_every 0)
+msize=$([ "$SMOKE" = 1 ] && echo 4,4,4,8 || echo 8,8,8,16)
 if mg milc; then
-MILC_PARTS=${MILC_PARTS:-multi} OUT=$scratch/milc bash apps/milc/run_device.sh >/dev/null 2>&1
-cp "$scratch/milc/milc_device.log" "$OUT/"
-grep -E "ok -|FAIL|csv:|CG |# halo" "$OUT/milc_device.log" | tail -n 40
+  echo
+  echo "== 3. milc on several GPUs: the 1-GPU solution (1e-12) in the same iterations"
+  if mrun 1 120 "$raw/milc-ref.log" "$MI/milc" --size "$msize" "${msolve[@]}" --cg classic --save "$scratch/mref.bin"; then
+    it1=$(grep -o 'iterations [0-9]*' "$raw/milc-ref.log" | head -n 1)
+    echo "ok - milc 1 GPU reference: $it1"
+    for spec in "2 1,1,1,2 ahead" "$ngpu 1,1,1,$ngpu ahead" "$ngpu 1,1,1,$ngpu fused" "4 1,1,2,2 ahead" \
+                "4 1,1,2,2 fused host" "4 1,1,2,2 ahead ipc"; do
+      set -- $spec
+      [ "$1" -gt "$ngpu" ] && continue
+      extra=()
+      envs=("${NCCLENV[@]}")
+      [ "${4:-}" = host ] && extra=(--sums host)
+      [ "${4:-}" = ipc ] && { [ "$SMOKE" = 1 ] && continue; envs=(TARGETDP_HALO=ipc); }
+      name="milc $1 GPUs ($2), --cg $3${4:+ ($4)}"
+      guard "$name" || continue
+      if run "$1" 120 "$raw/milc-bit.log" "${envs[@]}" -- "$MI/milc" --size "$msize" "${msolve[@]}" \
+           --decomposition "$2" --cg "$3" ${extra[@]+"${extra[@]}"} --save "$scratch/m.bin" &&
+         cmpm=$("$MI/milccheck" --compare "$scratch/mref.bin" "$scratch/m.bin" 1e-12 2>&1) &&
+         [ "$(grep -o 'iterations [0-9]*' "$raw/milc-bit.log" | head -n 1)" = "$it1" ]; then
+        echo "ok - $name: $it1, $(echo "$cmpm" | tail -n 1 | cut -c1-80); $(grep '^# global sums' "$raw/milc-bit.log")"
+      else
+        echo "not ok - $name: $(grep -o 'iterations [0-9]*' "$raw/milc-bit.log" | head -n 1) (1 GPU: $it1) $(echo "${cmpm:-}" | tail -n 1)"
+        tail -n 5 "$raw/milc-bit.log"
+      fi
+    done
+  else
+    echo "not ok - milc 1 GPU reference run"
+    tail -n 5 "$raw/milc-ref.log"
+  fi
 fi
+
+# ---------------------------------------------------------------- 4. the table
+# median and best of a list of numbers (one per line)
+stats() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "- -"; exit }
+                          m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print v[1], m }'; }
+row() { # row APP POINT GPUS DECOMP GLOBAL LOCAL VARIANT TRANSPORT BEST MEDIAN UNIT VALID
+  echo "$1,$2,$device,$commit,$3,$4,$5,$6,$7,$8,$REPS,$9,${10},${11},,,${12}" >>"$csv"
+}
+# lbpoint POINTS NP DECOMP SIZE VARIANT ENV... -- ARGS...: REPS runs, a row
+# per point of POINTS (weak, strong, or weak,strong: one run, both points)
+lbpoint() {
+  local point=$1 np=$2 dec=$3 size=$4 var=$5
+  shift 5
+  local envs=()
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  [ "$np" -gt "$ngpu" ] && return 0
+  guard "lb $point $size on $np GPU(s) ($dec) $var" || return 0
+  local steps=$([ "$SMOKE" = 1 ] && echo 30 || echo 200) tri=$([ "$SMOKE" = 1 ] && echo 65536 || echo 67108864)
+  local vals="" valid=ok r lg path=""
+  for r in $(seq 1 "$REPS"); do
+    lg=$raw/lb-$point-$np-${dec//,/}-$var-$r.log
+    if run "$np" 120 "$lg" "${envs[@]}" -- "$LB/lb" --params apps/lb/input/benchmark.params "${sw[@]}" \
+         --size "$size" --decomposition "$dec" --steps "$steps" --print_every "$steps" --triad "$tri" \
+         --output "$scratch/t" --summary "$lbperf" "$@"; then
+      local last
+      last=$(grep '^step ' "$lg" | tail -n 1)
+      if ! awk -v l="$last" 'BEGIN { match(l, /rel. change [-+0-9.e]+/); v = substr(l, RSTART + 12, RLENGTH - 12) + 0;
+                                     exit !(v <= 1e-12 && v >= -1e-12) }'; then
+        valid="mass-not-conserved"
+      fi
+      vals="$vals $(tail -n 1 "$lbperf" | awk -F, -v h="$(head -n 1 "$lbperf")" 'BEGIN { n = split(h, c, ",") } { for (i = 1; i <= n; i++) if (c[i] == "step_ms") print $i }')"
+      path=$(grep -o 'halo [a-z]*$' "$lg" | head -n 1 | cut -d' ' -f2)
+    else
+      valid="run-failed"
+      tail -n 5 "$lg"
+    fi
+  done
+  read -r best med < <(tr ' ' '\n' <<<"$vals" | grep . | stats)
+  echo "$([ "$valid" = ok ] && echo ok || echo 'not ok') - lb $point $size on $np GPU(s) ($dec, $var, halo $path): step best $best ms, median $med ms [$(grep -h 'overlap \(kept\|off\)' "$raw"/lb-$point-$np-${dec//,/}-$var-*.log | cut -c3-12 | sort | uniq -c | tr -s ' \n' ' ')]"
+  local loc a b c pa pb pc pt
+  IFS=x read -r a b c <<<"$size"
+  IFS=, read -r pa pb pc <<<"$dec"
+  loc=$((a / pa))x$((b / pb))x$((c / pc))
+  for pt in ${point//,/ }; do
+    row lb "$pt" "$np" "${dec//,/x}" "$size" "$loc" "$var" "$path" "$best" "$med" ms "$valid"
+  done
+}
+# milcpoint L NP DECOMP VARIANT ENV... -- ARGS...: one process, REPS solves, one row
+milcpoint() {
+  local L=$1 np=$2 dec=$3 var=$4
+  shift 4
+  local envs=()
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  [ "$np" -gt "$ngpu" ] && return 0
+  guard "milc ${L}^4 per GPU on $np GPU(s) ($dec) $var" || return 0
+  local gx gy gz gt
+  IFS=, read -r gx gy gz gt <<<"$dec"
+  local size=$((L * gx)),$((L * gy)),$((L * gz)),$((L * gt))
+  local cg=ahead runs="" r
+  [ "$var" = fused ] || [ "$var" = host ] && cg=fused
+  for r in $(seq 1 "$REPS"); do runs="$runs${runs:+,}events:$cg"; done
+  # 48^4 per GPU: the free field (unit links): the host's random SU(3)
+  # links would take ~25 s per rank to make; an iteration's work does not
+  # depend on the links' values
+  local gauge=()
+  [ "$L" -ge 48 ] || { [ "$SMOKE" = 1 ] && [ "$L" -ge 8 ]; } && gauge=(--gauge unit)
+  local lg=$raw/milc-$L-$np-${dec//,/}-$var.log valid=ok
+  if ! run "$np" 200 "$lg" "${envs[@]}" -- "$MI/milc" --size "$size" --decomposition "$dec" --mass 0.1 \
+       --tol 1e-10 --maxiter 3000 --print_every 0 --runs "$runs" ${gauge[@]+"${gauge[@]}"} \
+       --breakdown "$OUT/milc_breakdown.csv" "$@"; then
+    valid="not-converged-or-failed"
+    tail -n 3 "$lg"
+  fi
+  local its
+  its=$(grep '^CG converged' "$lg" | grep -o 'iterations [0-9]*' | sort -u | wc -l)
+  [ "$(grep -c '^CG converged' "$lg")" = "$REPS" ] && [ "$its" = 1 ] || valid="${valid/ok/}solves-differ-or-failed"
+  local vals
+  vals=$(grep '^CG converged' "$lg" | sed 's/.*iterations \([0-9]*\),.* time \([0-9.e+-]*\) s.*/\1 \2/' |
+         awk '{ printf "%.3f\n", 1e6 * $2 / $1 }')
+  read -r best med < <(stats <<<"$vals")
+  local path
+  path=$(grep -m1 '^# global sums' "$lg" | sed 's/.*halo transport: \([a-z()]*\).*/\1/')
+  echo "$([ "$valid" = ok ] && echo ok || echo 'not ok') - milc ${L}^4 per GPU on $np GPU(s) ($dec, $var): best $best us/iteration, median $med ($(grep -m1 -o 'iterations [0-9]*' "$lg"); $(grep -m1 '^# global sums' "$lg" | cut -c3-))"
+  row milc "weak$L" "$np" "${dec//,/x}" "${size//,/x}" "${L}x${L}x${L}x${L}" "$var" "$path" "$best" "$med" us/iteration "$valid"
+}
+lbn=$(scale 256)
+lbs=$(scale 512)x$(scale 256)x$(scale 256)
+if mg table; then
+  echo
+  echo "== 4. the issue's table, best and median of $REPS"
+  # lb weak, 256^3 per GPU; strong 512x256x256 (the 2-GPU point is both)
+  lbpoint weak 1 1,1,1 ${lbn}x${lbn}x${lbn} auto "${NCCLENV[@]}" --
+  lbpoint strong 1 1,1,1 "$lbs" auto "${NCCLENV[@]}" --
+  lbpoint weak,strong 2 2,1,1 "$lbs" auto "${NCCLENV[@]}" --
+  lbpoint weak 4 4,1,1 $((4 * lbn))x${lbn}x${lbn} auto "${NCCLENV[@]}" --
+  lbpoint weak 4 2,2,1 $((2 * lbn))x$((2 * lbn))x${lbn} auto "${NCCLENV[@]}" --
+  lbpoint strong 4 4,1,1 "$lbs" auto "${NCCLENV[@]}" --
+  lbpoint strong 4 2,2,1 "$lbs" auto "${NCCLENV[@]}" --
+  # milc CG weak, 24^4, 32^4, 48^4 per GPU
+  for L in $([ "$SMOKE" = 1 ] && echo "4 6 8" || echo "24 32 48"); do
+    milcpoint "$L" 1 1,1,1,1 ahead "${NCCLENV[@]}" --
+    milcpoint "$L" 2 1,1,1,2 ahead "${NCCLENV[@]}" --
+    milcpoint "$L" 4 1,1,1,4 ahead "${NCCLENV[@]}" --
+    milcpoint "$L" 4 1,1,2,2 ahead "${NCCLENV[@]}" --
+  done
+fi
+
+# ---------------------------------------------------------------- 5. breakdowns
+if mg breakdown; then
+  echo
+  echo "== 5. where the time of a step goes (device events)"
+  bdrun() { # bdrun NAME NP DECOMP SIZE ARGS...
+    local name=$1 np=$2 dec=$3 size=$4
+    shift 4
+    [ "$np" -gt "$ngpu" ] && return 0
+    guard "lb breakdown $name" || return 0
+    if run "$np" 120 "$raw/lb-breakdown-$name.log" "${NCCLENV[@]}" -- "$LB/lb" \
+         --params apps/lb/input/benchmark.params "${sw[@]}" --size "$size" --decomposition "$dec" \
+         --steps $([ "$SMOKE" = 1 ] && echo 30 || echo 200) --print_every 0 --triad 0 \
+         --output "$scratch/bd" --breakdown "$OUT/lb_breakdown.csv" --summary "$scratch/bd-sum.csv" "$@"; then
+      echo "ok - lb breakdown $name ($np GPU(s), $dec, $size)"
+      grep -E "^# (breakdown|overlapped step|halo |update |step )" "$raw/lb-breakdown-$name.log"
+    else
+      echo "not ok - lb breakdown $name"
+      tail -n 5 "$raw/lb-breakdown-$name.log"
+    fi
+  }
+  bdrun one-queued 1 1,1,1 ${lbn}x${lbn}x${lbn} --overlap 1
+  bdrun weak221 4 2,2,1 $((2 * lbn))x$((2 * lbn))x${lbn} --overlap 1
+  bdrun strong411 4 4,1,1 "$lbs" --overlap 1
+  bdrun strong221 4 2,2,1 "$lbs" --overlap 1
+  echo "milc: one row per timed solve in milc_breakdown.csv; per iteration (us):"
+  [ -f "$OUT/milc_breakdown.csv" ] && column -s, -t <"$OUT/milc_breakdown.csv" | cut -c1-230 | head -n 40
+fi
+
+# ---------------------------------------------------------------- 6. levers
+if mg levers; then
+  echo
+  echo "== 6. one lever at a time (once each)"
+  REPS_SAVE=$REPS
+  REPS=1
+  if [ "$SMOKE" = 1 ]; then
+    lbpoint weak 4 2,2,1 $((2 * lbn))x$((2 * lbn))x${lbn} direct TARGETDP_HALO=direct -- --overlap 1
+  else
+    lbpoint weak 4 2,2,1 $((2 * lbn))x$((2 * lbn))x${lbn} ipc TARGETDP_HALO=ipc --
+    lbpoint strong 4 4,1,1 "$lbs" ipc TARGETDP_HALO=ipc --
+  fi
+  lbpoint weak 4 2,2,1 $((2 * lbn))x$((2 * lbn))x${lbn} seq "${NCCLENV[@]}" -- --overlap 0
+  lbpoint weak 4 2,2,1 $((2 * lbn))x$((2 * lbn))x${lbn} ovl-early0 "${NCCLENV[@]}" -- --overlap 1 --early_fill 0
+  lbpoint weak 4 2,2,1 $((2 * lbn))x$((2 * lbn))x${lbn} ovl "${NCCLENV[@]}" -- --overlap 1
+  lbpoint strong 4 4,1,1 "$lbs" ovl "${NCCLENV[@]}" -- --overlap 1
+  L=$([ "$SMOKE" = 1 ] && echo 4 || echo 24)
+  milcpoint "$L" 4 1,1,2,2 fused "${NCCLENV[@]}" --
+  milcpoint "$L" 4 1,1,2,2 host "${NCCLENV[@]}" -- --sums host
+  [ "$SMOKE" = 1 ] || milcpoint "$L" 4 1,1,2,2 ipc TARGETDP_HALO=ipc --
+  milcpoint "$L" 4 1,1,2,2 devcomm-mpi TARGETDP_DEVCOMM=mpi TARGETDP_HALO=auto --
+  REPS=$REPS_SAVE
+fi
+
+# ---------------------------------------------------------------- efficiencies
+# weak: t(1 GPU) / t(N); strong: t(1 GPU) / (N t(N)); against the 1-GPU
+# row of the same app, point and variant auto/ahead
+awk -F, -v OFS=, 'NR == 1 { print; next } { r[NR] = $0; a[NR] = $1; p[NR] = $2; g[NR] = $5; b[NR] = $12; m[NR] = $13
+                                            if ($5 == 1 && ($9 == "auto" || $9 == "ahead")) { ob[$1 "/" $2] = $12; om[$1 "/" $2] = $13 } }
+     END { for (i = 2; i <= NR; i++) { split(r[i], f, ","); k = a[i] "/" p[i]
+             if ((k in ob) && b[i] > 0 && m[i] > 0) {
+               s = p[i] == "strong" ? g[i] : 1
+               f[15] = sprintf("%.3f", ob[k] / (s * b[i])); f[16] = sprintf("%.3f", om[k] / (s * m[i])) }
+             line = f[1]; for (j = 2; j <= 17; j++) line = line OFS f[j]; print line } }' "$csv" >"$scratch/eff.csv" &&
+  mv "$scratch/eff.csv" "$csv"
+echo
+echo "== the table (scaling.csv; efficiency against 1 GPU, the goals)"
+python3 scripts/plot_multigpu.py "$csv" "$raw/scaling.png" 2>&1 || column -s, -t <"$csv" | cut -c1-250
+
+# ---------------------------------------------------------------- 7. models
+if mg model; then
+  echo
+  echo "== 7. models: fitted to these rows, 8 and 1024 GPUs predicted"
+  {
+    [ -s "$lbperf" ] && python3 apps/lb/lb_model.py "$lbperf" --plot "$raw" 2>&1
+    [ -s "$OUT/milc_breakdown.csv" ] && python3 apps/milc/milc_model.py "$OUT/milc_breakdown.csv" --plot "$raw" 2>&1
+  } | tee "$OUT/models.txt" || echo "not ok - models"
+fi
+
+echo
+echo "== done in $(elapsed) s (MG_BUDGET $BUDGET s); $(grep -c '^ok -' "$OUT/multigpu.log") ok, $(grep -c '^not ok -' "$OUT/multigpu.log") not ok, $(grep -c '^skip -' "$OUT/multigpu.log") skipped"
+tar -czf "$OUT/raw.tar.gz" -C "$scratch" raw 2>/dev/null
 rm -rf "$scratch"
