@@ -158,14 +158,16 @@ if mg layer && [ -x "$MI/tests/mpi/devcomm_check" ]; then
   echo
   echo "== 1. the device communicator and the halo module on the GPUs"
   T=$MI/tests/mpi
-  for np in 2 "$ngpu"; do
-    mrun "$np" 60 "$raw/devcomm-$np.log" "$T/devcomm_check" 200
-    if grep -q "devcomm_check: PASS" "$raw/devcomm-$np.log"; then
-      echo "ok - $(grep 'devcomm_check: PASS' "$raw/devcomm-$np.log" | sed 's/devcomm_check: PASS: //')"
-      grep "sum of one double" "$raw/devcomm-$np.log"
+  # the sums by NCCL, and by the opt-in IPC kernel (TARGETDP_DEVSUM=ipc)
+  for spec in "2 nccl" "$ngpu nccl" "$ngpu ipc"; do
+    set -- $spec
+    run "$1" 60 "$raw/devcomm-$1-$2.log" TARGETDP_DEVSUM=$2 -- "$T/devcomm_check" 200
+    if grep -q "devcomm_check: PASS" "$raw/devcomm-$1-$2.log"; then
+      echo "ok - $(grep 'devcomm_check: PASS' "$raw/devcomm-$1-$2.log" | sed 's/devcomm_check: PASS: //')"
+      grep "sum of one double" "$raw/devcomm-$1-$2.log"
     else
-      echo "not ok - devcomm_check on $np ranks"
-      tail -n 5 "$raw/devcomm-$np.log"
+      echo "not ok - devcomm_check on $1 ranks, TARGETDP_DEVSUM=$2"
+      tail -n 5 "$raw/devcomm-$1-$2.log"
     fi
   done
   hc() { # hc NAME NP ENV... -- ARGS: halo_check must pass
@@ -454,6 +456,8 @@ if mg levers; then
   milcpoint "$L" 4 1,1,2,2 host "${NCCLENV[@]}" -- --sums host
   [ "$SMOKE" = 1 ] || milcpoint "$L" 4 1,1,2,2 ipc TARGETDP_HALO=ipc --
   milcpoint "$L" 4 1,1,2,2 devcomm-mpi TARGETDP_DEVCOMM=mpi TARGETDP_HALO=auto --
+  [ "$SMOKE" = 1 ] || milcpoint "$L" 4 1,1,2,2 ipcsum TARGETDP_DEVSUM=ipc --
+  [ "$SMOKE" = 1 ] || milcpoint "$L" 2 1,1,1,2 ipcsum TARGETDP_DEVSUM=ipc --
   REPS=$REPS_SAVE
 fi
 
