@@ -360,6 +360,7 @@ milcpoint() {
   local size=$((L * gx)),$((L * gy)),$((L * gz)),$((L * gt))
   local cg=ahead runs="" r
   [ "$var" = fused ] || [ "$var" = host ] && cg=fused
+  [[ "$var" == merged* ]] && cg=merged
   for r in $(seq 1 "$REPS"); do runs="$runs${runs:+,}events:$cg"; done
   # 48^4 per GPU: the free field (unit links): the host's random SU(3)
   # links would take ~25 s per rank to make; an iteration's work does not
@@ -458,15 +459,22 @@ if mg levers; then
   milcpoint "$L" 4 1,1,2,2 devcomm-mpi TARGETDP_DEVCOMM=mpi TARGETDP_HALO=auto --
   [ "$SMOKE" = 1 ] || milcpoint "$L" 4 1,1,2,2 ipcsum TARGETDP_DEVSUM=ipc --
   [ "$SMOKE" = 1 ] || milcpoint "$L" 2 1,1,1,2 ipcsum TARGETDP_DEVSUM=ipc --
+  # one global sum an iteration (--cg merged), its own 1-GPU baseline
+  milcpoint "$L" 1 1,1,1,1 merged "${NCCLENV[@]}" --
+  milcpoint "$L" 4 1,1,2,2 merged "${NCCLENV[@]}" --
+  milcpoint "$L" 4 1,1,1,4 merged "${NCCLENV[@]}" --
+  [ "$SMOKE" = 1 ] || milcpoint "$L" 4 1,1,2,2 merged-ipcsum TARGETDP_DEVSUM=ipc --
   REPS=$REPS_SAVE
 fi
 
 # ---------------------------------------------------------------- efficiencies
 # weak: t(1 GPU) / t(N); strong: t(1 GPU) / (N t(N)); against the 1-GPU
-# row of the same app, point and variant auto/ahead
-awk -F, -v OFS=, 'NR == 1 { print; next } { r[NR] = $0; a[NR] = $1; p[NR] = $2; g[NR] = $5; b[NR] = $12; m[NR] = $13
+# row of the same app, point and variant, else of the variant auto/ahead
+awk -F, -v OFS=, 'NR == 1 { print; next } { r[NR] = $0; a[NR] = $1; p[NR] = $2; g[NR] = $5; b[NR] = $12; m[NR] = $13; v[NR] = $9
+                                            if ($5 == 1) { ob[$1 "/" $2 "/" $9] = $12; om[$1 "/" $2 "/" $9] = $13 }
                                             if ($5 == 1 && ($9 == "auto" || $9 == "ahead")) { ob[$1 "/" $2] = $12; om[$1 "/" $2] = $13 } }
      END { for (i = 2; i <= NR; i++) { split(r[i], f, ","); k = a[i] "/" p[i]
+             if ((k "/" v[i]) in ob) k = k "/" v[i]
              if ((k in ob) && b[i] > 0 && m[i] > 0) {
                s = p[i] == "strong" ? g[i] : 1
                f[15] = sprintf("%.3f", ob[k] / (s * b[i])); f[16] = sprintf("%.3f", om[k] / (s * m[i])) }

@@ -205,6 +205,54 @@ TDP_KERNEL static void R(kAxpyZpbx)(milcGeom g, MILC_REAL *x, MILC_REAL *pv, con
   }
 }
 
+/* --cg merged (Chronopoulos & Gear 1989: one global sum an iteration).
+ * Iteration j: from the sums g_j = |r_j|^2 and d_j = <r_j, M r_j> (sc[0],
+ * sc[1]) and iteration j-1's g and alpha (prev[0], prev[3]):
+ *   beta_j = g_j / g_{j-1},  den_j = d_j - beta_j g_j / alpha_{j-1}
+ *   (j = 0: beta 0, den d_0),  alpha_j = g_j / den_j,
+ * then p = r + beta p, s = w + beta s (w = M r), x += alpha p, r -= alpha s,
+ * and |r|^2 summed into t_sum (g_{j+1}; <r, M r> follows in D's sweep).
+ * den_j is <p_j, M p_j> in exact arithmetic. alpha 0 (x and r left as
+ * they are) where the host stops: den_j not positive and finite, g_j not
+ * finite (a breakdown), sqrt(g_j / bb) <= tol (converged: the host's own
+ * expression), or stop (the iteration limit). One thread stores den_j and
+ * alpha_j (sc[2], sc[3]) and zeroes the sums of iteration j + 2 (zero). */
+TDP_KERNEL static void R(kCgMerged)(milcGeom g, MILC_REAL *x, MILC_REAL *r, MILC_REAL *pv,
+                                    MILC_REAL *s, const MILC_REAL *w, int par, double *sc,
+                                    const double *prev, double *zero, double bb, double tol,
+                                    int first, int stop, double *t_sum) {
+  const double gj = sc[0], dj = sc[1];
+  const double beta = first ? 0.0 : gj / prev[0];
+  const double den = first ? dj : dj - beta * gj / prev[3];
+  double alpha = den > 0.0 && isfinite(den) && isfinite(gj) ? gj / den : 0.0;
+  if (stop || sqrt(gj / bb) <= tol) alpha = 0.0;
+  double sum = 0.0;
+  TDP_TLP_SUM(base, g.nhalf, sum) {
+    TDP_ILP_SUM(v, sum) {
+      int st, xc[4];
+      const int site = milcSite(&g, par, base + v, &st, xc);
+      for (int c = 0; c < 6; c++) {
+        const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
+        const MILC_REAL pc = first ? r[i] : (MILC_REAL) (r[i] + beta * pv[i]);
+        const MILC_REAL sv = first ? (MILC_REAL) w[i] : (MILC_REAL) (w[i] + beta * s[i]);
+        pv[i] = pc;
+        s[i] = sv;
+        x[i] = (MILC_REAL) (x[i] + alpha * pc);
+        const MILC_REAL rc = (MILC_REAL) (r[i] - alpha * sv);
+        r[i] = rc;
+        sum += (double) rc * rc;
+      }
+      if (base + v == 0) { /* one thread (site 0) */
+        sc[2] = den;
+        sc[3] = alpha;
+        zero[0] = 0.0;
+        zero[1] = 0.0;
+      }
+    }
+  }
+  targetBlockAddDouble(t_sum, sum);
+}
+
 TDP_KERNEL static void R(kDot)(milcGeom g, const MILC_REAL *x, const MILC_REAL *y, int p,
                                double *t_sum) {
   double sum = 0.0;
@@ -371,4 +419,40 @@ void R(milcCgAheadIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, M
   milcDeviceSum(o, cur + 1, 1); /* |r|^2 global, for the next iteration and the host */
   copyFromTargetAsync(h_s + 2 * (j % 4), cur, 2 * sizeof(double), TARGET_STREAM_DEFAULT);
   targetEventRecord(done, TARGET_STREAM_DEFAULT);
+}
+
+/* --cg merged: queue iteration j (cg_impl.h): the merged update (x, r, p,
+ * s; |r|^2), D and D-axpby (w = M r; <r, w>), one global sum of the two
+ * on the target, and the host copies: h_m[4 (j % 4) ..] = g_{j+1},
+ * d_{j+1}, den_j, alpha_j; done recorded after them. t_m: the scalars of
+ * 4 iterations, 4 each (g, d, den, alpha); slot j % 4 holds iteration j's
+ * sums (g_0 and d_0 set before j = 0). base: the iterations done before
+ * this loop (restarts), against maxiter. */
+void R(milcCgMergedIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, MILC_REAL *t_r,
+                              MILC_REAL *t_p, MILC_REAL *t_s, MILC_REAL *t_w, MILC_REAL *t_t,
+                              double mass, long j, double *t_m, double *h_m, targetEvent_t done,
+                              double bb, double tol, long base, long maxiter) {
+  const int E = MILC_EVEN;
+  double *cur = t_m + 4 * (j % 4), *prev = t_m + 4 * ((j + 3) % 4),
+         *next = t_m + 4 * ((j + 1) % 4), *zero = t_m + 4 * ((j + 2) % 4);
+  const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
+  TDP_LAUNCH_REDUCE(R(kCgMerged), o->L->g.nhalf, o->L->g, t_x, t_r, t_p, t_s, (const MILC_REAL *) t_w,
+                    E, cur, (const double *) prev, zero, bb, tol, j == 0, base + j >= maxiter, next);
+  account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 8 * 6.0 + 6.0,
+             (9.0 * MILC_NV) * sizeof(MILC_REAL));
+  R(milcDslash)(o, t_U, t_r, t_t, MILC_ODD);
+  R(dslash_axpby_queue)(o, t_U, t_t, t_r, t_w, E, mass * mass, -1.0, next + 1);
+  milcDeviceSum(o, next, 2); /* several ranks: both sums in one */
+  copyFromTargetAsync(h_m + 4 * (j % 4), next, 2 * sizeof(double), TARGET_STREAM_DEFAULT);
+  copyFromTargetAsync(h_m + 4 * (j % 4) + 2, cur + 2, 2 * sizeof(double), TARGET_STREAM_DEFAULT);
+  targetEventRecord(done, TARGET_STREAM_DEFAULT);
+}
+
+/* --cg merged's start: w = M r and <r, w> into t_d (summed over the ranks
+ * on the target). */
+void R(milcCgMergedStart)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_r, MILC_REAL *t_w,
+                          MILC_REAL *t_t, double mass, double *t_d) {
+  R(milcDslash)(o, t_U, t_r, t_t, MILC_ODD);
+  R(dslash_axpby_queue)(o, t_U, t_t, t_r, t_w, MILC_EVEN, mass * mass, -1.0, t_d);
+  milcDeviceSum(o, t_d, 1);
 }

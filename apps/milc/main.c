@@ -107,8 +107,10 @@ int main(int argc, char **argv) {
   milcCgVariant run_cg[MAXRUNS];
   for (int k = 0; k < nruns; k++) {
     run_timing[k] = opt.run_timing[k] == 1 ? MILC_TIME_SYNC : MILC_TIME_EVENTS;
-    run_cg[k] = opt.run_cg[k] == 2 ? MILC_CG_AHEAD : opt.run_cg[k] == 1 ? MILC_CG_CLASSIC
-                                                                        : MILC_CG_FUSED;
+    run_cg[k] = opt.run_cg[k] == 3   ? MILC_CG_MERGED
+                : opt.run_cg[k] == 2 ? MILC_CG_AHEAD
+                : opt.run_cg[k] == 1 ? MILC_CG_CLASSIC
+                                     : MILC_CG_FUSED;
   }
 
   /* Decomposition (common/decomp): every axis must split evenly into even
@@ -200,7 +202,7 @@ int main(int argc, char **argv) {
     milcOpsCreateTimed(&ops, &L, comm, run_timing[k]);
     if (opt.sums == 1) ops.devsums = nranks == 1; /* --sums host: as before */
     /* --cg ahead needs the sums on the target (cg.h): otherwise fused, said */
-    ran_ahead[k] = run_cg[k] == MILC_CG_AHEAD && ops.devsums;
+    ran_ahead[k] = (run_cg[k] == MILC_CG_AHEAD || run_cg[k] == MILC_CG_MERGED) && ops.devsums;
     if (ran_ahead[k] || (run_cg[k] != MILC_CG_CLASSIC && run_timing[k] == MILC_TIME_EVENTS &&
                          ops.devsums))
       milcSumPath(&ops, sum_path[k], sizeof(sum_path[k]));
@@ -243,13 +245,15 @@ int main(int argc, char **argv) {
         printf("# run %d of %d: timing %s, cg %s\n", k + 1, nruns,
                run_timing[k] == MILC_TIME_SYNC ? "sync" : "events",
                run_cg[k] == MILC_CG_CLASSIC ? "classic"
+               : run_cg[k] == MILC_CG_MERGED ? "merged"
                : run_cg[k] == MILC_CG_AHEAD ? "ahead"
                                             : "fused");
       printf("# %-8s %8s %10s %10s %10s %8s\n", "kernel", "calls", "seconds", "GFLOP/s", "GB/s",
              "%triad");
       printf("# global sums: %s; halo transport: %s%s\n", sum_path[k], milcHaloTransport(&L),
-             run_cg[k] == MILC_CG_AHEAD && !ran_ahead[k]
-                 ? "; --cg ahead needs the sums on the target: ran as fused"
+             (run_cg[k] == MILC_CG_AHEAD || run_cg[k] == MILC_CG_MERGED) && !ran_ahead[k]
+                 ? (run_cg[k] == MILC_CG_AHEAD ? "; --cg ahead needs the sums on the target: ran as fused"
+                                               : "; --cg merged needs the sums on the target: ran as fused")
                  : "");
       /* dslash, blas: kernels (target clock); halo: the host in the
        * exchange calls; exch: the exchange on the target, beside D's
@@ -277,7 +281,8 @@ int main(int argc, char **argv) {
                rk->residual, rk->true_residual, rk->seconds,
                rk->seconds > 0 ? rk->flops / rk->seconds * 1e-9 : 0.0, gbs);
       if (opt.breakdown[0] && rk->iterations > 0 &&
-          write_breakdown(opt.breakdown, rk, tmax, dims, &L, prec, ran_ahead[k] ? "ahead"
+          write_breakdown(opt.breakdown, rk, tmax, dims, &L, prec,
+                          ran_ahead[k] ? (run_cg[k] == MILC_CG_MERGED ? "merged" : "ahead")
                           : run_cg[k] == MILC_CG_CLASSIC ? "classic" : "fused",
                           run_timing[k] == MILC_TIME_SYNC ? "sync" : "events", sum_path[k],
                           err, sizeof(err)))

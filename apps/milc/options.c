@@ -11,11 +11,11 @@
 static const char *const precision_names[] = {"double", "single", NULL};
 static const char *const gauge_names[] = {"random", "unit", NULL};
 static const char *const timing_names[] = {"events", "sync", NULL};
-static const char *const cg_names[] = {"fused", "classic", "ahead", NULL};
+static const char *const cg_names[] = {"fused", "classic", "ahead", "merged", NULL};
 static const char *const sums_names[] = {"auto", "host", NULL};
 
 const char *milcTimingName(int t) { return t == 1 ? "sync" : "events"; }
-const char *milcCgName(int c) { return c >= 0 && c <= 2 ? cg_names[c] : "?"; }
+const char *milcCgName(int c) { return c >= 0 && c <= 3 ? cg_names[c] : "?"; }
 
 /* The shared parser's table (common/cli.h): the command line and --help. */
 #define LONGKEY(name, field, min, max, help) \
@@ -50,10 +50,11 @@ static const cliKey keys[] = {
         "events|sync  kernels timed by events on the target, no host synchronisation "
         "(default), or the target synchronised around each (as before)"),
     KEY("cg", CLI_CHOICE, cg, 1, 0, cg_names,
-        "fused|classic|ahead  CG kernels as QUDA's (r, then x and p together; alpha on the "
+        "fused|classic|ahead|merged  CG kernels as QUDA's (r, then x and p together; alpha on the "
         "target where the sums can stay there; default), as before (x and r, then p), or fused "
         "with every scalar on the target and the host one iteration behind (one rank, or "
-        "several with NCCL)"),
+        "several with NCCL), or merged: Chronopoulos and Gear's CG, one global sum an iteration, "
+        "the host behind as with ahead"),
     KEY("runs", CLI_STRING, runs, 512, 0, NULL,
         "T:C,T:C,...  solve once per item (timing T, cg C; x from 0 each time) on the same "
         "fields, one table and summary line each (instead of --timing and --cg)"),
@@ -158,7 +159,7 @@ int milcOptionsLoad(int argc, char **argv, milcOptions *o, char *err, size_t len
   }
   if (given[K_RUNS]) {
     if (parse_runs(o)) {
-      snprintf(err, len, "runs must be 1 to %d items timing:cg (events|sync : fused|classic|ahead), "
+      snprintf(err, len, "runs must be 1 to %d items timing:cg (events|sync : fused|classic|ahead|merged), "
                          "comma separated, not '%s'", MILC_MAXRUNS, o->runs);
       return -1;
     }

@@ -181,6 +181,35 @@ for run in "2 1,1,1,2" "4 1,1,1,4" "4 1,1,2,2"; do
     [ "$ds_ok" = 1 ] && ok "$1 ranks ($2), halo $t: --cg fused and ahead with the sums on the target: bitwise classic's solution (host sums), 1 rank's to 1e-12"
   done
 done
+# --cg merged (Chronopoulos & Gear: one global sum an iteration): not the
+# others' bits, but the same iterations (+-1) and the solution of classic to
+# 1e-12 (cond(M) tol), on 1, 2 (1,1,1,2) and 4 ranks (1,1,2,2); in single
+# precision with restarts it converges; the iteration limit is kept (7).
+mg_ok=1
+for run in "1 1,1,1,1" "2 1,1,1,2" "4 1,1,2,2"; do
+  set -- $run
+  out=mg-$1
+  if ! TARGETDP_HALO=nccl OMP_NUM_THREADS=1 timeout -k 5 60 mpirun --oversubscribe -np "$1" "$ref/milc" \
+       "${solve4[@]}" --decomposition "$2" --cg merged --save "$tmp/$out.bin" >"$tmp/$out.log" 2>&1 ||
+     ! "$ref/milccheck" --compare "$tmp/ds-ref.bin" "$tmp/$out.bin" 1e-12 >/dev/null 2>&1 ||
+     ! awk -v a="$(iters ds-ref | cut -d' ' -f2)" -v b="$(iters "$out" | cut -d' ' -f2)" \
+         'BEGIN { exit !(b >= a - 1 && b <= a + 1 && b > 0) }'; then
+    mg_ok=0
+    notok "--cg merged on $1 ranks ($2): classic's iterations +-1 and solution to 1e-12" "$tmp/$out.log"
+  fi
+done
+[ "$mg_ok" = 1 ] && ok "--cg merged (one global sum an iteration) on 1, 2, 4 ranks: classic's iterations and solution to 1e-12"
+milc "$ref" mg-s --size 4,4,6,8 --precision single --mass 0.2 --tol 1e-6 --print_every 0 --cg merged
+s1=$?
+milc "$ref" mg-7 --size 4 --maxiter 7 --print_every 0 --cg merged
+s7=$?
+if [ "$s1" -eq 0 ] && grep -q "^CG converged: .* restarts [1-9]" "$tmp/mg-s.log" &&
+   [ "$s7" -eq 1 ] && grep -q "^CG NOT converged: iterations 7," "$tmp/mg-7.log"; then
+  ok "--cg merged: single precision with restarts converges; the iteration limit is kept"
+else
+  notok "--cg merged: single precision with restarts converges; the iteration limit is kept" "$tmp/mg-s.log"
+fi
+
 # --breakdown: one row per solve, where an iteration's time goes
 rm -f "$tmp/bd.csv"
 if TARGETDP_HALO=nccl OMP_NUM_THREADS=1 timeout -k 5 60 mpirun --oversubscribe -np 2 "$ref/milc" \
