@@ -208,7 +208,7 @@ static int nccl_setup(targetDevComm *dc, char *why, size_t len) {
 }
 #endif
 
-#if defined(__CUDACC__)
+#if DC_NCCL /* with NCCL only: the IPC sums stand beside it */
 /* The sum of n <= DC_SLOTS values (doubles, or 64-bit integers) at buf
  * over the ranks, in place. limit: clock cycles to wait for the others at
  * most; then *err = 1 and, with trap, the kernel traps (the context's
@@ -327,7 +327,7 @@ static int ipc_setup(targetDevComm *dc, char *why, size_t len) {
 #endif
 
 static void destroy(targetDevComm *dc) {
-#if defined(__CUDACC__)
+#if DC_NCCL
   if (dc->box) { /* every mapping closed before any box is freed (CUDA's rule) */
     for (int q = 0; q < DC_MAXR; q++)
       if (dc->opened[q]) targetIpcCloseHandle(dc->opened[q]);

@@ -34,7 +34,7 @@
 #      (apps/lb/lb_model.py, apps/milc/milc_model.py; plots).
 #
 # A time guard skips what would start after MG_BUDGET seconds (default
-# 500) and says so ("skip - ... time guard"), so the call ends rather than
+# 480) and says so ("skip - ... time guard"), so the call ends rather than
 # being killed. Output in $OUT (at most 8 files, for the device tool):
 #   multigpu.log       everything, "ok - / not ok - / skip -" lines
 #   scaling.csv        one row per point: app, point, device, commit,
@@ -56,7 +56,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 OUT=${OUT:-build/multigpu}
 mkdir -p "$OUT"
 SMOKE=${MG_SMOKE:-${LB_SMOKE:-0}}
-BUDGET=${MG_BUDGET:-500}
+BUDGET=${MG_BUDGET:-480}
 REPS=${MG_REPS:-3}
 MG_PARTS=${MG_PARTS:-layer lb milc table breakdown levers model}
 mg() { [[ " $MG_PARTS " == *" $1 "* ]]; }
@@ -159,7 +159,7 @@ if mg layer && [ -x "$MI/tests/mpi/devcomm_check" ]; then
   echo "== 1. the device communicator and the halo module on the GPUs"
   T=$MI/tests/mpi
   # the sums by NCCL, and by the opt-in IPC kernel (TARGETDP_DEVSUM=ipc)
-  for spec in "2 nccl" "$ngpu nccl" "$ngpu ipc"; do
+  for spec in "$ngpu nccl" "$ngpu ipc"; do
     set -- $spec
     run "$1" 60 "$raw/devcomm-$1-$2.log" TARGETDP_DEVSUM=$2 -- "$T/devcomm_check" 200
     if grep -q "devcomm_check: PASS" "$raw/devcomm-$1-$2.log"; then
@@ -183,14 +183,11 @@ if mg layer && [ -x "$MI/tests/mpi/devcomm_check" ]; then
       tail -n 5 "$raw/hc.log"
     fi
   }
-  for t in nccl ipc; do
-    [ "$SMOKE" = 1 ] && [ "$t" = ipc ] && continue
-    hc "$t, 2 GPUs" 2 TARGETDP_HALO=$t -- 3 64x32x48 2x1x1 1 19 111
-    hc "$t, $ngpu GPUs, 4-D halo 2" "$ngpu" TARGETDP_HALO=$t -- 4 8x8x8x16 0x0x0x0 2 24 1111
-    hc "$t, $ngpu GPUs, caller's self_copy" "$ngpu" TARGETDP_HALO=$t HALO_CHECK_CUSTOM=4 -- 3 32x32x16 2x2x1 1 19 111
-  done
-  hc "auto (nccl where NCCL is), $ngpu GPUs, closed z" "$ngpu" TARGETDP_HALO=auto -- 3 32x32x16 0x0x0 1 19 110
-  for r in "--float --parity 1 --dims 1,1,2,2" "--parity 0 --dims 1,1,1,$ngpu"; do
+  hc "nccl, 2 GPUs" 2 "${NCCLENV[@]}" -- 3 64x32x48 2x1x1 1 19 111
+  hc "nccl, $ngpu GPUs, 4-D halo 2, closed x" "$ngpu" "${NCCLENV[@]}" -- 4 8x8x8x16 0x0x0x0 2 24 0111
+  hc "nccl, $ngpu GPUs, caller's self_copy" "$ngpu" "${NCCLENV[@]}" HALO_CHECK_CUSTOM=4 -- 3 32x32x16 2x2x1 1 19 111
+  [ "$SMOKE" = 1 ] || hc "ipc, 2 GPUs" 2 TARGETDP_HALO=ipc -- 3 64x32x48 2x1x1 1 19 111
+  for r in "--float --parity 1 --dims 1,1,2,2"; do
     if run "$ngpu" 60 "$raw/hs.log" "${NCCLENV[@]}" -- "$T/halo_sites" $r &&
        grep -q "halo_sites: PASS" "$raw/hs.log"; then
       echo "ok - halo_sites $(grep -m1 'halo_sites: PASS' "$raw/hs.log" | sed 's/halo_sites: PASS: //')"
@@ -273,8 +270,8 @@ if mg milc; then
   if mrun 1 120 "$raw/milc-ref.log" "$MI/milc" --size "$msize" "${msolve[@]}" --cg classic --save "$scratch/mref.bin"; then
     it1=$(grep -o 'iterations [0-9]*' "$raw/milc-ref.log" | head -n 1)
     echo "ok - milc 1 GPU reference: $it1"
-    for spec in "2 1,1,1,2 ahead" "$ngpu 1,1,1,$ngpu ahead" "$ngpu 1,1,1,$ngpu fused" "4 1,1,2,2 ahead" \
-                "4 1,1,2,2 fused host" "4 1,1,2,2 ahead ipc"; do
+    for spec in "2 1,1,1,2 ahead" "$ngpu 1,1,1,$ngpu merged" "4 1,1,2,2 ahead" "4 1,1,2,2 fused host" \
+                "4 1,1,2,2 ahead ipc"; do
       set -- $spec
       [ "$1" -gt "$ngpu" ] && continue
       extra=()
@@ -286,7 +283,8 @@ if mg milc; then
       if run "$1" 120 "$raw/milc-bit.log" "${envs[@]}" -- "$MI/milc" --size "$msize" "${msolve[@]}" \
            --decomposition "$2" --cg "$3" ${extra[@]+"${extra[@]}"} --save "$scratch/m.bin" &&
          cmpm=$("$MI/milccheck" --compare "$scratch/mref.bin" "$scratch/m.bin" 1e-12 2>&1) &&
-         [ "$(grep -o 'iterations [0-9]*' "$raw/milc-bit.log" | head -n 1)" = "$it1" ]; then
+         awk -v a="${it1#iterations }" -v b="$(grep -o 'iterations [0-9]*' "$raw/milc-bit.log" | head -n 1 | cut -d' ' -f2)" \
+             -v tol="$([ "$3" = merged ] && echo 1 || echo 0)" 'BEGIN { exit !(b != "" && b - a <= tol && a - b <= tol) }'; then
         echo "ok - $name: $it1, $(echo "$cmpm" | tail -n 1 | cut -c1-80); $(grep '^# global sums' "$raw/milc-bit.log")"
       else
         echo "not ok - $name: $(grep -o 'iterations [0-9]*' "$raw/milc-bit.log" | head -n 1) (1 GPU: $it1) $(echo "${cmpm:-}" | tail -n 1)"

@@ -154,5 +154,33 @@ for bin in "${bins[@]}"; do
   bin=$dcb TARGETDP_DEVCOMM=nccl bad "$cfg: NCCL forced on the host" 3 "TARGETDP_DEVCOMM=nccl: NCCL is not available: C backend"
   TARGETDP_HALO=nccl TARGETDP_DEVCOMM=foo bad "$cfg: halo nccl with an unknown TARGETDP_DEVCOMM" 2 "TARGETDP_DEVCOMM=foo" 3 8x8x8 0x0x0 1 1 111
 done
+# The device communicator under nvcc with and without NCCL (issue 29): the
+# build finds NCCL (make nccl-where) or is told not to (NCCL=0), and both
+# compile warning-free; without it the object calls no NCCL function (the
+# MPI path: what a machine without NCCL runs).
+nvcc_bin=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+if [ -x "$nvcc_bin" ] && [ -f targetDP_CUDA.cu ]; then
+  for nc in 0 auto; do
+    bdir=$(make -s TARGET=cuda NCCL=$nc tests-print-build)
+    where=$(make -s TARGET=cuda NCCL=$nc nccl-where)
+    if make -s TARGET=cuda NCCL=$nc "$bdir/obj/targetDP_devcomm.o" "$bdir/obj/targetDP_halo.o" >"$tmp/nv.log" 2>&1 &&
+       ! grep -q "warning" "$tmp/nv.log"; then
+      n=$(nm "$bdir/obj/targetDP_devcomm.o" | grep -c " U nccl")
+      if [ "$nc" = 0 ] && [ "$n" -ne 0 ]; then
+        notok "targetDP_devcomm under nvcc, NCCL=0: $n NCCL calls in the object" "$tmp/nv.log"
+      elif [ "$nc" = auto ] && [ "$where" != "${where#none}" ]; then
+        ok "targetDP_devcomm under nvcc, NCCL=auto: builds warning-free; no NCCL here ($where): the MPI path"
+      elif [ "$nc" = auto ] && [ "$n" -eq 0 ]; then
+        notok "targetDP_devcomm under nvcc, NCCL=auto: NCCL found ($where) but not called" "$tmp/nv.log"
+      else
+        ok "targetDP_devcomm under nvcc, NCCL=$nc: builds warning-free ($where; $n NCCL functions called)"
+      fi
+    else
+      notok "targetDP_devcomm and targetDP_halo under nvcc, NCCL=$nc: build warning-free" "$tmp/nv.log"
+    fi
+  done
+else
+  echo "ok - targetDP_devcomm under nvcc # SKIP no nvcc or no targetDP_CUDA.cu"
+fi
 echo "ok - halo: more ranks than GPUs on a node # SKIP no GPU here (tests/run_device.sh runs it)"
 exit 0
