@@ -66,7 +66,9 @@ T0=$(date +%s)
 scratch=$(mktemp -d)
 raw=$scratch/raw
 mkdir -p "$raw"
-exec > >(tee "$OUT/multigpu.log") 2>&1
+# the whole run in one group piped to tee: the log is complete when the
+# script returns (a process substitution could still be writing it)
+{
 elapsed() { echo $(($(date +%s) - T0)); }
 guard() { # guard WHAT: 0 while there is time; else a skip line
   if [ "$(elapsed)" -ge "$BUDGET" ]; then
@@ -495,4 +497,7 @@ fi
 echo
 echo "== done in $(elapsed) s (MG_BUDGET $BUDGET s); $(grep -c '^ok -' "$OUT/multigpu.log") ok, $(grep -c '^not ok -' "$OUT/multigpu.log") not ok, $(grep -c '^skip -' "$OUT/multigpu.log") skipped"
 tar -czf "$OUT/raw.tar.gz" -C "$scratch" raw 2>/dev/null
+} 2>&1 | tee "$OUT/multigpu.log"
+rc=${PIPESTATUS[0]}
 rm -rf "$scratch"
+exit "$rc"
