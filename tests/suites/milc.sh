@@ -342,7 +342,7 @@ refused "decomposition into odd local extents" "does not split into 4 even local
 refused "ranks that divide no extent into even blocks" "cannot be split evenly over 3 MPI ranks" 3 \
   --size 4,4,4,4
 refused "unknown timing" "timing must be events or sync" 1 --timing gpu
-refused "unknown cg variant" "cg must be fused, classic or ahead" 1 --cg fast
+refused "unknown cg variant" "cg must be fused, classic, ahead or merged" 1 --cg fast
 refused "malformed runs" "runs must be 1 to 32 items" 1 --runs events
 
 if [ -f "$tmp/g.bin" ]; then
