@@ -28,3 +28,6 @@ bench: $(BENCH_BINS)
 .PHONY: bench-where
 bench-where:
 	@echo $(BUILD)
+
+# The legacy-kernel corpus (issue 28): its own fragment.
+include benchmarks/corpus/build.mk
