@@ -81,7 +81,7 @@ TDP_KERNEL void d2q9_port(double *fn, const double *f, int nx, int ny) {
 /* The proto: the interior as a box. */
 TDP_KERNEL void d2q9_proto(targetBox box, double *fn, const double *f) {
   const long nsites = targetBoxLatticeSites(&box);
-  TDP_TLP_2D(box, x, y0, base) {
+  PROTO_TLP_2D(box, x, y0, base) {
     TDP_ILP(v) {
       long s = base + v;
       double q[NQ];

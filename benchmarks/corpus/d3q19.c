@@ -20,29 +20,38 @@ static const int cx[NQ] = CX19;
 static const int cy[NQ] = CY19;
 static const int cz[NQ] = CZ19;
 
-/* The collision of one site (the legacy code's; TDP_HOST_DEVICE for the port). */
-static TDP_HOST_DEVICE inline void collide19(double f[NQ]) {
-  const double w[NQ] = {1.0 / 3,  1.0 / 18, 1.0 / 18, 1.0 / 18, 1.0 / 18, 1.0 / 18, 1.0 / 18,
-                        1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36,
-                        1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36};
-  const double ex[NQ] = CX19, ey[NQ] = CY19, ez[NQ] = CZ19;
-  double rho = 0, ux = 0, uy = 0, uz = 0;
-  for (int p = 0; p < NQ; p++) {
-    rho += f[p];
-    ux += ex[p] * f[p];
-    uy += ey[p] * f[p];
-    uz += ez[p] * f[p];
+/* The collision of one site (the legacy code's; TDP_HOST_DEVICE for the
+ * port), and the same with its loops over the velocities unrolled
+ * (TDP_UNROLL): gcc unrolls a loop completely only up to 16 trips
+ * (--param max-completely-peel-times), so the legacy loops of 19 stay
+ * loops over arrays in memory, and a loop over sites around them does not
+ * vectorise ("multiple nested loops"). The arithmetic is the same. */
+#define COLLIDE19(name, QUAL, UNROLL)                                                          \
+  static QUAL inline void name(double f[NQ]) {                                             \
+    const double w[NQ] = {1.0 / 3,  1.0 / 18, 1.0 / 18, 1.0 / 18, 1.0 / 18, 1.0 / 18,       \
+                          1.0 / 18, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36,       \
+                          1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36,       \
+                          1.0 / 36};                                                        \
+    const double ex[NQ] = CX19, ey[NQ] = CY19, ez[NQ] = CZ19;                               \
+    double rho = 0, ux = 0, uy = 0, uz = 0;                                                \
+    UNROLL for (int p = 0; p < NQ; p++) {                                                  \
+      rho += f[p];                                                                         \
+      ux += ex[p] * f[p];                                                                  \
+      uy += ey[p] * f[p];                                                                  \
+      uz += ez[p] * f[p];                                                                  \
+    }                                                                                      \
+    ux /= rho;                                                                             \
+    uy /= rho;                                                                             \
+    uz /= rho;                                                                             \
+    const double usq = 1.5 * (ux * ux + uy * uy + uz * uz);                                \
+    UNROLL for (int p = 0; p < NQ; p++) {                                                  \
+      const double cu = 3.0 * (ex[p] * ux + ey[p] * uy + ez[p] * uz);                      \
+      const double feq = w[p] * rho * (1.0 + cu + 0.5 * cu * cu - usq);                    \
+      f[p] += OMEGA * (feq - f[p]);                                                        \
+    }                                                                                      \
   }
-  ux /= rho;
-  uy /= rho;
-  uz /= rho;
-  const double usq = 1.5 * (ux * ux + uy * uy + uz * uz);
-  for (int p = 0; p < NQ; p++) {
-    const double cu = 3.0 * (ex[p] * ux + ey[p] * uy + ez[p] * uz);
-    const double feq = w[p] * rho * (1.0 + cu + 0.5 * cu * cu - usq);
-    f[p] += OMEGA * (feq - f[p]);
-  }
-}
+COLLIDE19(collide19, TDP_HOST_DEVICE, )
+COLLIDE19(collide19u, TDP_DEVICE, TDP_UNROLL(NQ)) /* target code only on CUDA */
 
 /* ---------------------------------------------------------------------- */
 /* The serial original. */
@@ -80,16 +89,17 @@ TDP_KERNEL void d3q19_port(double *fn, const double *f, int nx, int ny, int nz) 
   }
 }
 
-/* The proto: the interior as a box. */
+/* The proto: the interior as a box; the loops over the velocities
+ * unrolled (TDP_UNROLL, as apps/lb does). */
 TDP_KERNEL void d3q19_proto(targetBox box, double *fn, const double *f) {
   const long nsites = targetBoxLatticeSites(&box);
-  TDP_TLP_3D(box, x, y, z0, base) {
+  PROTO_TLP_3D(box, x, y, z0, base) {
     TDP_ILP(v) {
       long s = base + v;
       double q[NQ];
-      for (int p = 0; p < NQ; p++) q[p] = f[TDP_INDEX(nsites, NQ, s - t_off19[p], p)];
-      collide19(q);
-      for (int p = 0; p < NQ; p++) fn[TDP_INDEX(nsites, NQ, s, p)] = q[p];
+      TDP_UNROLL(NQ) for (int p = 0; p < NQ; p++) q[p] = f[TDP_INDEX(nsites, NQ, s - t_off19[p], p)];
+      collide19u(q);
+      TDP_UNROLL(NQ) for (int p = 0; p < NQ; p++) fn[TDP_INDEX(nsites, NQ, s, p)] = q[p];
     }
   }
 }
@@ -110,7 +120,7 @@ __global__ void __launch_bounds__(256)
   double q[NQ];
 #pragma unroll
   for (int p = 0; p < NQ; p++) q[p] = f[p * n + s - ((long) ex[p] * ny + ey[p]) * nz - ez[p]];
-  collide19(q);
+  collide19u(q);
 #pragma unroll
   for (int p = 0; p < NQ; p++) fn[p * n + s] = q[p];
 }
@@ -121,7 +131,8 @@ static void nat_step(double *fn, const double *f, int nx, int ny, int nz) {
 }
 #else
 /* Threads over the (x, y) rows, SIMD along z, the pull offsets hoisted per
- * row (the SoA pull kernels of LbmBenchKernels, Wittmann et al.). */
+ * row, the velocity loops unrolled (the SoA pull kernels of
+ * LbmBenchKernels, Wittmann et al., whose code is generated unrolled). */
 static void nat_step(double *__restrict__ fn, const double *__restrict__ f, int nx, int ny,
                      int nz) {
   const long n = (long) nx * ny * nz;
@@ -135,9 +146,9 @@ static void nat_step(double *__restrict__ fn, const double *__restrict__ f, int 
       CORPUS_SIMD_CALL
       for (int k = 1; k < nz - 1; k++) {
         double q[NQ];
-        for (int p = 0; p < NQ; p++) q[p] = src[p][k];
-        collide19(q);
-        for (int p = 0; p < NQ; p++) dst[p * n + k] = q[p];
+        TDP_UNROLL(NQ) for (int p = 0; p < NQ; p++) q[p] = src[p][k];
+        collide19u(q);
+        TDP_UNROLL(NQ) for (int p = 0; p < NQ; p++) dst[p * n + k] = q[p];
       }
     }
   }

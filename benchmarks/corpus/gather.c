@@ -36,6 +36,20 @@ TDP_KERNEL void gather_port(double *y, const double *x, const double *w, const i
   }
 }
 
+/* The proto: the list index a long (see masked.c). */
+TDP_KERNEL void gather_proto(double *y, const double *x, const double *w, const int *list,
+                             int nlist, int nsites) {
+  TDP_TLP(baseIndex, nlist) {
+    TDP_ILP(vecIndex) {
+      long k = baseIndex + vecIndex;
+      int s = list[TDP_INDEX(nlist, 1, k, 0)];
+      double wk = w[TDP_INDEX(nlist, 1, k, 0)];
+      y[TDP_INDEX(nlist, 1, k, 0)] =
+          wk * x[TDP_INDEX(nsites, 1, s, 0)] + (1.0 - wk) * x[TDP_INDEX(nsites, 1, s + 1, 0)];
+    }
+  }
+}
+
 /* ---------------------------------------------------------------------- */
 /* Native: Spatter's gather kernels (hpcgarage/spatter: an index buffer
  * read in order, the data through it). */
@@ -66,7 +80,8 @@ static void nat_step(double *__restrict__ y, const double *__restrict__ x,
 
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {
-    {"serial", CORPUS_SERIAL}, {"port", CORPUS_PORT}, {CORPUS_NAT_NAME, CORPUS_NATIVE}};
+    {"serial", CORPUS_SERIAL}, {"port", CORPUS_PORT}, {"proto", CORPUS_PROTO},
+    {CORPUS_NAT_NAME, CORPUS_NATIVE}};
 enum { NIMPL = sizeof(impls) / sizeof(impls[0]) };
 
 typedef struct {
@@ -117,6 +132,10 @@ static void step(void *p, int k) {
   case CORPUS_SERIAL: serial_step(G->y[k], G->x[k], G->w[k], G->list[k], G->nlist); break;
   case CORPUS_PORT:
     TDP_LAUNCH(gather_port, G->nlist, G->y[k], G->x[k], G->w[k], G->list[k], G->nlist, G->n);
+    targetSynchronize();
+    break;
+  case CORPUS_PROTO:
+    TDP_LAUNCH(gather_proto, G->nlist, G->y[k], G->x[k], G->w[k], G->list[k], G->nlist, G->n);
     targetSynchronize();
     break;
   default: nat_step(G->y[k], G->x[k], G->w[k], G->list[k], G->nlist); break;

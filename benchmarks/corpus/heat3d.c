@@ -57,25 +57,29 @@ TDP_KERNEL void heat_port(double *unew, const double *u, int nx, int ny, int nz)
 }
 
 /* The proto: the interior as a box, no test, and the walls copied by a
- * boundary pass over the six faces (protoFaces). */
-TDP_KERNEL void heat_interior(targetBox box, double *unew, const double *u) {
-  const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
-             sx = box.extent[1] * box.extent[2];
-  TDP_TLP_3D(box, x, y, z0, base) {
-    TDP_ILP(v) {
-      long s = base + v;
-      size_t is = TDP_INDEX(nsites, 1, s, 0);
-      double lap = u[TDP_INDEX(nsites, 1, s - sx, 0)] + u[TDP_INDEX(nsites, 1, s + sx, 0)]
-                 + u[TDP_INDEX(nsites, 1, s - sy, 0)] + u[TDP_INDEX(nsites, 1, s + sy, 0)]
-                 + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]
-                 - 6.0 * u[is];
-      unew[is] = u[is] + t_alpha * lap;
-    }
+ * boundary pass over the shell (PROTO_TLP_3D_SHELL). "box" is the same with
+ * the layer's box loop (TDP_TLP_3D), "proto" with proto_layer.h's. */
+#define HEAT_INTERIOR(name, TLP_3D)                                                      \
+  TDP_KERNEL void name(targetBox box, double *unew, const double *u) {                  \
+    const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],                 \
+               sx = box.extent[1] * box.extent[2];                                       \
+    TLP_3D(box, x, y, z0, base) {                                                        \
+      TDP_ILP(v) {                                                                       \
+        long s = base + v;                                                               \
+        size_t is = TDP_INDEX(nsites, 1, s, 0);                                          \
+        double lap = u[TDP_INDEX(nsites, 1, s - sx, 0)] + u[TDP_INDEX(nsites, 1, s + sx, 0)] \
+                   + u[TDP_INDEX(nsites, 1, s - sy, 0)] + u[TDP_INDEX(nsites, 1, s + sy, 0)] \
+                   + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]   \
+                   - 6.0 * u[is];                                                        \
+        unew[is] = u[is] + t_alpha * lap;                                                \
+      }                                                                                  \
+    }                                                                                    \
   }
-}
+HEAT_INTERIOR(heat_interior, PROTO_TLP_3D)
+HEAT_INTERIOR(heat_interior_box, TDP_TLP_3D)
 TDP_KERNEL void heat_walls(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box);
-  TDP_TLP_3D(box, x, y, z0, base) {
+  PROTO_TLP_3D_SHELL(box, 1, x, y, z0, base) {
     TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
   }
 }
@@ -196,6 +200,7 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port", CORPUS_PORT},
+                                   {"box", CORPUS_PROTO},
                                    {"proto", CORPUS_PROTO},
                                    {"proto-all", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE},
@@ -209,8 +214,7 @@ typedef struct {
   int nx, ny, nz;
   long n;
   double *in[NIMPL], *out[NIMPL];
-  targetBox all, interior, face[6];
-  int nface;
+  targetBox all, interior;
 } heat;
 
 static void *create(long sites, corpusSize *size) {
@@ -232,7 +236,6 @@ static void *create(long sites, corpusSize *size) {
   const long extent[3] = {H->nx, H->ny, H->nz};
   targetBoxAll(&H->all, 3, extent);
   targetBoxInterior(&H->interior, 3, extent, 1);
-  H->nface = protoFaces(H->face, 3, extent, 1);
   size->sites = H->n;
   size->bytes = 2.0 * sizeof(double) * H->n;
   snprintf(size->dims, sizeof(size->dims), "%dx%dx%d", H->nx, H->ny, H->nz);
@@ -258,9 +261,10 @@ static void step(void *p, int k) {
   } else if (impls[k].kind == CORPUS_PORT) {
     TDP_LAUNCH(heat_port, H->n, un, u, H->nx, H->ny, H->nz);
     targetSynchronize();
-  } else if (strcmp(name, "proto") == 0) {
-    TDP_LAUNCH_BOX(heat_interior, H->interior, H->interior, un, u);
-    PROTO_LAUNCH_FACES(heat_walls, H->face, H->nface, un, u);
+  } else if (strcmp(name, "proto") == 0 || strcmp(name, "box") == 0) {
+    if (name[0] == 'b') TDP_LAUNCH_BOX(heat_interior_box, H->interior, H->interior, un, u);
+    else TDP_LAUNCH_BOX(heat_interior, H->interior, H->interior, un, u);
+    PROTO_LAUNCH_SHELL(heat_walls, H->all, 1, H->all, un, u);
     targetSynchronize();
   } else if (strcmp(name, "proto-all") == 0) {
     TDP_LAUNCH_BOX(heat_all, H->all, H->all, un, u);

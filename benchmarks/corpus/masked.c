@@ -40,6 +40,22 @@ TDP_KERNEL void masked_port(double *out, const double *x, const double *y, const
   }
 }
 
+/* The proto: the same with the site index a long, as TDP_TLP gives it:
+ * "int s = baseIndex + vecIndex" truncates the 64-bit site index, after
+ * which gcc 12 cannot see that s moves by one per lane and vectorises every
+ * access as a gather (and the stores as scatters). */
+TDP_KERNEL void masked_proto(double *out, const double *x, const double *y, const int *flag,
+                             int nsites) {
+  TDP_TLP(baseIndex, nsites) {
+    TDP_ILP(vecIndex) {
+      long s = baseIndex + vecIndex;
+      size_t is = TDP_INDEX(nsites, 1, s, 0);
+      if (flag[is] == FLUID) out[is] = x[is] + t_omega * (y[is] - x[is]);
+      else out[is] = x[is];
+    }
+  }
+}
+
 /* ---------------------------------------------------------------------- */
 /* Native. */
 #ifdef __CUDACC__
@@ -72,7 +88,8 @@ static void nat_step(double *__restrict__ out, const double *__restrict__ x,
 
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {
-    {"serial", CORPUS_SERIAL}, {"port", CORPUS_PORT}, {CORPUS_NAT_NAME, CORPUS_NATIVE}};
+    {"serial", CORPUS_SERIAL}, {"port", CORPUS_PORT}, {"proto", CORPUS_PROTO},
+    {CORPUS_NAT_NAME, CORPUS_NATIVE}};
 enum { NIMPL = sizeof(impls) / sizeof(impls[0]) };
 
 typedef struct {
@@ -126,6 +143,10 @@ static void step(void *p, int k) {
   case CORPUS_SERIAL: serial_step(M->out[k], M->x[k], M->y[k], M->flag[k], M->n); break;
   case CORPUS_PORT:
     TDP_LAUNCH(masked_port, M->n, M->out[k], M->x[k], M->y[k], M->flag[k], M->n);
+    targetSynchronize();
+    break;
+  case CORPUS_PROTO:
+    TDP_LAUNCH(masked_proto, M->n, M->out[k], M->x[k], M->y[k], M->flag[k], M->n);
     targetSynchronize();
     break;
   default: nat_step(M->out[k], M->x[k], M->y[k], M->flag[k], M->n); break;

@@ -118,10 +118,10 @@ typedef struct {
   double *x[NIMPL];
   double norm[NIMPL];
   double *t_sum, *n_sum;
-} norm;
+} normState;
 
 static void *create(long sites, corpusSize *size) {
-  norm *N = (norm *) calloc(1, sizeof(norm));
+  normState *N = (normState *) calloc(1, sizeof(normState));
   N->n = (int) sites;
   double *x = (double *) malloc(sites * sizeof(double));
   for (long s = 0; s < sites; s++) x[s] = corpusValue(s, 14) - 1.0;
@@ -136,7 +136,7 @@ static void *create(long sites, corpusSize *size) {
 }
 
 static void destroy(void *p) {
-  norm *N = (norm *) p;
+  normState *N = (normState *) p;
   for (int k = 0; k < NIMPL; k++) corpusFreeField(impls[k].kind, N->x[k]);
   corpusFree(CORPUS_TARGET, N->t_sum);
   corpusFree(CORPUS_NAT, N->n_sum);
@@ -144,7 +144,7 @@ static void destroy(void *p) {
 }
 
 static void step(void *p, int k) {
-  norm *N = (norm *) p;
+  normState *N = (normState *) p;
   switch (impls[k].kind) {
   case CORPUS_SERIAL: N->norm[k] = serial_norm(N->x[k], N->n); break;
   case CORPUS_PORT: {
@@ -160,7 +160,7 @@ static void step(void *p, int k) {
 }
 
 static long check(void *p, int k, int inject) {
-  norm *N = (norm *) p;
+  normState *N = (normState *) p;
   double got = N->norm[k] + (inject ? 1.0 : 0.0);
   return corpusCompare("norm", impls[k].name, "norm", &got, &N->norm[0], 1, CORPUS_TOL_SUM);
 }

@@ -69,10 +69,10 @@ TDP_KERNEL void st27_port(double *unew, const double *u, int nx, int ny, int nz)
   }
 }
 
-/* The proto: the interior as a box, the walls by a boundary pass. */
+/* The proto: the interior as a box, the walls by a boundary pass over the shell. */
 TDP_KERNEL void st27_interior(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1], nz = box.extent[2];
-  TDP_TLP_3D(box, x, y, z0, base) {
+  PROTO_TLP_3D(box, x, y, z0, base) {
     TDP_ILP(v) {
       long s = base + v;
       double acc = 0.0;
@@ -87,7 +87,7 @@ TDP_KERNEL void st27_interior(targetBox box, double *unew, const double *u) {
 }
 TDP_KERNEL void st27_walls(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box);
-  TDP_TLP_3D(box, x, y, z0, base) {
+  PROTO_TLP_3D_SHELL(box, 1, x, y, z0, base) {
     TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
   }
 }
@@ -182,8 +182,7 @@ typedef struct {
   int nx, ny, nz;
   long n;
   double *in[NIMPL], *out[NIMPL];
-  targetBox interior, face[6];
-  int nface;
+  targetBox all, interior;
 } st27;
 
 static void *create(long sites, corpusSize *size) {
@@ -204,7 +203,7 @@ static void *create(long sites, corpusSize *size) {
   copyConstToTarget(t_w, w, sizeof(w));
   const long extent[3] = {S->nx, S->ny, S->nz};
   targetBoxInterior(&S->interior, 3, extent, 1);
-  S->nface = protoFaces(S->face, 3, extent, 1);
+  targetBoxAll(&S->all, 3, extent);
   size->sites = S->n;
   size->bytes = 2.0 * sizeof(double) * S->n;
   snprintf(size->dims, sizeof(size->dims), "%dx%dx%d", S->nx, S->ny, S->nz);
@@ -232,7 +231,7 @@ static void step(void *p, int k) {
     break;
   case CORPUS_PROTO:
     TDP_LAUNCH_BOX(st27_interior, S->interior, S->interior, un, u);
-    PROTO_LAUNCH_FACES(st27_walls, S->face, S->nface, un, u);
+    PROTO_LAUNCH_SHELL(st27_walls, S->all, 1, S->all, un, u);
     targetSynchronize();
     break;
   case CORPUS_NATIVE: nat_step(un, u, S->nx, S->ny, S->nz); break;
