@@ -25,9 +25,10 @@ static const int cz[NQ] = CZ19;
  * (TDP_UNROLL): gcc unrolls a loop completely only up to 16 trips
  * (--param max-completely-peel-times), so the legacy loops of 19 stay
  * loops over arrays in memory, and a loop over sites around them does not
- * vectorise ("multiple nested loops"). The arithmetic is the same. */
+ * vectorise ("multiple nested loops"); and clang 14 does not inline the
+ * unrolled function into a loop (PROTO_INLINE). The arithmetic is the same. */
 #define COLLIDE19(name, QUAL, UNROLL)                                                          \
-  static QUAL inline void name(double f[NQ]) {                                             \
+  static QUAL void name(double f[NQ]) {                                                    \
     const double w[NQ] = {1.0 / 3,  1.0 / 18, 1.0 / 18, 1.0 / 18, 1.0 / 18, 1.0 / 18,       \
                           1.0 / 18, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36,       \
                           1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36, 1.0 / 36,       \
@@ -50,8 +51,8 @@ static const int cz[NQ] = CZ19;
       f[p] += OMEGA * (feq - f[p]);                                                        \
     }                                                                                      \
   }
-COLLIDE19(collide19, TDP_HOST_DEVICE, )
-COLLIDE19(collide19u, TDP_DEVICE, TDP_UNROLL(NQ)) /* target code only on CUDA */
+COLLIDE19(collide19, TDP_HOST_DEVICE inline, )
+COLLIDE19(collide19u, TDP_DEVICE PROTO_INLINE, TDP_UNROLL(NQ)) /* target code only on CUDA */
 
 /* ---------------------------------------------------------------------- */
 /* The serial original. */

@@ -7,6 +7,9 @@
  * Validation: bitwise on the host (the same arithmetic).
  */
 #include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "benchmarks/corpus/corpus.h"
 #include "benchmarks/corpus/proto_layer.h"
@@ -63,25 +66,64 @@ __global__ void __launch_bounds__(256)
     y[k] = wk * __ldg(x + s) + (1.0 - wk) * __ldg(x + s + 1);
   }
 }
-static void nat_step(double *y, const double *x, const double *w, const int *list, int nlist) {
+static void nat_step(double *y, const double *x, const double *w, const int *list, int nlist,
+                     int scalar) {
+  (void) scalar;
   nat_gather<<<(nlist + 255) / 256, 256>>>(y, x, w, list, nlist);
   nativeSynchronize();
 }
 #else
-static void nat_step(double *__restrict__ y, const double *__restrict__ x,
-                     const double *__restrict__ w, const int *__restrict__ list, int nlist) {
+/* "omp": Spatter's OpenMP gather, "omp parallel for simd" (vector gathers);
+ * "omp-scalar": the same threads with scalar loads, which beat AVX2/AVX-512
+ * gathers on Skylake-SP (the dev box: the serial original ran at 1.5x the
+ * vectorised loop). The faster counts. */
+static void nat_gather_simd(double *__restrict__ y, const double *__restrict__ x,
+                            const double *__restrict__ w, const int *__restrict__ list,
+                            int nlist) {
 #pragma omp parallel for simd schedule(static)
   for (int k = 0; k < nlist; k++) {
     const int s = list[k];
     y[k] = w[k] * x[s] + (1.0 - w[k]) * x[s + 1];
   }
 }
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-vectorize")))
+#endif
+static void nat_gather_scalar(double *__restrict__ y, const double *__restrict__ x,
+                              const double *__restrict__ w, const int *__restrict__ list,
+                              int nlist) {
+#pragma omp parallel
+  {
+    int k0 = 0, k1 = nlist; /* this thread's block of the list, as schedule(static) */
+#ifdef _OPENMP
+    const int nt = omp_get_num_threads(), it = omp_get_thread_num();
+    k0 = (int) ((long) nlist * it / nt);
+    k1 = (int) ((long) nlist * (it + 1) / nt);
+#endif
+#ifdef __clang__
+#pragma clang loop vectorize(disable)
+#endif
+    for (int k = k0; k < k1; k++) {
+      const int s = list[k];
+      y[k] = w[k] * x[s] + (1.0 - w[k]) * x[s + 1];
+    }
+  }
+}
+static void nat_step(double *y, const double *x, const double *w, const int *list, int nlist,
+                     int scalar) {
+  if (scalar) nat_gather_scalar(y, x, w, list, nlist);
+  else nat_gather_simd(y, x, w, list, nlist);
+}
 #endif
 
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {
     {"serial", CORPUS_SERIAL}, {"port", CORPUS_PORT}, {"proto", CORPUS_PROTO},
-    {CORPUS_NAT_NAME, CORPUS_NATIVE}};
+    {CORPUS_NAT_NAME, CORPUS_NATIVE},
+#ifndef __CUDACC__
+    {"omp-scalar", CORPUS_NATIVE}
+#endif
+};
 enum { NIMPL = sizeof(impls) / sizeof(impls[0]) };
 
 typedef struct {
@@ -138,7 +180,9 @@ static void step(void *p, int k) {
     TDP_LAUNCH(gather_proto, G->nlist, G->y[k], G->x[k], G->w[k], G->list[k], G->nlist, G->n);
     targetSynchronize();
     break;
-  default: nat_step(G->y[k], G->x[k], G->w[k], G->list[k], G->nlist); break;
+  default:
+    nat_step(G->y[k], G->x[k], G->w[k], G->list[k], G->nlist, k == NIMPL - 1 && !TDP_GPU);
+    break;
   }
 }
 

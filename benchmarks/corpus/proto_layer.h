@@ -28,6 +28,23 @@
  *   (grid-stride over rows and strides), so a kernel makes one atomic per
  *   resident block, as TDP_LAUNCH_REDUCE does for the 1-D loop.
  *
+ * PROTO_TLP_SUM(base, N, a, ...)
+ *   TDP_TLP_SUM in two levels on the C backend: threads over blocks of
+ *   PROTO_SUM_BLOCK_ sites ("omp parallel for reduction"), each block one
+ *   "omp simd reduction" loop. The layer's one "omp parallel for simd
+ *   reduction" loop is not vectorised by clang 14 or 16 ("value that could
+ *   not be identified as reduction": the combined construct's reduction
+ *   variable lives in memory), which vectorise the inner simd loop of this
+ *   form. (Both also sum a conditional reduction wrongly in the combined
+ *   form: the corpus's jacobi2d port, issue 25; this form sums it right.)
+ *
+ * PROTO_INLINE
+ *   for a function the body of a lane loop calls (an LB collision): always
+ *   inlined (gcc, clang; __forceinline__ on CUDA). clang 14 left the
+ *   unrolled D3Q19 collision a call, and a loop with a call is not
+ *   vectorised ("call instruction cannot be vectorized"): the port, the
+ *   proto and even the native "omp simd" row loop ran scalar.
+ *
  * PROTO_TLP_2D(box, x, y0, base), PROTO_TLP_3D(box, x, y, z0, base)
  *   TDP_TLP_2D / TDP_TLP_3D with the row loop compiled as the 1-D TDP_TLP's
  *   is (C backend, VVL > 1; on CUDA they are TDP_TLP_2D / _3D). Measured
@@ -73,11 +90,20 @@ static TDP_HOST_DEVICE inline long protoShellSites3_(const targetBox *b, long nh
   return nx * ny * nz - (nx - 2 * nh) * (ny - 2 * nh) * (nz - 2 * nh);
 }
 
+#if defined(__CUDACC__)
+#define PROTO_INLINE __forceinline__
+#elif defined(__GNUC__)
+#define PROTO_INLINE inline __attribute__((always_inline))
+#else
+#define PROTO_INLINE inline
+#endif
+
 #define PROTO_RSUM_CLAUSE_(v) reduction(+ : v)
 #define PROTO_RADDR_(v) TDP_RADDR_(TDP_RSUM(v))
 
 #ifdef __CUDACC__
 
+#define PROTO_TLP_SUM(baseIndex, N, ...) TDP_TLP_SUM(baseIndex, N, __VA_ARGS__)
 #define PROTO_TLP_2D(box, x, y0, base) TDP_TLP_2D(box, x, y0, base)
 #define PROTO_TLP_3D(box, x, y, z0, base) TDP_TLP_3D(box, x, y, z0, base)
 #define PROTO_TLP_2D_SUM(box, x, y0, base, ...) \
@@ -143,6 +169,18 @@ static inline dim3 protoBoxGridReduce_(const targetBox *b) {
   } while (0)
 
 #else /* C backend */
+
+/* Blocks of sites over the threads, one simd reduction loop per block
+ * (TDP_ILP_REDUCE is a single pass here, as in TDP_TLP_REDUCE). */
+#define PROTO_SUM_BLOCK_ 4096
+#define PROTO_TLP_SUM(baseIndex, N, ...)                                                       \
+  TDP_RREGISTER_(TDP_EACH_(PROTO_RADDR_, __VA_ARGS__))                                         \
+  TDP_OMP_(parallel for schedule(static) TDP_EACH_(PROTO_RSUM_CLAUSE_, __VA_ARGS__))           \
+  for (long tdp_b_ = 0; tdp_b_ < (N); tdp_b_ += PROTO_SUM_BLOCK_)                              \
+    for (long tdp_e_ = (N) - tdp_b_ < PROTO_SUM_BLOCK_ ? (N) : tdp_b_ + PROTO_SUM_BLOCK_,      \
+              tdp_o5_ = 1; tdp_o5_; tdp_o5_ = 0)                                               \
+      TDP_OMP_SIMD_(TDP_EACH_(PROTO_RSUM_CLAUSE_, __VA_ARGS__))                                \
+      for (long baseIndex = tdp_b_; baseIndex < tdp_e_; baseIndex++)
 
 /* The rows of the box over the threads, each thread's partials combined
  * by the reduction clauses; the checked build registers the variables as
