@@ -62,15 +62,17 @@ corpus_run() {
   return 1
 }
 
-# corpus_table: plot.py's tables of $out/corpus.csv (and the chart where
-# matplotlib is), printed.
+# corpus_table: plot.py's tables of $out/corpus.csv into corpus.md (and the
+# chart where matplotlib is); prints the compact summary (the tables with
+# CORPUS_FULL_TABLE=1).
 corpus_table() {
   local py=/usr/bin/python3 plot=()
   [ -x "$py" ] || py=python3
   [ -s "$out/corpus.csv" ] || { echo "=== no corpus.csv"; return 1; }
   "$py" -c 'import matplotlib' 2>/dev/null && plot=(--out "$out/corpus.png")
-  if "$py" benchmarks/corpus/plot.py "$out/corpus.csv" --markdown "$out/corpus.md" "${plot[@]}"; then
-    cat "$out/corpus.md"
+  if "$py" benchmarks/corpus/plot.py "$out/corpus.csv" --markdown "$out/corpus.md" "${plot[@]}" \
+       --summary; then
+    [ "${CORPUS_FULL_TABLE:-0}" = 1 ] && cat "$out/corpus.md"
   else
     failed+=("plot.py")
   fi

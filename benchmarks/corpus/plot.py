@@ -3,7 +3,7 @@
 any number of rounds): every implementation's speed beside its serial
 original and the fastest native code of the same run.
 
-    plot.py corpus.csv [more.csv ...] [--out corpus.png] [--markdown corpus.md]
+    plot.py corpus.csv [more.csv ...] [--out corpus.png] [--markdown corpus.md] [--summary]
 
 Rounds of the same configuration (device, compiler, preset, layout, VVL,
 threads, shape, implementation) are combined: best = the best of the rounds'
@@ -118,6 +118,32 @@ def markdown(data, f):
         f.write("\n")
 
 
+def compact(data, f):
+    """One line per configuration and shape: port and best proto against the
+    serial original and the fastest native (what the issue's targets read)."""
+    f.write("config / shape: port x serial, x native | best proto x serial, x native | "
+            "fastest native MLUPS\n")
+    for cfg, shapes in data.items():
+        pn, qn, ps = summary(shapes)
+        f.write(f"== {label(cfg)}: port/native {pn}; proto/native {qn}; port/serial {ps}\n")
+        for shape, impls in shapes.items():
+            port = [s for s in impls.values() if s["kind"] == "port"]
+            protos = [(i, s) for i, s in impls.items() if s["kind"] == "proto"]
+            nats = [(i, s) for i, s in impls.items() if s["kind"] == "native"]
+            line = f"  {shape:10s}"
+            if port:
+                line += f" port {port[0]['x_serial']:5.2f} {port[0]['x_native']:5.2f} |"
+            if protos:
+                i, q = max(protos, key=lambda p: p[1]["x_native"])
+                line += f" {i:9s} {q['x_serial']:5.2f} {q['x_native']:5.2f} |"
+            else:
+                line += " " * 22 + "|"
+            if nats:
+                i, n = max(nats, key=lambda p: p[1]["median_mlups"])
+                line += f" {i} {n['median_mlups']:.0f}"
+            f.write(line + "\n")
+
+
 def chart(data, path):
     import matplotlib
 
@@ -155,6 +181,8 @@ def main():
     ap.add_argument("csv", nargs="+")
     ap.add_argument("--out", help="PNG chart")
     ap.add_argument("--markdown", help="markdown tables (default: stdout)")
+    ap.add_argument("--summary", action="store_true",
+                    help="print one compact line per configuration and shape")
     a = ap.parse_args()
     data = combine(read(a.csv))
     if not data:
@@ -162,8 +190,10 @@ def main():
     if a.markdown:
         with open(a.markdown, "w") as f:
             markdown(data, f)
-    else:
+    elif not a.summary:
         markdown(data, sys.stdout)
+    if a.summary:
+        compact(data, sys.stdout)
     if a.out:
         chart(data, a.out)
 

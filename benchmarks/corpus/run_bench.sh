@@ -4,7 +4,8 @@
 # CSV rows, the tables (plot.py) and a chart where matplotlib is.
 #
 #   [OUT=dir] [CORPUS_ROUNDS=3] [CORPUS_MB=64] [CORPUS_REPS=5] [CORPUS_THREADS="1 N"]
-#   [CORPUS_CCS="gcc clang clang-16"] [CORPUS_SHAPES=all] [OMP_WAIT_POLICY=passive]
+#   [CORPUS_CCS="gcc clang clang-16"] [CORPUS_SHAPES=all] [CORPUS_ARGS=--cpu-time]
+#   [OMP_WAIT_POLICY=passive]
 #   benchmarks/corpus/run_bench.sh
 #
 # Compilers: every name in CORPUS_CCS found in PATH (default: gcc, clang and
@@ -15,7 +16,8 @@
 # the rounds (medians of the rounds' medians and paired ratios). Sizes:
 # about CORPUS_MB megabytes moved per step and implementation (64: beyond
 # L2, within a large L3; 256: beyond it). On a shared machine set
-# OMP_WAIT_POLICY=passive: spinning threads stall every launch there.
+# OMP_WAIT_POLICY=passive (spinning threads stall every launch there) and,
+# at one thread, CORPUS_ARGS=--cpu-time (CPU seconds, not wall seconds).
 # A build or run that fails is recorded and the rest goes on; the exit
 # status is 1 if any failed. Writes $OUT (default bench-out-corpus):
 # corpus.csv, corpus.md, corpus.png, build-*.log, run-*.log.
@@ -50,7 +52,8 @@ for ((r = 1; r <= rounds; r++)); do
   for b in "${builds[@]}"; do
     read -r cc dir <<<"$b"
     for t in $threads; do
-      corpus_run "$dir" "$cc-t$t-r$r" "$t" --shape "$shapes" --mb "$mb" --reps "$reps"
+      corpus_run "$dir" "$cc-t$t-r$r" "$t" --shape "$shapes" --mb "$mb" --reps "$reps" \
+        ${CORPUS_ARGS:-}
     done
   done
 done
