@@ -182,32 +182,31 @@ static inline dim3 protoBoxGridReduce_(const targetBox *b) {
       TDP_OMP_SIMD_(TDP_EACH_(PROTO_RSUM_CLAUSE_, __VA_ARGS__))                                \
       for (long baseIndex = tdp_b_; baseIndex < tdp_e_; baseIndex++)
 
-/* The rows of the box over the threads, each thread's partials combined
- * by the reduction clauses; the checked build registers the variables as
- * TDP_TLP_REDUCE does, so targetBlock* accepts them. */
-#define PROTO_ROWS_SUM_(box, n, ...)                                                       \
-  TDP_RREGISTER_(TDP_EACH_(PROTO_RADDR_, __VA_ARGS__))                                     \
-  for (long tdp_q_ = tdpBoxDim_(&(box), n, __FILE__, __LINE__); tdp_q_ < 1; tdp_q_++)      \
-    TDP_OMP_(parallel for schedule(static) TDP_EACH_(PROTO_RSUM_CLAUSE_, __VA_ARGS__))     \
-    for (long tdp_row_ = 0; tdp_row_ < tdpBoxRows_(&(box), n); tdp_row_++)
-/* One row, one site per SIMD lane. */
+/* The rows of the box over the threads (nested loops, no division), each
+ * thread's partials combined by the reduction clauses, each row one simd
+ * reduction loop, one site per lane; the checked build registers the
+ * variables as TDP_TLP_REDUCE does, so targetBlock* accepts them. */
 #define PROTO_ROW_SUM_(box, n, c0, base, first, ...)                  \
   TDP_OMP_SIMD_(TDP_EACH_(PROTO_RSUM_CLAUSE_, __VA_ARGS__))            \
   for (long c0 = (box).lo[n - 1]; c0 < (box).hi[n - 1]; c0++)          \
     for (long base = (first) + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)
 
-#define PROTO_TLP_2D_SUM(box, x, y0, base, ...)                          \
-  PROTO_ROWS_SUM_(box, 2, __VA_ARGS__)                                   \
-  for (long x = (box).lo[0] + tdp_row_, tdp_o0_ = 1; tdp_o0_; tdp_o0_ = 0) \
-    PROTO_ROW_SUM_(box, 2, y0, base, x * (box).extent[1], __VA_ARGS__)
+#define PROTO_TLP_2D_SUM(box, x, y0, base, ...)                                            \
+  TDP_RREGISTER_(TDP_EACH_(PROTO_RADDR_, __VA_ARGS__))                                     \
+  for (long tdp_q_ = tdpBoxDim_(&(box), 2, __FILE__, __LINE__); tdp_q_ < 1; tdp_q_++)      \
+    TDP_OMP_(parallel for schedule(static) TDP_EACH_(PROTO_RSUM_CLAUSE_, __VA_ARGS__))     \
+    for (long x = (box).lo[0]; x < (box).hi[0]; x++)                                      \
+      PROTO_ROW_SUM_(box, 2, y0, base, x * (box).extent[1], __VA_ARGS__)
 
-#define PROTO_TLP_3D_SUM(box, x, y, z0, base, ...)                                   \
-  PROTO_ROWS_SUM_(box, 3, __VA_ARGS__)                                               \
-  for (long x = tdpBoxCoord_(&(box), 3, tdp_row_, 0),                                \
-            y = (box).lo[1] + tdp_row_ % tdpBoxLen_(&(box), 1), tdp_o0_ = 1;          \
-       tdp_o0_; tdp_o0_ = 0)                                                         \
-    PROTO_ROW_SUM_(box, 3, z0, base, (x * (box).extent[1] + y) * (box).extent[2],     \
-                   __VA_ARGS__)
+#define PROTO_TLP_3D_SUM(box, x, y, z0, base, ...)                                           \
+  TDP_RREGISTER_(TDP_EACH_(PROTO_RADDR_, __VA_ARGS__))                                       \
+  for (long tdp_q_ = tdpBoxDim_(&(box), 3, __FILE__, __LINE__); tdp_q_ < 1; tdp_q_++)        \
+    TDP_OMP_(parallel for collapse(2) schedule(static)                                       \
+             TDP_EACH_(PROTO_RSUM_CLAUSE_, __VA_ARGS__))                                     \
+    for (long x = (box).lo[0]; x < (box).hi[0]; x++)                                        \
+      for (long y = (box).lo[1]; y < (box).hi[1]; y++)                                      \
+        PROTO_ROW_SUM_(box, 3, z0, base, (x * (box).extent[1] + y) * (box).extent[2],        \
+                       __VA_ARGS__)
 
 #define PROTO_LAUNCH_BOX_REDUCE(kernel, box, ...) TDP_LAUNCH_BOX(kernel, box, __VA_ARGS__)
 
