@@ -783,10 +783,34 @@ static inline int tdpLanes_(int nlane) {
  * declared before the loop are shared by the OpenMP threads: only those
  * named in a clause are reduced, any other one written here is a race
  * (the checked build catches the partial of targetBlock* that is not). */
+#if defined(__clang__) && defined(_OPENMP)
+/* clang (14 and 16; icx and other LLVM compilers define __clang__ too)
+ * miscompiles `omp for simd` with a reduction, alone or in `omp parallel
+ * for simd`, when the body stores and reduces under a condition (if, if
+ * else, continue): a Jacobi residual summed over the interior sites came
+ * out a quarter of the true value, min and max wrong too, also on one
+ * thread. Its `omp parallel for` and its `omp simd`, each with the
+ * reduction, are right on every body (issue 25, docs/reliability.md; the
+ * plain OpenMP reproducer is in tests/compilers/omp_cond_reduce.c). So on
+ * clang the threads share out chunks of TDP_RCHUNK_ sites and each chunk
+ * is one simd loop: one horizontal combine per chunk, which costs nothing
+ * measurable at 2048 sites (docs/performance.md, "In-kernel reductions on
+ * clang"). gcc (12) gets the combined form right and keeps it. */
+#define TDP_RCHUNK_ 2048L
+static inline long tdpRChunkEnd_(long c, long n) { return n - c > TDP_RCHUNK_ ? c + TDP_RCHUNK_ : n; }
+#define TDP_TLP_REDUCE(baseIndex, N, ...)                                            \
+  TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                                 \
+  TDP_OMP_(parallel for schedule(static) TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))       \
+  for (long tdp_c_ = 0; tdp_c_ < (N); tdp_c_ += TDP_RCHUNK_)                          \
+    TDP_OMP_SIMD_(TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                               \
+    for (long baseIndex = tdp_c_; baseIndex < tdpRChunkEnd_(tdp_c_, (N)); baseIndex++) \
+      TDP_NOBREAK_
+#else
 #define TDP_TLP_REDUCE(baseIndex, N, ...)                              \
   TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                   \
   TDP_OMP_PFS_(TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                   \
   for (long baseIndex = 0; baseIndex < (N); baseIndex++) TDP_NOBREAK_
+#endif
 #ifdef TARGETDP_CHECK
 /* The checked build records which variables the loop reduces (their
  * addresses), before the loop; targetBlock* then refuses any other. It
