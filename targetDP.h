@@ -300,12 +300,16 @@ typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
  * variable, TDP_RSUM(v), TDP_RMIN(v) or TDP_RMAX(v), at most 8; a clause is
  * the triple (OpenMP operator, tdpReduceOp, v), from which each backend
  * builds what it needs: the OpenMP reduction clause, and in the checked C
- * build the variable's name, size and address (for the checks). TDP_EACH_(m, a, b) is m(a) m(b).
- * A ninth clause names a macro TDP_EACH_<ninth> that does not exist: a
- * compile error, not a dropped variable. */
+ * build the variable's operation, name, size and address (for the checks).
+ * TDP_EACH_(m, a, b) is m(a) m(b). A ninth clause names a macro
+ * TDP_EACH_<ninth> that does not exist: a compile error, not a dropped
+ * variable. Min and max are the layer's own OpenMP reductions tdp_min_ and
+ * tdp_max_ (declared with the C backend's loops), which keep a NaN: the
+ * built-in min and max combine the threads' and lanes' partials in an
+ * unspecified way for NaN, and gcc's dropped it (issue 25 item 3). */
 #define TDP_RSUM(v) (+, TDP_SUM, v)
-#define TDP_RMIN(v) (min, TDP_MIN, v)
-#define TDP_RMAX(v) (max, TDP_MAX, v)
+#define TDP_RMIN(v) (tdp_min_, TDP_MIN, v)
+#define TDP_RMAX(v) (tdp_max_, TDP_MAX, v)
 #define TDP_CAT_(a, b) TDP_CAT_I_(a, b)
 #define TDP_CAT_I_(a, b) a##b
 #define TDP_NARG_(...) TDP_NARG_I_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
@@ -561,11 +565,20 @@ static inline unsigned int tdpNumBlocks(long n, long per_block, int capped) {
 
 /* Block reductions: one implementation, a template over the operation and
  * the element type, used by targetBlock{Add,Min,Max}{Double,Float,Int,Long}
- * and by the library's own reductions (targetDP_CUDA.cu). */
+ * and by the library's own reductions (targetDP_CUDA.cu). Min and max
+ * propagate a NaN wherever it is (y NaN wins; x NaN stays), as a sum does
+ * and as the C backend does (docs/api.md, "NaN"); one more compare per
+ * element, in code bound by memory. */
+template <typename T> static __device__ inline bool tdpIsNan_(T x) {
+  (void) x; /* integers have none */
+  return false;
+}
+static __device__ inline bool tdpIsNan_(double x) { return x != x; }
+static __device__ inline bool tdpIsNan_(float x) { return x != x; }
 template <tdpReduceOp op, typename T> static __device__ inline T tdpCombine_(T x, T y) {
   if (op == TDP_SUM) return x + y;
-  if (op == TDP_MIN) return y < x ? y : x;
-  return y > x ? y : x;
+  if (op == TDP_MIN) return (y < x || tdpIsNan_(y)) ? y : x;
+  return (y > x || tdpIsNan_(y)) ? y : x;
 }
 
 /* The op of every thread's v, valid in thread 0. Warp shuffles, then one
@@ -604,9 +617,10 @@ template <tdpReduceOp op, typename T> static __device__ inline T tdpBlockReduce_
  * (long through its 64-bit twin; Linux long is 64 bits). Floating min and
  * max have no hardware atomic: a compare-and-swap loop on the bits, which
  * stops as soon as the stored value is already at least as good, so the
- * loop runs once per block in practice. A NaN partial never wins a
- * comparison and is dropped (as by a CPU min/max reduction, whose result
- * for NaN is unspecified). */
+ * loop runs once per block in practice. A NaN wins (tdpCombine_), and the
+ * loop compares bits, never values: a location holding a NaN is "already
+ * as good" when the combine gives back its bits, so the loop ends there
+ * too (comparing values, NaN == NaN is false and it spun; issue 25). */
 static_assert(sizeof(long) == sizeof(long long), "targetBlock*Long needs a 64-bit long");
 static __device__ inline unsigned long long tdpBits_(double x) {
   return (unsigned long long) __double_as_longlong(x);
@@ -622,8 +636,9 @@ template <tdpReduceOp op, typename T> static __device__ inline T tdpAtomicCas_(T
   Bits *tb = (Bits *) t, old = *tb;
   for (;;) {
     T cur = tdpFromBits_(old, v);
-    if (tdpCombine_<op>(cur, v) == cur) return cur; /* v would change nothing */
-    Bits seen = atomicCAS(tb, old, tdpBits_(v));
+    Bits want = tdpBits_(tdpCombine_<op>(cur, v));
+    if (want == old) return cur; /* v would change nothing */
+    Bits seen = atomicCAS(tb, old, want);
     if (seen == old) return cur;
     old = seen;
   }
@@ -788,8 +803,8 @@ static inline int tdpLanes_(int nlane) {
  * miscompiles `omp for simd` with a reduction, alone or in `omp parallel
  * for simd`, when the body stores and reduces under a condition (if, if
  * else, continue): a Jacobi residual summed over the interior sites came
- * out a quarter of the true value, min and max wrong too, also on one
- * thread. Its `omp parallel for` and its `omp simd`, each with the
+ * out a sixth to a third of the true value, min and max wrong too, also on
+ * one thread. Its `omp parallel for` and its `omp simd`, each with the
  * reduction, are right on every body (issue 25, docs/reliability.md; the
  * plain OpenMP reproducer is in tests/compilers/omp_cond_reduce.c). So on
  * clang the threads share out chunks of TDP_RCHUNK_ sites and each chunk
@@ -810,6 +825,24 @@ static inline long tdpRChunkEnd_(long c, long n) { return n - c > TDP_RCHUNK_ ? 
   TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                   \
   TDP_OMP_PFS_(TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                   \
   for (long baseIndex = 0; baseIndex < (N); baseIndex++) TDP_NOBREAK_
+#endif
+/* The min and max of TDP_RMIN/TDP_RMAX: OpenMP's own leave a NaN partial
+ * unspecified (gcc dropped it), these keep it, as a sum does; a private
+ * copy starts at the variable's value (rule 2 of docs/api.md: an element
+ * of the data, so an identity). gcc vectorises them as it does min and
+ * max (docs/performance.md, "NaN in min and max"). */
+#if defined(_OPENMP) || defined(TDP_OPENMP_SIMD)
+#define TDP_DECLARE_MINMAX_(T, nan)                                                       \
+  TDP_PRAGMA(omp declare reduction(tdp_min_ : T : omp_out =                              \
+             ((omp_in < omp_out) nan) ? omp_in : omp_out)                                \
+             initializer(omp_priv = omp_orig))                                           \
+  TDP_PRAGMA(omp declare reduction(tdp_max_ : T : omp_out =                              \
+             ((omp_in > omp_out) nan) ? omp_in : omp_out)                                \
+             initializer(omp_priv = omp_orig))
+TDP_DECLARE_MINMAX_(double, || omp_in != omp_in)
+TDP_DECLARE_MINMAX_(float, || omp_in != omp_in)
+TDP_DECLARE_MINMAX_(int, )
+TDP_DECLARE_MINMAX_(long, )
 #endif
 #ifdef TARGETDP_CHECK
 /* The checked build records which variables the loop reduces (their
@@ -854,9 +887,19 @@ static inline long tdpRChunkEnd_(long c, long n) { return n - c > TDP_RCHUNK_ ? 
 #define TDP_CHEVRONS_NOSTRIDE_(N)
 #define TDP_CHEVRONS_REDUCE_(N)
 
+/* x is a NaN (integers have none; a function per type, since x != x on an
+ * int is a warning). */
+#define TDP_ISNAN_(Name, T, test) \
+  static inline int tdpIsNan##Name##_(T x) { return test; }
+TDP_ISNAN_(Double, double, x != x)
+TDP_ISNAN_(Float, float, x != x)
+TDP_ISNAN_(Int, int, ((void) x, 0))
+TDP_ISNAN_(Long, long, ((void) x, 0))
+
 /* Called after the TLP loop, where the reduction clause has already
  * combined the threads' partials: one atomic (or, for min and max, which
- * have no omp atomic before OpenMP 5.1, one critical section) per call. */
+ * have no omp atomic before OpenMP 5.1, one critical section) per call.
+ * Min and max keep a NaN, as the CUDA backend's do. */
 #define TDP_BLOCK_OPS_(Name, T)                                        \
   static inline void targetBlockAdd##Name(T *t, T p) {                 \
     TDP_OMP_(atomic update)                                            \
@@ -864,11 +907,11 @@ static inline long tdpRChunkEnd_(long c, long n) { return n - c > TDP_RCHUNK_ ? 
   }                                                                    \
   static inline void targetBlockMin##Name(T *t, T p) {                 \
     TDP_OMP_(critical(tdp_block_minmax_))                              \
-    if (p < *t) *t = p;                                                \
+    if (p < *t || tdpIsNan##Name##_(p)) *t = p;                        \
   }                                                                    \
   static inline void targetBlockMax##Name(T *t, T p) {                 \
     TDP_OMP_(critical(tdp_block_minmax_))                              \
-    if (p > *t) *t = p;                                                \
+    if (p > *t || tdpIsNan##Name##_(p)) *t = p;                        \
   }
 
 #endif /* __CUDACC__ */
