@@ -846,9 +846,10 @@ TDP_DECLARE_MINMAX_(long, )
 #endif
 #ifdef TARGETDP_CHECK
 /* The checked build records which variables the loop reduces (their
- * addresses), before the loop; targetBlock* then refuses any other. It
- * also refuses a sum that does not start at 0: on CUDA each thread starts
- * from the initial value, so it would count once per thread. */
+ * addresses and operations), before the loop; targetBlock* then refuses
+ * any other, and one whose operation is not the clause's. It also refuses
+ * a sum that does not start at 0: on CUDA each thread starts from the
+ * initial value, so it would count once per thread. */
 #define TDP_RREGISTER_(...)                                                           \
   for (int tdp_rreg_ = tdpReduceVars_(__FILE__, __LINE__ __VA_ARGS__, -1);            \
        tdp_rreg_; tdp_rreg_ = 0)
@@ -935,24 +936,30 @@ extern "C" {
 #endif
 int tdpReduceVars_(const char *file, int line, ...);
 void tdpReduceClear_(void);
-void tdpReduceCheck_(const void *partial, const char *call, const char *name, const char *file,
-                     int line);
+void tdpReduceCheck_(const void *partial, tdpReduceOp op, const char *call, const char *name,
+                     const char *file, int line);
 #ifdef __cplusplus
 }
 #endif
-#define TDP_RCHECKED_(fn, t, p) (tdpReduceCheck_(&(p), #fn, #p, __FILE__, __LINE__), fn(t, p))
-#define targetBlockAddDouble(t, p) TDP_RCHECKED_(targetBlockAddDouble, t, p)
-#define targetBlockMinDouble(t, p) TDP_RCHECKED_(targetBlockMinDouble, t, p)
-#define targetBlockMaxDouble(t, p) TDP_RCHECKED_(targetBlockMaxDouble, t, p)
-#define targetBlockAddFloat(t, p) TDP_RCHECKED_(targetBlockAddFloat, t, p)
-#define targetBlockMinFloat(t, p) TDP_RCHECKED_(targetBlockMinFloat, t, p)
-#define targetBlockMaxFloat(t, p) TDP_RCHECKED_(targetBlockMaxFloat, t, p)
-#define targetBlockAddInt(t, p) TDP_RCHECKED_(targetBlockAddInt, t, p)
-#define targetBlockMinInt(t, p) TDP_RCHECKED_(targetBlockMinInt, t, p)
-#define targetBlockMaxInt(t, p) TDP_RCHECKED_(targetBlockMaxInt, t, p)
-#define targetBlockAddLong(t, p) TDP_RCHECKED_(targetBlockAddLong, t, p)
-#define targetBlockMinLong(t, p) TDP_RCHECKED_(targetBlockMinLong, t, p)
-#define targetBlockMaxLong(t, p) TDP_RCHECKED_(targetBlockMaxLong, t, p)
+/* The operation of the call must be the clause's: TDP_RMAX(s) then
+ * targetBlockAddDouble(t, s) summed the threads' maxima on the C backend
+ * and the threads' partial sums on CUDA (issue 25 item 2). Not a compile
+ * error: the clause and the call are separate statements, the clause's
+ * scope ends with the loop and the variable's type does not carry it. */
+#define TDP_RCHECKED_(fn, op, t, p) \
+  (tdpReduceCheck_(&(p), op, #fn, #p, __FILE__, __LINE__), fn(t, p))
+#define targetBlockAddDouble(t, p) TDP_RCHECKED_(targetBlockAddDouble, TDP_SUM, t, p)
+#define targetBlockMinDouble(t, p) TDP_RCHECKED_(targetBlockMinDouble, TDP_MIN, t, p)
+#define targetBlockMaxDouble(t, p) TDP_RCHECKED_(targetBlockMaxDouble, TDP_MAX, t, p)
+#define targetBlockAddFloat(t, p) TDP_RCHECKED_(targetBlockAddFloat, TDP_SUM, t, p)
+#define targetBlockMinFloat(t, p) TDP_RCHECKED_(targetBlockMinFloat, TDP_MIN, t, p)
+#define targetBlockMaxFloat(t, p) TDP_RCHECKED_(targetBlockMaxFloat, TDP_MAX, t, p)
+#define targetBlockAddInt(t, p) TDP_RCHECKED_(targetBlockAddInt, TDP_SUM, t, p)
+#define targetBlockMinInt(t, p) TDP_RCHECKED_(targetBlockMinInt, TDP_MIN, t, p)
+#define targetBlockMaxInt(t, p) TDP_RCHECKED_(targetBlockMaxInt, TDP_MAX, t, p)
+#define targetBlockAddLong(t, p) TDP_RCHECKED_(targetBlockAddLong, TDP_SUM, t, p)
+#define targetBlockMinLong(t, p) TDP_RCHECKED_(targetBlockMinLong, TDP_MIN, t, p)
+#define targetBlockMaxLong(t, p) TDP_RCHECKED_(targetBlockMaxLong, TDP_MAX, t, p)
 #endif
 
 /* ---------------------------------------------------------------------- */
