@@ -250,7 +250,8 @@ if [ "${TDP_GPU:-0}" = 1 ]; then
     # cudaMalloc); the layer checks and reports every API call itself.
     [ "$tool" = memcheck ] && RUN_WRAP+=(--leak-check full --report-api-errors no)
     # TDP_TEST_SMALL: test_scan's compactions stop at 100003 sites under
-    # racecheck (every staged position is a tracked shared-memory access).
+    # racecheck (every staged position is a tracked shared-memory access);
+    # test_reduce_matrix leaves out its 100003-site size there.
     [ "$tool" = racecheck ] && RUN_WRAP=(env TDP_TEST_SMALL=1 "${RUN_WRAP[@]}")
     # racecheck looks for shared-memory hazards inside kernels; test_abort
     # runs no kernel in its parent, only forked children that exit on

@@ -112,6 +112,9 @@ TDP_HOST_DEVICE static inline long bOf(long i) { return (i * 31 + i / 5) % 3; }
 static const long msizes[] = {0, 1, VVL > 1 ? VVL - 1 : 2, VVL, VVL + 1, 2 * VVL + 1, 1003,
                               3L * VVL * TARGET_TPB + 5, 100003};
 #define NMSIZES ((int) (sizeof(msizes) / sizeof(msizes[0])))
+/* TDP_TEST_SMALL (tests/run_tests.sh sets it under racecheck): not the
+ * largest size, whose many blocks add only time there. */
+static int tuSkipSize(long n) { return n > 10000 && getenv("TDP_TEST_SMALL"); }
 
 /* The driver, once per type: the kernel and the reference on the same data,
  * every result and every stored element compared exactly. */
@@ -122,6 +125,7 @@ static const long msizes[] = {0, 1, VVL > 1 ? VVL - 1 : 2, VVL, VVL + 1, 2 * VVL
                                        TDP_CAT_(refn, TNAME) ref) {                             \
     for (int k = 0; k < NMSIZES; k++) {                                                         \
       long n = msizes[k], nalloc = n > 0 ? n : 1;                                               \
+      if (tuSkipSize(n)) continue;                                                              \
       T *a = (T *) tuMalloc(nalloc * sizeof(T)), *b = (T *) tuMalloc(nalloc * sizeof(T));       \
       T *out = (T *) tuMalloc(nalloc * sizeof(T)), *want = (T *) tuMalloc(nalloc * sizeof(T));  \
       T *t_a = NULL, *t_b = NULL, *t_out = NULL, *t_r = NULL, r[4], got[4];                     \
@@ -218,6 +222,7 @@ static const long lsizes[] = {1, VVL > 1 ? VVL - 1 : 2, VVL + 1, 1003, 8193, 100
     (void) state;                                                                            \
     for (int k = 0; k < NLSIZES; k++) {                                                      \
       long n = lsizes[k];                                                                    \
+      if (tuSkipSize(n)) continue;                                                           \
       T *a = (T *) tuMalloc(n * sizeof(T)), *t_a = NULL;                                     \
       /* the extreme values at the last element: in the short stride or block */            \
       for (long i = 0; i < n; i++) a[i] = (T) (i == n - 1 ? 40 * (i % 2 ? 1 : -1) : aOf(i)); \
@@ -242,6 +247,7 @@ TU_LIBS(TU_LIB_TEST)
     (void) state;                                                                            \
     for (int k = 0; k < NLSIZES; k++) {                                                      \
       long n = lsizes[k];                                                                    \
+      if (tuSkipSize(n)) continue;                                                           \
       T *a = (T *) tuMalloc(2 * n * sizeof(T)), got[2] = {0, 0}, want[2] = {0, 0};           \
       CT *t_a = NULL;                                                                        \
       for (long i = 0; i < 2 * n; i++) {                                                     \
@@ -306,6 +312,7 @@ TU_NAN_KERNELS(Float, float)
     static const char *wname[4] = {"first", "middle", "last", "every"};                        \
     for (int k = 0; k < NLSIZES; k++) {                                                        \
       long n = lsizes[k];                                                                      \
+      if (tuSkipSize(n)) continue;                                                             \
       for (int where = 0; where < 4; where++) {                                                \
         T *a = (T *) tuMalloc(n * sizeof(T)), *t_a = NULL, *t_r = NULL, lib[3], r[5];          \
         long at = where == 0 ? 0 : where == 1 ? n / 2 : n - 1;                                 \
