@@ -28,3 +28,9 @@ bench: $(BENCH_BINS)
 .PHONY: bench-where
 bench-where:
 	@echo $(BUILD)
+
+# bench_reduce (C backend only, not part of bench-build): in-kernel and
+# library reductions beside the OpenMP loops they replace; run by
+# benchmarks/run_reduce.sh against this tree and an older commit.
+$(BUILD)/bench_reduce: $(BUILD)/obj/benchmarks/reduce.o $(BUILD)/obj/common/timer.o $(LIB)
+	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS)
