@@ -47,7 +47,8 @@
 # and binary are in build/test-logs/.
 #
 # Environment: TDP_GPU=1 runs the CUDA tests on a GPU instead (see the
-# block before step 2); TDP_SKIP_DEPS=1 skips step 1; TDP_SAN_VVLS (default
+# block before step 2; TDP_TEST_ONLY="test_a test_b" runs only those
+# binaries there); TDP_SKIP_DEPS=1 skips step 1; TDP_SAN_VVLS (default
 # "1 2 4 8"); TDP_TEST_TIMEOUT seconds per binary (default 300);
 # TDP_SUITE_TIMEOUT seconds per suite (default 600).
 set -uo pipefail
@@ -234,7 +235,8 @@ run_config() {
 # the same test sources built with TARGET=cuda run on the GPU, then under
 # compute-sanitizer memcheck (with leak check) and racecheck.
 if [ "${TDP_GPU:-0}" = 1 ]; then
-  echo "== CUDA backend on the GPU"
+  echo "== CUDA backend on the GPU${TDP_TEST_ONLY:+ (only $TDP_TEST_ONLY)}"
+  ONLY_BINS=${TDP_TEST_ONLY:-}
   # TPB 1024: every kernel fits its launch bounds (or would not compile)
   # and runs with the largest block (issue 9 item 7). SoA VVL 4: lanes a
   # block apart (test_lanes checks the map; issue 10 item 2).
