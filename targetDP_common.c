@@ -587,7 +587,12 @@ int tdpReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op, const
  * so a partial cannot pass on an earlier kernel's list. A kernel with more
  * than RVARS_MAX reduction variables in all keeps the latest ones. */
 #define RVARS_MAX 64
-static const void *rvars[RVARS_MAX];
+static struct {
+  const void *addr;
+  int op; /* its tdpReduceOp */
+  const char *file; /* its loop */
+  int line;
+} rvars[RVARS_MAX];
 static int rvars_n = 0;
 static const char *rvars_file = NULL; /* the latest reduction loop */
 static int rvars_line = 0;
@@ -605,7 +610,10 @@ int tdpReduceVars_(const char *file, int line, ...) {
       memmove(rvars, rvars + 1, (RVARS_MAX - 1) * sizeof(rvars[0]));
       rvars_n--;
     }
-    rvars[rvars_n++] = p;
+    rvars[rvars_n].addr = p;
+    rvars[rvars_n].op = op;
+    rvars[rvars_n].file = file;
+    rvars[rvars_n++].line = line;
     /* 0 of every supported type is all bits clear; -0.0 (the sign bit
      * alone, in the last byte on a little-endian host) is a zero too. */
     const unsigned char *b = (const unsigned char *) p;
@@ -630,11 +638,26 @@ void tdpReduceClear_(void) {
   rvars_file = NULL;
 }
 
-void tdpReduceCheck_(const void *partial, const char *call, const char *name, const char *file,
-                     int line) {
+void tdpReduceCheck_(const void *partial, tdpReduceOp op, const char *call, const char *name,
+                     const char *file, int line) {
+  static const char *what[3] = {"a sum", "a minimum", "a maximum"};
+  static const char *clause[3] = {"TDP_RSUM", "TDP_RMIN", "TDP_RMAX"};
+  static const char *block[3] = {"targetBlockAdd", "targetBlockMin", "targetBlockMax"};
   tdpSite at = {call, file, line};
-  for (int i = 0; i < rvars_n; i++)
-    if (rvars[i] == partial) return;
+  /* the latest loop that named it decides */
+  for (int i = rvars_n - 1; i >= 0; i--) {
+    if (rvars[i].addr != partial) continue;
+    if (rvars[i].op == (int) op) return;
+    int k = rvars[i].op >= 0 && rvars[i].op <= 2 ? rvars[i].op : 0;
+    int o = (int) op >= 0 && (int) op <= 2 ? (int) op : 0;
+    tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+            "'%s' is reduced as %s (%s) by the in-kernel reduction at %s:%d, but %s combines "
+            "it as %s: the backends would disagree (the C backend combines the threads' "
+            "partials as %s, CUDA as %s); call %s* for it, or change the clause",
+            name, what[k], clause[k], rvars[i].file, rvars[i].line, call, what[o], what[k],
+            what[o], block[k]);
+    return;
+  }
   if (rvars_file)
     tdpFail(TARGET_ERROR_INVALID_VALUE, at,
             "'%s' is not a reduction variable of the in-kernel reduction at %s:%d (or of an "

@@ -35,3 +35,9 @@ bench-where:
 
 # The legacy-kernel corpus (issue 28): its own fragment.
 include benchmarks/corpus/build.mk
+
+# bench_reduce (C backend only, not part of bench-build): in-kernel and
+# library reductions beside the OpenMP loops they replace; run by
+# benchmarks/run_reduce.sh against this tree and an older commit.
+$(BUILD)/bench_reduce: $(BUILD)/obj/benchmarks/reduce.o $(BUILD)/obj/common/timer.o $(LIB)
+	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS)
