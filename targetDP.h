@@ -1254,5 +1254,7 @@ int targetDeviceId(void);
 #include "targetDP_compat.h"
 #endif
 #include "targetDP_box.h"
+/* Exact, reproducible sums: tdpExactSum, tdpExactAcc, TDP_TLP_EXACT, targetDoubleSumExact. */
+#include "targetDP_exact.h"
 
 #endif /* TARGETDP_H */
