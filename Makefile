@@ -135,7 +135,7 @@ MPI_CPPFLAGS += -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
 # when mpicc is found (a program that does not call it does not link it, so
 # does not need MPI).
 ifneq ($(MPI_LDLIBS),)
-  LAYER_OBJ += $(BUILD)/obj/targetDP_halo.o
+  LAYER_OBJ += $(BUILD)/obj/targetDP_halo.o $(BUILD)/obj/targetDP_exact_mpi.o
 endif
 
 .PHONY: all lib clean
@@ -156,6 +156,9 @@ $(BUILD)/obj/targetDP_pack.o: targetDP_pack.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/obj/targetDP_halo.o: targetDP_halo.c
+	@mkdir -p $(dir $@)
+	$(COMPILE_PROG) $(MPI_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/obj/targetDP_exact_mpi.o: targetDP_exact_mpi.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(MPI_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/obj/targetDP_%.o: targetDP_%.cu

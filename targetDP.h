@@ -479,6 +479,8 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
   TDP_TLP_PASSES_(baseIndex, N, TDP_FULL_REDUCE_(tdp_n_),                              \
                   tdp_full_ + (blockIdx.x == 0 ? 0L : tdp_n_))                         \
   TDP_NOBREAK_LANES_(TDP_LANES_DECL_(tdp_rlane_, tdp_n_, baseIndex))
+/* TDP_TLP_REDUCE with extra OpenMP clauses (C backend; ignored here). */
+#define TDP_TLP_REDUCE_OPT_(opts, baseIndex, N, ...) TDP_TLP_REDUCE(baseIndex, N, __VA_ARGS__)
 
 /* One thread per stride: blocks then sweep the lattice in order, which
  * keeps the many streams of a stencil kernel close together in DRAM. */
@@ -783,9 +785,11 @@ static inline int tdpLanes_(int nlane) {
  * declared before the loop are shared by the OpenMP threads: only those
  * named in a clause are reduced, any other one written here is a race
  * (the checked build catches the partial of targetBlock* that is not). */
-#define TDP_TLP_REDUCE(baseIndex, N, ...)                              \
+#define TDP_TLP_REDUCE(baseIndex, N, ...) TDP_TLP_REDUCE_OPT_(, baseIndex, N, __VA_ARGS__)
+/* opts: extra clauses of the loop's pragma (TDP_TLP_EXACT's simdlen(1)). */
+#define TDP_TLP_REDUCE_OPT_(opts, baseIndex, N, ...)                   \
   TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                   \
-  TDP_OMP_PFS_(TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                   \
+  TDP_OMP_PFS_(opts TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))              \
   for (long baseIndex = 0; baseIndex < (N); baseIndex++) TDP_NOBREAK_
 #ifdef TARGETDP_CHECK
 /* The checked build records which variables the loop reduces (their

@@ -454,8 +454,15 @@ static TDP_HOST_DEVICE inline void tdpExactAccFlush(tdpExactAcc *a) {
 #define TDP_EXACT_KIND_ 3
 #define TDP_REXACT(v) (tdp_exact_, TDP_EXACT_KIND_, v)
 #define TDP_REXACT_EACH_(v) , TDP_REXACT(v)
+/* On the C backend a loop of exact accumulators is not vectorised (the
+ * rare path is a call), and "omp simd" then keeps each thread's
+ * accumulator in an "omp simd array" in memory: every summand waited for
+ * a store and a load (3x slower, gcc 12). simdlen(1) keeps it in
+ * registers. A TDP_TLP_REDUCE that mixes TDP_REXACT with other clauses is
+ * right, but pays that. */
 #define TDP_TLP_EXACT(baseIndex, N, ...) \
-  TDP_TLP_REDUCE_ALL_(baseIndex, N, TDP_REXACT_EACH_, __VA_ARGS__)
+  TDP_TLP_EXACT_LIST_(simdlen(1), baseIndex, N TDP_EACH_(TDP_REXACT_EACH_, __VA_ARGS__))
+#define TDP_TLP_EXACT_LIST_(...) TDP_TLP_REDUCE_OPT_(__VA_ARGS__)
 #if !defined(__CUDACC__) && (defined(_OPENMP) || defined(TDP_OPENMP_SIMD))
 TDP_PRAGMA(omp declare reduction(tdp_exact_ : tdpExactAcc : tdpExactAccMerge_(&omp_out, &omp_in)) \
            initializer(omp_priv = tdpExactAccOn(omp_orig.dst)))
