@@ -207,16 +207,15 @@ static TDP_HOST_DEVICE inline void tdpExactSumZero(tdpExactSum *s) {
  * significand bits (53 double, 24 float), the last bit no lower than
  * 2^(lmin - 1074) (0 double, 925 float: their smallest subnormals), the
  * top biased exponent emax (2046, 254). Returns the result's bits in that
- * format, with *cls 0 (finite), 1 (+-Inf by overflow), 2 (NaN). */
-static TDP_HOST_DEVICE inline uint64_t tdpExactBitsAt_(const int64_t *v, int lo) {
-  /* 64 bits of the magnitude from bit lo (digits 0..65 below 2^32) */
-  const int j = lo >> 5, off = lo & 31;
-  uint64_t x = (uint64_t) v[j];
-  if (j + 1 < TDP_EXACT_LIMBS) x |= (uint64_t) v[j + 1] << 32;
-  x >>= off;
-  if (off && j + 2 < TDP_EXACT_LIMBS) x |= (uint64_t) v[j + 2] << (64 - off);
-  return x;
-}
+ * format, with *cls 0 (finite), 1 (+-Inf by overflow), 2 (NaN).
+ *
+ * Two passes over the words, no copy of them (a 536-byte array would be a
+ * stack frame in every kernel that reads a sum): the first carries through
+ * to the sign; the second carries the magnitude's digits (the words
+ * negated for a negative sum) and keeps, at its highest non-zero digit k,
+ * the three digits k, k-1, k-2 (at least 65 bits below the top bit: the
+ * significand and the guard bit) and whether any digit below them is
+ * non-zero (the sticky bit). */
 static TDP_HOST_DEVICE inline int tdpExactClz64_(uint64_t x) {
 #ifdef __CUDA_ARCH__
   return __clzll((long long) x);
@@ -234,6 +233,7 @@ static TDP_HOST_DEVICE inline int tdpExactClz64_(uint64_t x) {
 static TDP_HOST_DEVICE inline uint64_t tdpExactRound_(const tdpExactSum *s, int p, int lmin,
                                                       int emax, int *cls, int *neg) {
   const int64_t *w = s->w;
+  const int64_t M = 0xffffffff, R = (int64_t) 1 << 32;
   *cls = 0;
   *neg = 0;
   if (w[TDP_EXACT_NAN_] || (w[TDP_EXACT_PINF_] && w[TDP_EXACT_NINF_]) ||
@@ -246,43 +246,60 @@ static TDP_HOST_DEVICE inline uint64_t tdpExactRound_(const tdpExactSum *s, int 
     *neg = w[TDP_EXACT_NINF_] != 0;
     return 0;
   }
-  int64_t v[TDP_EXACT_LIMBS];
-  for (int i = 0; i < TDP_EXACT_LIMBS; i++) v[i] = w[i];
-  tdpExactCarry_(v);
-  if (v[TDP_EXACT_LIMBS - 1] < 0) { /* the magnitude of a negative sum */
-    *neg = 1;
-    for (int i = 0; i < TDP_EXACT_LIMBS; i++) v[i] = -v[i];
-    tdpExactCarry_(v);
+  int64_t c = 0; /* pass 1: the sign */
+  for (int i = 0; i < TDP_EXACT_LIMBS - 1; i++) {
+    const int64_t t = w[i] + c;
+    c = (t - (t & M)) / R;
   }
-  if (v[TDP_EXACT_LIMBS - 1]) { /* 2^1038 or more */
+  const int negative = w[TDP_EXACT_LIMBS - 1] + c < 0;
+  /* pass 2: the magnitude's digits; window d2 d1 d0 = digits k, k-1, k-2 */
+  uint64_t d2 = 0, d1 = 0, d0 = 0, prev1 = 0, prev2 = 0;
+  int k = -1, below = 0, seen = 0; /* seen: a non-zero digit below prev2 */
+  c = 0;
+  for (int i = 0; i < TDP_EXACT_LIMBS - 1; i++) {
+    const int64_t t = (negative ? -w[i] : w[i]) + c, d = t & M;
+    c = (t - d) / R;
+    if (d) {
+      k = i;
+      d2 = (uint64_t) d;
+      d1 = prev1;
+      d0 = prev2;
+      below = seen;
+    }
+    seen |= prev2 != 0;
+    prev2 = prev1;
+    prev1 = (uint64_t) d;
+  }
+  *neg = negative;
+  if ((negative ? -w[TDP_EXACT_LIMBS - 1] : w[TDP_EXACT_LIMBS - 1]) + c != 0) { /* 2^1038 up */
     *cls = 1;
     return 0;
   }
-  int k = TDP_EXACT_LIMBS - 2;
-  while (k >= 0 && v[k] == 0) k--;
   if (k < 0) return 0; /* exactly 0: +0 */
-  const int top = 32 * k + 63 - tdpExactClz64_((uint64_t) v[k]);
-  int lo = top - p + 1 > lmin ? top - p + 1 : lmin;
-  uint64_t m = tdpExactBitsAt_(v, lo) & ((((uint64_t) 1) << (top - lo + 1)) - 1);
-  if (lo > 0) { /* round to nearest, ties to even, on the bits below lo */
-    const int g = lo - 1;
-    const int guard = (int) ((v[g >> 5] >> (g & 31)) & 1);
-    int sticky = (v[g >> 5] & ((((int64_t) 1) << (g & 31)) - 1)) != 0;
-    for (int i = 0; i < (g >> 5) && !sticky; i++) sticky = v[i] != 0;
-    if (guard && (sticky || (m & 1))) {
-      m++;
-      if (m >> p) {
-        m >>= 1;
-        lo++;
-      }
+  /* W = d2 2^64 + d1 2^32 + d0, its bit 0 at digit k - 2 (bit base) */
+  const uint64_t hiW = d2, loW = (d1 << 32) | d0;
+  const int base = 32 * (k - 2), t = 64 + 63 - tdpExactClz64_(hiW); /* top bit in W */
+  int l = t - p + 1 > lmin - base ? t - p + 1 : lmin - base;     /* last kept bit in W */
+  /* l >= t - 52 >= 12: the guard bit and the sticky bits are in W or below */
+  uint64_t m = l < 64 ? (loW >> l) | (l ? hiW << (64 - l) : 0) : hiW >> (l - 64);
+  m &= (((uint64_t) 1) << (t - l + 1)) - 1;
+  const int g = l - 1;
+  const int guard = (int) ((g < 64 ? loW >> g : hiW >> (g - 64)) & 1);
+  const int sticky = below || (g < 64 ? (loW & ((((uint64_t) 1) << g) - 1)) != 0
+                                      : loW != 0 || (hiW & ((((uint64_t) 1) << (g - 64)) - 1)) != 0);
+  if (guard && (sticky || (m & 1))) { /* to nearest, ties to even */
+    m++;
+    if (m >> p) {
+      m >>= 1;
+      l++;
     }
   }
-  /* value = m 2^(lo - 1074). A normal number's top bit p-1 has biased
-   * exponent E = lo - lmin + 1 (the smallest normal's last bit is at
-   * lmin, its biased exponent 1); the encoding is (E - 1) << (p - 1)
-   * plus m, whose top bit adds the last 1. A subnormal (lo == lmin,
-   * m below 2^(p-1)) is m itself: the same formula with E - 1 = 0. */
-  const int E = lo - lmin + 1;
+  /* value = m 2^(base + l - 1074). A normal number's top bit p-1 has biased
+   * exponent E = base + l - lmin + 1 (the smallest normal's last bit is at
+   * lmin, its biased exponent 1); the encoding is (E - 1) << (p - 1) plus
+   * m, whose top bit adds the last 1. A subnormal (base + l == lmin, m
+   * below 2^(p-1)) is m itself: the same formula with E - 1 = 0. */
+  const int E = base + l - lmin + 1;
   if (E > emax) {
     *cls = 1;
     return 0;
@@ -561,6 +578,24 @@ static __device__ inline void tdpExactBlockAdd_(tdpExactAcc *a) {
 #else
 /* C backend: the clause has merged the threads; one flush. */
 #define tdpBlockAddExactBackend_(a) tdpExactAccFlush(a)
+#endif
+
+/* The correctly rounded value of a target sum, in every thread of a
+ * block (a kernel that reads a sum an earlier kernel formed, without the
+ * host): on CUDA thread 0 rounds it and shares it through shared memory,
+ * not every thread (rounding reads 67 digits); every thread of the block
+ * must call it, outside divergent code. On the C backend a plain call. */
+#ifdef __CUDACC__
+static __device__ inline double tdpExactBlockValue_(const tdpExactSum *t_sum) {
+  __shared__ double v;
+  __syncthreads(); /* every thread has read the previous call's v */
+  if (threadIdx.x == 0) v = tdpExactSumValue(t_sum);
+  __syncthreads();
+  return v;
+}
+#define targetBlockExactValue(t_sum) tdpExactBlockValue_(t_sum)
+#else
+#define targetBlockExactValue(t_sum) tdpExactSumValue(t_sum)
 #endif
 
 /* After the TDP_TLP_REDUCE loop (every thread of the block, as

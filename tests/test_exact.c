@@ -183,6 +183,41 @@ static void test_crafted(void **state) {
   }
 }
 
+/* The rounding on random small sets: 1 to 6 summands of random sign and
+ * exponent (within 2^-1000 .. 2^1000 or a narrow band, so that near-ties
+ * and cancellations are common), against the reference, double and float. */
+static void test_rounding_random(void **state) {
+  (void) state;
+  tuRng r;
+  tuSeed(&r, 2024);
+  for (int c = 0; c < 20000; c++) {
+    const int n = 1 + (int) (tuNext(&r) % 6), wide = c % 3 == 0, flt = c % 2;
+    double v[6];
+    for (int i = 0; i < n; i++) {
+      const int e = wide ? tuInt(&r, -1000, 1000) : tuInt(&r, -60, 60);
+      double m = 1.0 + tuUniform(&r);
+      if (flt) m = (double) (float) m;
+      if (tuNext(&r) % 4 == 0) m = 1.0 + ldexp((double) (tuNext(&r) % 4), -52); /* near ties */
+      v[i] = ldexp(m, e) * (tuNext(&r) & 1 ? 1.0 : -1.0);
+      if (flt && (fabs(v[i]) < 0x1p-120 || fabs(v[i]) > 0x1p120)) v[i] = ldexp(m, e % 100);
+    }
+    if (n > 1 && tuNext(&r) % 3 == 0) v[n - 1] = -v[0] + ldexp(1.0, tuInt(&r, -1074, 0)); /* cancel */
+    tdpExactSum s;
+    tdpExactSumZero(&s);
+    for (int i = 0; i < n; i++) tdpExactSumAdd(&s, v[i]);
+    refSum rs;
+    refZero(&rs);
+    for (int i = 0; i < n; i++) refAdd(&rs, v[i]);
+    const int zero = refCmp(&rs.pos, &rs.neg) == 0; /* the reference rounds normal results only */
+    const double want = refValue(&rs, 0), got = tdpExactSumValue(&s);
+    tuSetContext("random set %d of %d summands, double", c, n);
+    if (fabs(want) >= DBL_MIN || zero) assertSameBits(got, want);
+    const double wantf = refValue(&rs, 1);
+    tuSetContext("random set %d of %d summands, float", c, n);
+    if (fabs(want) >= 2 * FLT_MIN || zero) assertSameBits((double) tdpExactSumValueFloat(&s), wantf);
+  }
+}
+
 /* Data that defeats the two-term fast path: magnitudes from 1e-300 to
  * 1e300 with cancellations, beside plain uniform data; n around the
  * blocks, lanes and grids of both backends. */
@@ -489,7 +524,8 @@ static void test_digits(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_crafted),          cmocka_unit_test(test_library_sums),
+      cmocka_unit_test(test_crafted),          cmocka_unit_test(test_rounding_random),
+      cmocka_unit_test(test_library_sums),
       cmocka_unit_test(test_typed_sums),       cmocka_unit_test(test_inkernel),
       cmocka_unit_test(test_inkernel_special), cmocka_unit_test(test_digits),
   };
