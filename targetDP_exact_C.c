@@ -24,10 +24,11 @@
 
 #define XL 16  /* lanes: two AVX-512 or four AVX2 vectors of doubles */
 #define XB 128 /* strides per block: 2048 summands between branches (16: 1.3x slower) */
-/* The loop is bound by its additions, not by memory (in L2: 8 GB/s a core
- * in AVX2 vectors, 14 in AVX-512 ones, beside a plain sum's 19-21): gcc's
- * preference for 256-bit vectors on AVX-512 CPUs (frequency) is the wrong
- * trade here. clang has no such attribute and keeps its choice. */
+/* The loop is bound by its additions, not by memory (in L2, one thread
+ * of this 2-core Xeon: 10.6 GB/s in AVX2 vectors, 15.5 in AVX-512 ones,
+ * beside a plain sum's 19-21; memory gives 11 a core): gcc's preference
+ * for 256-bit vectors on AVX-512 CPUs (frequency) is the wrong trade here.
+ * clang has no such attribute and keeps its choice. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #define XWIDE_ __attribute__((target("prefer-vector-width=512")))
 #else
