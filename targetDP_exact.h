@@ -412,10 +412,13 @@ static TDP_HOST_DEVICE inline tdpExactAcc tdpExactAccOn(tdpExactSum *t_sum) {
   return a;
 }
 
-/* acc += x, exactly. Fast path: hi + x and lo + (its error) by TwoSum;
- * kept only when the second leaves no error (then hi + lo + x is exactly
- * the new hi + lo, both finite). Otherwise x goes to the digits of *dst
- * (atomically): x NaN or Inf, an overflow, or bits below lo's last. */
+/* acc += x, exactly. Fast path: s + e = hi + x exactly (TwoSum), then
+ * t = lo + e, kept only if exact: t - lo == e and t - e == lo (whichever
+ * of lo and e is larger, t minus it is computed exactly (the Fast2Sum
+ * lemma), so an error shows as a mismatch; a NaN or Inf anywhere fails a
+ * comparison). Then hi + lo + x is exactly the new hi + lo, both finite.
+ * Otherwise x goes to the digits of *dst (atomically): x NaN or Inf, an
+ * overflow, or bits below lo's last. 11 additions and 2 comparisons. */
 static TDP_HOST_DEVICE inline void tdpExactAdd(tdpExactAcc *a, double x) {
 #ifdef __FAST_MATH__
   tdpExactDepositAtomic_(a->dst, x); /* no IEEE order: TwoSum would be folded away */
@@ -424,9 +427,8 @@ static TDP_HOST_DEVICE inline void tdpExactAdd(tdpExactAcc *a, double x) {
   const double hi = a->hi, lo = a->lo;
   const double s = tdpExactPlus_(hi, x), bb = tdpExactMinus_(s, hi);
   const double e = tdpExactPlus_(tdpExactMinus_(hi, tdpExactMinus_(s, bb)), tdpExactMinus_(x, bb));
-  const double t = tdpExactPlus_(lo, e), b2 = tdpExactMinus_(t, lo);
-  const double e1 = tdpExactPlus_(tdpExactMinus_(lo, tdpExactMinus_(t, b2)), tdpExactMinus_(e, b2));
-  if (e1 == 0.0) {
+  const double t = tdpExactPlus_(lo, e);
+  if (tdpExactMinus_(t, lo) == e && tdpExactMinus_(t, e) == lo) {
     a->hi = s;
     a->lo = t;
   } else {

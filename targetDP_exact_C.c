@@ -38,8 +38,8 @@
 /* One summand into lane (h, l) exactly, or into the digits. */
 static inline void xstep(double *h, double *l, double x, tdpExactSum *digits) {
   const double s = *h + x, bb = s - *h, e = (*h - (s - bb)) + (x - bb);
-  const double t = *l + e, b2 = t - *l, e1 = (*l - (t - b2)) + (e - b2);
-  if (e1 == 0.0) {
+  const double t = *l + e;
+  if (t - *l == e && t - e == *l) { /* exact (tdpExactAdd says why) */
     *h = s;
     *l = t;
   } else {
