@@ -84,9 +84,10 @@ extern "C" {
 #define TDP_EXACT_PINF_ 68 /* +Inf summands */
 #define TDP_EXACT_NINF_ 69 /* -Inf summands */
 #define TDP_EXACT_OPS_ 70  /* contributions, each under 2^32 in every digit */
-/* Digits stay below 2^63 while there are fewer contributions than this;
- * host code renormalises before, target code cannot (atomics), so a
- * read-out past it is refused (NaN, and an error from the host calls). */
+/* Digits stay below 2^63 while there are fewer than 2^31 contributions.
+ * Host code renormalises at 2^30 (digits carried: one contribution again);
+ * target code cannot (atomics), so a read-out of a sum with 2^31 or more is
+ * refused (NaN, and an error from the host calls). */
 #define TDP_EXACT_OPS_MAX_ ((int64_t) 1 << 30)
 typedef struct {
   int64_t w[TDP_EXACT_WORDS];
