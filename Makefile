@@ -106,7 +106,9 @@ LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC
             $(BUILD)/obj/targetDP_compat.o $(BUILD)/obj/targetDP_box.o \
             $(BUILD)/obj/targetDP_profile.o \
             $(BUILD)/obj/targetDP_scan_$(if $(filter cuda,$(TARGET)),CUDA,C).o \
-            $(BUILD)/obj/targetDP_async.o $(BUILD)/obj/targetDP_pack.o
+            $(BUILD)/obj/targetDP_async.o $(BUILD)/obj/targetDP_pack.o \
+            $(BUILD)/obj/targetDP_exact.o \
+            $(BUILD)/obj/targetDP_exact_$(if $(filter cuda,$(TARGET)),CUDA,C).o
 
 # Header dependencies come from the compilers (-MMD -MP: a .d file beside
 # each object, a phony target per header so a deleted header is no error).
@@ -133,7 +135,7 @@ MPI_CPPFLAGS += -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
 # when mpicc is found (a program that does not call it does not link it, so
 # does not need MPI).
 ifneq ($(MPI_LDLIBS),)
-  LAYER_OBJ += $(BUILD)/obj/targetDP_halo.o
+  LAYER_OBJ += $(BUILD)/obj/targetDP_halo.o $(BUILD)/obj/targetDP_exact_mpi.o
 endif
 
 .PHONY: all lib clean
@@ -154,6 +156,9 @@ $(BUILD)/obj/targetDP_pack.o: targetDP_pack.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/obj/targetDP_halo.o: targetDP_halo.c
+	@mkdir -p $(dir $@)
+	$(COMPILE_PROG) $(MPI_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/obj/targetDP_exact_mpi.o: targetDP_exact_mpi.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(MPI_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/obj/targetDP_%.o: targetDP_%.cu

@@ -483,6 +483,8 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
   TDP_TLP_PASSES_(baseIndex, N, TDP_FULL_REDUCE_(tdp_n_),                              \
                   tdp_full_ + (blockIdx.x == 0 ? 0L : tdp_n_))                         \
   TDP_NOBREAK_LANES_(TDP_LANES_DECL_(tdp_rlane_, tdp_n_, baseIndex))
+/* TDP_TLP_REDUCE with extra OpenMP clauses (C backend; ignored here). */
+#define TDP_TLP_REDUCE_OPT_(opts, baseIndex, N, ...) TDP_TLP_REDUCE(baseIndex, N, __VA_ARGS__)
 
 /* One thread per stride: blocks then sweep the lattice in order, which
  * keeps the many streams of a stencil kernel close together in DRAM. */
@@ -814,19 +816,21 @@ static inline int tdpLanes_(int nlane) {
  * form right and keeps it. */
 #define TDP_RCHUNK_ 2048L
 static inline long tdpRChunkEnd_(long c, long n) { return n - c > TDP_RCHUNK_ ? c + TDP_RCHUNK_ : n; }
-#define TDP_TLP_REDUCE(baseIndex, N, ...)                                            \
+#define TDP_TLP_REDUCE_OPT_(opts, baseIndex, N, ...)                                 \
   TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                                 \
   TDP_OMP_(parallel for schedule(static) TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))       \
   for (long tdp_c_ = 0; tdp_c_ < (N); tdp_c_ += TDP_RCHUNK_)                          \
-    TDP_OMP_SIMD_(TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                               \
+    TDP_OMP_SIMD_(opts TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                          \
     for (long baseIndex = tdp_c_; baseIndex < tdpRChunkEnd_(tdp_c_, (N)); baseIndex++) \
       TDP_NOBREAK_
 #else
-#define TDP_TLP_REDUCE(baseIndex, N, ...)                              \
+/* opts: extra clauses of the loop's pragma (TDP_TLP_EXACT's simdlen(1)). */
+#define TDP_TLP_REDUCE_OPT_(opts, baseIndex, N, ...)                   \
   TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                   \
-  TDP_OMP_PFS_(TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                   \
+  TDP_OMP_PFS_(opts TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))              \
   for (long baseIndex = 0; baseIndex < (N); baseIndex++) TDP_NOBREAK_
 #endif
+#define TDP_TLP_REDUCE(baseIndex, N, ...) TDP_TLP_REDUCE_OPT_(, baseIndex, N, __VA_ARGS__)
 /* The min and max of TDP_RMIN/TDP_RMAX: OpenMP's own leave a NaN partial
  * unspecified (gcc dropped it), these keep it, as a sum does; a private
  * copy starts at the variable's value (rule 2 of docs/api.md: an element
@@ -1329,5 +1333,7 @@ int targetDeviceId(void);
 #include "targetDP_compat.h"
 #endif
 #include "targetDP_box.h"
+/* Exact, reproducible sums: tdpExactSum, tdpExactAcc, TDP_TLP_EXACT, targetDoubleSumExact. */
+#include "targetDP_exact.h"
 
 #endif /* TARGETDP_H */

@@ -568,8 +568,11 @@ int tdpReduceT(void *res, const void *t_a, size_t n, tdpType type, size_t esz, t
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * esz, "the target array", at);
   if (rc == TARGET_SUCCESS) rc = check_elements(t_a, esz, "the target array", at);
   if (rc == TARGET_SUCCESS) rc = check_host(res, result_size(type), "the result", at);
+  /* Sums of float and double: exact, correctly rounded (targetDP_exact.c) */
+  const int exact = op == TDP_SUM && type != TDP_TYPE_INT && type != TDP_TYPE_LONG;
   return rc ? rc : TDP_PROFILED_(at.call, (double) n * esz,
-                                  tdpBackendReduce(res, t_a, n, type, op, at));
+                                  exact ? tdpExactReduce(res, t_a, n, type, at)
+                                        : tdpBackendReduce(res, t_a, n, type, op, at));
 }
 
 int tdpReduceDouble(double *res, const double *t_a, size_t n, tdpReduceOp op, const char *f, int l) {

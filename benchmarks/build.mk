@@ -9,7 +9,7 @@
 .PHONY: bench bench-build
 
 BENCH_BINS := $(BUILD)/bench_stream $(BUILD)/bench_layout $(BUILD)/bench_su3 $(BUILD)/bench_blocks \
-  $(BUILD)/bench_d2q9
+  $(BUILD)/bench_d2q9 $(BUILD)/bench_exact
 BENCH_OBJS := $(BUILD)/obj/benchmarks/bench.o $(BUILD)/obj/common/timer.o $(BUILD)/obj/common/cli.o \
               $(BUILD)/obj/common/fileio.o
 

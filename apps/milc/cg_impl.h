@@ -23,11 +23,11 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
   const int dev_alpha = fused && nranks == 1 && o->timing != MILC_TIME_SYNC;
   /* --cg ahead: the scalars of 4 iterations on the target and their pinned
    * copy, an event after each iteration's copy */
-  double *t_s = NULL, *h_s = NULL;
+  tdpExactSum *t_s = NULL, *h_s = NULL;
   targetEvent_t ev[4] = {NULL, NULL, NULL, NULL};
   if (ahead) {
-    targetMalloc(&t_s, 8 * sizeof(double));
-    targetMallocHost(&h_s, 8 * sizeof(double));
+    targetMalloc(&t_s, 8 * sizeof(tdpExactSum));
+    targetMallocHost(&h_s, 8 * sizeof(tdpExactSum));
     for (int i = 0; i < 4; i++) targetEventCreate(&ev[i]);
   }
   const double f0 = total(o, o->cnt.flops), b0 = total(o, o->cnt.bytes);
@@ -68,8 +68,11 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
        * a breakdown): what else it did (p, t, q, r) the true residual
        * recomputes. x is bitwise that of the other variants; the
        * iteration run ahead costs one application of M per stop. */
-      targetZero(t_s, 8);
-      copyToTarget(t_s + 7, &rr, sizeof(double));
+      tdpExactSum rr0; /* |r_0|^2, exactly the value the host holds */
+      tdpExactSumZero(&rr0);
+      tdpExactSumAdd(&rr0, rr);
+      targetExactZero(t_s, 8);
+      copyToTarget(t_s + 7, &rr0, sizeof rr0);
       long mark[4], j = 0;
       R(milcCgAheadIteration)(o, t_U, t_x, p, r, q, t, cp->mass, 0, t_s, h_s, ev[0]);
       mark[0] = milcOpsMark(o);
@@ -79,7 +82,8 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
         mark[(j + 1) % 4] = milcOpsMark(o);
         targetEventSynchronize(ev[j % 4]);
         milcOpsDone(o, mark[j % 4]);
-        const double pap = h_s[2 * (j % 4)], rr_new = h_s[2 * (j % 4) + 1];
+        const double pap = tdpExactSumValue(&h_s[2 * (j % 4)]),
+                     rr_new = tdpExactSumValue(&h_s[2 * (j % 4) + 1]);
         if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) {
           res->breakdown = MILC_CG_BREAKDOWN_PAP;
           res->breakdown_value = pap;
@@ -99,7 +103,7 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
       double pap, rr_new;
       R(milcDslash)(o, t_U, p, t, MILC_ODD);
       if (dev_alpha) {
-        const double *t_pap =
+        const tdpExactSum *t_pap =
             R(milcDslashAxpbyQueued)(o, t_U, t, p, q, E, cp->mass * cp->mass, -1.0);
         rr_new = R(milcRUpdate)(o, r, q, E, 0.0, t_pap, rr, &pap);
         if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) { /* r unchanged (alpha 0) */

@@ -4,15 +4,16 @@
 
 #include "common/timer.h"
 #include "kernels.h"
+#include "targetDP_exact_mpi.h"
 #include "su3.h"
 
 void milcOpsCreateTimed(milcOps *o, const milcLattice *L, MPI_Comm comm, milcTiming timing) {
   o->L = L;
   o->comm = comm;
   o->timing = timing;
-  targetMalloc(&o->t_sum, MILC_SUM_SLOTS * sizeof(double));
-  targetZero(o->t_sum, MILC_SUM_SLOTS);
-  targetMallocHost(&o->h_sum, 2 * sizeof(double));
+  targetMalloc(&o->t_sum, MILC_SUM_SLOTS * sizeof(tdpExactSum));
+  targetExactZero(o->t_sum, MILC_SUM_SLOTS);
+  targetMallocHost(&o->h_sum, 2 * sizeof(tdpExactSum));
   o->slot = 0;
   targetStreamCreate(&o->interior);
   o->nev = o->ndone = 0;
@@ -123,13 +124,13 @@ static void account(milcOps *o, milcKernelKind k, targetStream_t s1, double flop
 /* The target scratch of the next reduction, zeroed: MILC_TIME_SYNC zeroes
  * its one double before each; otherwise the next slot of a ring zeroed
  * whole once it is used up. */
-static double *sum_slot(milcOps *o) {
+static tdpExactSum *sum_slot(milcOps *o) {
   if (o->timing == MILC_TIME_SYNC) {
-    targetZero(o->t_sum, 1);
+    targetExactZero(o->t_sum, 1);
     return o->t_sum;
   }
   if (o->slot == MILC_SUM_SLOTS) {
-    targetZero(o->t_sum, MILC_SUM_SLOTS);
+    targetExactZero(o->t_sum, MILC_SUM_SLOTS);
     o->slot = 0;
   }
   return o->t_sum + o->slot;
@@ -149,19 +150,20 @@ static void halo_fill(milcOps *o, void *t_f, int p, size_t esize) {
 /* n slots in a row from here on, for sums read together. */
 static void sum_reserve(milcOps *o, int n) {
   if (o->timing != MILC_TIME_SYNC && o->slot + n > MILC_SUM_SLOTS) {
-    targetZero(o->t_sum, MILC_SUM_SLOTS);
+    targetExactZero(o->t_sum, MILC_SUM_SLOTS);
     o->slot = 0;
   }
 }
 
 /* n sums in adjacent slots from t_first (the last the one just queued),
- * each summed over the ranks, read with one copy. */
-static void global_sums(milcOps *o, const double *t_first, int n, double *total) {
-  copyFromTargetAsync(o->h_sum, t_first, n * sizeof(double), TARGET_STREAM_DEFAULT);
+ * each summed over the ranks exactly (one MPI_Allreduce of their digits),
+ * read with one copy. */
+static void global_sums(milcOps *o, const tdpExactSum *t_first, int n, double *total) {
+  copyFromTargetAsync(o->h_sum, t_first, n * sizeof(tdpExactSum), TARGET_STREAM_DEFAULT);
   targetStreamSynchronize(TARGET_STREAM_DEFAULT);
   o->slot++;
   o->ndone = o->nev;
-  MPI_Allreduce(o->h_sum, total, n, MPI_DOUBLE, MPI_SUM, o->comm);
+  targetExactAllreduce(total, o->h_sum, n, o->comm);
 }
 
 /* The reduction just queued (into sum_slot's slot), summed over the ranks.
@@ -169,17 +171,16 @@ static void global_sums(milcOps *o, const double *t_first, int n, double *total)
  * are complete: the next account() reads them without waiting, once the
  * target has work again. */
 static double global_sum(milcOps *o) {
-  double local = 0.0, total = 0.0;
+  double total = 0.0;
   if (o->timing == MILC_TIME_SYNC) {
-    copyFromTarget(&local, o->t_sum, sizeof(double));
+    copyFromTarget(o->h_sum, o->t_sum, sizeof(tdpExactSum));
   } else {
-    copyFromTargetAsync(o->h_sum, o->t_sum + o->slot, sizeof(double), TARGET_STREAM_DEFAULT);
+    copyFromTargetAsync(o->h_sum, o->t_sum + o->slot, sizeof(tdpExactSum), TARGET_STREAM_DEFAULT);
     targetStreamSynchronize(TARGET_STREAM_DEFAULT);
-    local = *o->h_sum;
     o->slot++;
     o->ndone = o->nev;
   }
-  MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, o->comm);
+  targetExactAllreduce(&total, o->h_sum, 1, o->comm);
   return total;
 }
 

@@ -35,8 +35,10 @@ typedef struct {
   const milcLattice *L;
   MPI_Comm comm;
   milcTiming timing;
-  double *t_sum;    /* MILC_SUM_SLOTS doubles of target scratch for the reductions */
-  double *h_sum;    /* one pinned double: a reduction's result */
+  /* The reductions are exact (tdpExactSum): a sum is the same bits for any
+   * decomposition, so the iterations and solution are too (issue 25). */
+  tdpExactSum *t_sum; /* MILC_SUM_SLOTS sums of target scratch for the reductions */
+  tdpExactSum *h_sum; /* two pinned sums: a reduction's result (or two read together) */
   int slot;         /* the slot of the next reduction (zeroed) */
   targetStream_t interior; /* the interior sweep of D, beside the halo's stream */
   /* MILC_TIME_EVENTS: start and stop of each kernel not yet read, its kind */

@@ -72,10 +72,10 @@ MILC_DSLASH_KERNEL static void R(kDslashAxpby)(milcGeom g, const MILC_REAL *MILC
                                                const MILC_REAL *MILC_RESTRICT w,
                                                MILC_REAL *MILC_RESTRICT dst, int p, double a,
                                                double b, const int *MILC_RESTRICT hl, int n,
-                                               double *t_sum) {
-  double sum = 0.0;
-  TDP_TLP_SUM(base, n, sum) {
-    TDP_ILP_SUM(v, sum) {
+                                               tdpExactSum *t_sum) {
+  tdpExactAcc sum = tdpExactAccOn(t_sum);
+  TDP_TLP_EXACT(base, n, sum) {
+    TDP_ILP_REDUCE(v) {
       double out[6];
       const int site = R(dslashSite)(&g, U, src, p, hl ? hl[base + v] : (int) (base + v), out);
       for (int c = 0; c < 6; c++) {
@@ -83,29 +83,29 @@ MILC_DSLASH_KERNEL static void R(kDslashAxpby)(milcGeom g, const MILC_REAL *MILC
         const double wc = w[i];
         const MILC_REAL z = (MILC_REAL) (a * wc + b * out[c]);
         dst[i] = z;
-        sum += wc * z;
+        tdpExactAdd(&sum, wc * z);
       }
     }
   }
-  targetBlockAddDouble(t_sum, sum);
+  targetBlockAddExact(&sum);
 }
 
 TDP_KERNEL static void R(kAxpbyNorm)(milcGeom g, MILC_REAL *z, const MILC_REAL *x,
-                                     const MILC_REAL *y, int p, double a, double b, double *t_sum) {
-  double sum = 0.0;
-  TDP_TLP_SUM(base, g.nhalf, sum) {
-    TDP_ILP_SUM(v, sum) {
+                                     const MILC_REAL *y, int p, double a, double b, tdpExactSum *t_sum) {
+  tdpExactAcc sum = tdpExactAccOn(t_sum);
+  TDP_TLP_EXACT(base, g.nhalf, sum) {
+    TDP_ILP_REDUCE(v) {
       int s, xc[4];
       const int site = milcSite(&g, p, base + v, &s, xc);
       for (int c = 0; c < 6; c++) {
         const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
         const MILC_REAL zc = (MILC_REAL) (a * x[i] + b * y[i]);
         z[i] = zc;
-        sum += (double) zc * zc;
+        tdpExactAdd(&sum, (double) zc * zc);
       }
     }
   }
-  targetBlockAddDouble(t_sum, sum);
+  targetBlockAddExact(&sum);
 }
 
 TDP_KERNEL static void R(kXpay)(milcGeom g, MILC_REAL *pv, const MILC_REAL *r, int par,
@@ -123,10 +123,10 @@ TDP_KERNEL static void R(kXpay)(milcGeom g, MILC_REAL *pv, const MILC_REAL *r, i
 }
 
 TDP_KERNEL static void R(kCgUpdate)(milcGeom g, MILC_REAL *x, MILC_REAL *r, const MILC_REAL *pv,
-                                    const MILC_REAL *q, int par, double alpha, double *t_sum) {
-  double sum = 0.0;
-  TDP_TLP_SUM(base, g.nhalf, sum) {
-    TDP_ILP_SUM(v, sum) {
+                                    const MILC_REAL *q, int par, double alpha, tdpExactSum *t_sum) {
+  tdpExactAcc sum = tdpExactAccOn(t_sum);
+  TDP_TLP_EXACT(base, g.nhalf, sum) {
+    TDP_ILP_REDUCE(v) {
       int s, xc[4];
       const int site = milcSite(&g, par, base + v, &s, xc);
       for (int c = 0; c < 6; c++) {
@@ -134,11 +134,11 @@ TDP_KERNEL static void R(kCgUpdate)(milcGeom g, MILC_REAL *x, MILC_REAL *r, cons
         x[i] = (MILC_REAL) (x[i] + alpha * pv[i]);
         const MILC_REAL rc = (MILC_REAL) (r[i] - alpha * q[i]);
         r[i] = rc;
-        sum += (double) rc * rc;
+        tdpExactAdd(&sum, (double) rc * rc);
       }
     }
   }
-  targetBlockAddDouble(t_sum, sum);
+  targetBlockAddExact(&sum);
 }
 
 /* CG split as QUDA's (axpyNorm, then axpyZpbx): r -= alpha q with |r|^2,
@@ -149,27 +149,28 @@ TDP_KERNEL static void R(kCgUpdate)(milcGeom g, MILC_REAL *x, MILC_REAL *r, cons
  * host's, and 0 where the host would stop with a breakdown (<p, Mp> not
  * positive and finite, or rr not finite), which leaves r as it was. */
 TDP_KERNEL static void R(kRUpdate)(milcGeom g, MILC_REAL *r, const MILC_REAL *q, int par,
-                                   double alpha, const double *t_pap, double rr,
-                                   const double *t_rr, double *t_sum) {
-  if (t_rr) rr = *t_rr; /* --cg ahead: the host has not read it yet */
+                                   double alpha, const tdpExactSum *t_pap, double rr,
+                                   const tdpExactSum *t_rr, tdpExactSum *t_sum) {
+  /* (t_rr and t_pap are the same in every thread: the block reads agree) */
+  if (t_rr) rr = targetBlockExactValue(t_rr); /* --cg ahead: the host has not read it yet */
   if (t_pap) {
-    const double pap = *t_pap;
+    const double pap = targetBlockExactValue(t_pap);
     alpha = pap > 0.0 && isfinite(pap) && isfinite(rr) ? rr / pap : 0.0;
   }
-  double sum = 0.0;
-  TDP_TLP_SUM(base, g.nhalf, sum) {
-    TDP_ILP_SUM(v, sum) {
+  tdpExactAcc sum = tdpExactAccOn(t_sum);
+  TDP_TLP_EXACT(base, g.nhalf, sum) {
+    TDP_ILP_REDUCE(v) {
       int s, xc[4];
       const int site = milcSite(&g, par, base + v, &s, xc);
       for (int c = 0; c < 6; c++) {
         const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
         const MILC_REAL rc = (MILC_REAL) (r[i] - alpha * q[i]);
         r[i] = rc;
-        sum += (double) rc * rc;
+        tdpExactAdd(&sum, (double) rc * rc);
       }
     }
   }
-  targetBlockAddDouble(t_sum, sum);
+  targetBlockAddExact(&sum);
 }
 
 /* x += alpha p, and (update_p) p = r + beta p. With t_s (--cg ahead, one
@@ -180,12 +181,12 @@ TDP_KERNEL static void R(kRUpdate)(milcGeom g, MILC_REAL *r, const MILC_REAL *q,
  * after the next. */
 TDP_KERNEL static void R(kAxpyZpbx)(milcGeom g, MILC_REAL *x, MILC_REAL *pv, const MILC_REAL *r,
                                     int par, double alpha, double beta, int update_p,
-                                    const double *t_rr0, const double *t_pap,
-                                    const double *t_rr1, double *t_zero) {
+                                    const tdpExactSum *t_rr0, const tdpExactSum *t_pap,
+                                    const tdpExactSum *t_rr1, tdpExactSum *t_zero) {
   if (t_pap) { /* read before any thread zeroes t_zero: a different pair */
-    const double rr0 = *t_rr0, pap = *t_pap;
+    const double rr0 = targetBlockExactValue(t_rr0), pap = targetBlockExactValue(t_pap);
     alpha = pap > 0.0 && isfinite(pap) && isfinite(rr0) ? rr0 / pap : 0.0;
-    beta = *t_rr1 / rr0;
+    beta = targetBlockExactValue(t_rr1) / rr0;
   }
   TDP_TLP(base, g.nhalf) {
     TDP_ILP(v) {
@@ -198,27 +199,27 @@ TDP_KERNEL static void R(kAxpyZpbx)(milcGeom g, MILC_REAL *x, MILC_REAL *pv, con
         if (update_p) pv[i] = (MILC_REAL) (r[i] + beta * pc);
       }
       if (t_zero && base + v == 0) { /* one thread (site 0) */
-        t_zero[0] = 0.0;
-        t_zero[1] = 0.0;
+        tdpExactSumZero(&t_zero[0]);
+        tdpExactSumZero(&t_zero[1]);
       }
     }
   }
 }
 
 TDP_KERNEL static void R(kDot)(milcGeom g, const MILC_REAL *x, const MILC_REAL *y, int p,
-                               double *t_sum) {
-  double sum = 0.0;
-  TDP_TLP_SUM(base, g.nhalf, sum) {
-    TDP_ILP_SUM(v, sum) {
+                               tdpExactSum *t_sum) {
+  tdpExactAcc sum = tdpExactAccOn(t_sum);
+  TDP_TLP_EXACT(base, g.nhalf, sum) {
+    TDP_ILP_REDUCE(v) {
       int s, xc[4];
       const int site = milcSite(&g, p, base + v, &s, xc);
       for (int c = 0; c < 6; c++) {
         const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
-        sum += (double) x[i] * y[i];
+        tdpExactAdd(&sum, (double) x[i] * y[i]);
       }
     }
   }
-  targetBlockAddDouble(t_sum, sum);
+  targetBlockAddExact(&sum);
 }
 
 /* The halo of src (parity 1 - p) moves while the interior sites are
@@ -250,9 +251,9 @@ void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL
           (MILC_DSLASH_DOUBLES) * sizeof(MILC_REAL));
 }
 
-static double *R(dslash_axpby_queue)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
+static tdpExactSum *R(dslash_axpby_queue)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
                                      const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a,
-                                     double b, double *t_sum) {
+                                     double b, tdpExactSum *t_sum) {
   const milcLattice *L = o->L;
   time_start(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT, 1);
   if (L->nin[p])
@@ -273,21 +274,21 @@ double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, co
   return global_sum(o);
 }
 
-const double *R(milcDslashAxpbyQueued)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
+const tdpExactSum *R(milcDslashAxpbyQueued)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
                                        const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a,
                                        double b) {
   sum_reserve(o, 2); /* this sum and milcRUpdate's: one copy reads both */
-  const double *t_sum = R(dslash_axpby_queue)(o, t_U, t_src, t_w, t_dst, p, a, b, sum_slot(o));
+  const tdpExactSum *t_sum = R(dslash_axpby_queue)(o, t_U, t_src, t_w, t_dst, p, a, b, sum_slot(o));
   o->slot++;
   return t_sum;
 }
 
 double R(milcRUpdate)(milcOps *o, MILC_REAL *t_r, const MILC_REAL *t_q, int par, double alpha,
-                      const double *t_pap, double rr, double *pap) {
-  double *t_sum = sum_slot(o);
+                      const tdpExactSum *t_pap, double rr, double *pap) {
+  tdpExactSum *t_sum = sum_slot(o);
   time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, par, alpha, t_pap, rr,
-                    (const double *) NULL, t_sum);
+                    (const tdpExactSum *) NULL, t_sum);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
   if (!t_pap) return global_sum(o);
   double v[2];
@@ -300,14 +301,15 @@ void R(milcAxpyZpbx)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_p, const MILC_REAL
                      double alpha, double beta, int update_p) {
   time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, par, alpha, beta, update_p,
-             (const double *) NULL, (const double *) NULL, (const double *) NULL, (double *) NULL);
+             (const tdpExactSum *) NULL, (const tdpExactSum *) NULL, (const tdpExactSum *) NULL,
+             (tdpExactSum *) NULL);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, update_p ? 4 * 6.0 : 2 * 6.0,
           (update_p ? 5.0 * MILC_NV : 3.0 * MILC_NV) * sizeof(MILC_REAL));
 }
 
 double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y,
                         int p, double a, double b) {
-  double *t_sum = sum_slot(o);
+  tdpExactSum *t_sum = sum_slot(o);
   time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kAxpbyNorm), o->L->g.nhalf, o->L->g, t_z, t_x, t_y, p, a, b, t_sum);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 6 * 3.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
@@ -322,7 +324,7 @@ void R(milcXpay)(milcOps *o, MILC_REAL *t_p, const MILC_REAL *t_r, int par, doub
 
 double R(milcCgUpdate)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_r, const MILC_REAL *t_p,
                        const MILC_REAL *t_q, int par, double alpha) {
-  double *t_sum = sum_slot(o);
+  tdpExactSum *t_sum = sum_slot(o);
   time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kCgUpdate), o->L->g.nhalf, o->L->g, t_x, t_r, t_p, t_q, par, alpha, t_sum);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 4 * 6.0 + 12.0, (6.0 * MILC_NV) * sizeof(MILC_REAL));
@@ -330,7 +332,7 @@ double R(milcCgUpdate)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_r, const MILC_RE
 }
 
 double R(milcDot)(milcOps *o, const MILC_REAL *t_x, const MILC_REAL *t_y, int p) {
-  double *t_sum = sum_slot(o);
+  tdpExactSum *t_sum = sum_slot(o);
   time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kDot), o->L->g.nhalf, o->L->g, t_x, t_y, p, t_sum);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 12.0, (2.0 * MILC_NV) * sizeof(MILC_REAL));
@@ -345,23 +347,24 @@ double R(milcDot)(milcOps *o, const MILC_REAL *t_x, const MILC_REAL *t_y, int p)
  * after the copy of this iteration's pair. */
 void R(milcCgAheadIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, MILC_REAL *t_p,
                              MILC_REAL *t_r, MILC_REAL *t_q, MILC_REAL *t_t, double mass, long j,
-                             double *t_s, double *h_s, targetEvent_t done) {
+                             tdpExactSum *t_s, tdpExactSum *h_s, targetEvent_t done) {
   const int E = MILC_EVEN;
-  double *cur = t_s + 2 * (j % 4), *prev = t_s + 2 * ((j + 3) % 4),
-         *prev2 = t_s + 2 * ((j + 2) % 4);
+  tdpExactSum *cur = t_s + 2 * (j % 4), *prev = t_s + 2 * ((j + 3) % 4),
+              *prev2 = t_s + 2 * ((j + 2) % 4);
   if (j > 0) { /* x += alpha_{j-1} p, p = r + beta_{j-1} p; zero the pair of j + 1 */
     time_start(o, TARGET_STREAM_DEFAULT, 0);
     TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, E, 0.0, 0.0, 1,
-               (const double *) (prev2 + 1), (const double *) prev, (const double *) (prev + 1),
+               (const tdpExactSum *) (prev2 + 1), (const tdpExactSum *) prev,
+               (const tdpExactSum *) (prev + 1),
                t_s + 2 * ((j + 1) % 4));
     account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 4 * 6.0, (5.0 * MILC_NV) * sizeof(MILC_REAL));
   }
   R(milcDslash)(o, t_U, t_p, t_t, MILC_ODD);
   R(dslash_axpby_queue)(o, t_U, t_t, t_p, t_q, E, mass * mass, -1.0, cur);
   time_start(o, TARGET_STREAM_DEFAULT, 0);
-  TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, E, 0.0, (const double *) cur,
-                    0.0, (const double *) (prev + 1), cur + 1);
+  TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, E, 0.0,
+                    (const tdpExactSum *) cur, 0.0, (const tdpExactSum *) (prev + 1), cur + 1);
   account(o, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
-  copyFromTargetAsync(h_s + 2 * (j % 4), cur, 2 * sizeof(double), TARGET_STREAM_DEFAULT);
+  copyFromTargetAsync(h_s + 2 * (j % 4), cur, 2 * sizeof(tdpExactSum), TARGET_STREAM_DEFAULT);
   targetEventRecord(done, TARGET_STREAM_DEFAULT);
 }

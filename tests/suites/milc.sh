@@ -8,7 +8,9 @@
 # true residual <= tol, solution = double's to cond(M) tol. Portability: the same solve
 # in AOSOA (VVL 4 and 8), SOA VVL 1, AOS VVL 4 and 2 OpenMP threads takes
 # the same iterations and agrees to 1e-12; so does it on 2, 4 and 8 MPI
-# ranks in decompositions that split every axis; one rank exchanges no
+# ranks in decompositions that split every axis, where the solution and the
+# residuals are bitwise those of one rank (exact global sums, issue 25 item
+# 9; on 904b6c2 they differed in the last bits); one rank exchanges no
 # halo (undecomposed axes wrap in the kernels). Gauge files: written, read back
 # bitwise and by another layout; flipped byte, truncation, another lattice,
 # another file refused. Bad input is refused with a message; an
@@ -82,6 +84,18 @@ if milc "$ref" ref "${solve[@]}" --save "$tmp/ref.bin" && grep -q "^CG converged
     [ -n "$b" ] && milc "$b" "$1-$2" "${solve[@]}" --save "$tmp/$1-$2.bin" && same "$1 VVL=$2" "$1-$2"
   done
   OMP_NUM_THREADS=2 milc "$ref" t2 "${solve[@]}" --save "$tmp/t2.bin" && same "2 OpenMP threads" t2
+  # Same build, other thread or rank counts: bitwise the same solution and
+  # CG line (exact sums make every scalar of CG independent of the split).
+  cgline() { grep -o "^CG [a-zA-Z ]*: iterations [0-9]*, restarts [0-9]*, |r|/|b| [^,]*, true residual [^,]*" "$tmp/$1.log"; }
+  bitwise() { # bitwise NAME OUT
+    if [ -n "$(cgline "$2")" ] && [ "$(cgline "$2")" = "$(cgline ref)" ] &&
+       cmp -s "$tmp/ref.bin" "$tmp/$2.bin"; then
+      ok "$1: bitwise the 1-rank solution and CG line"
+    else
+      notok "$1: bitwise the 1-rank solution and CG line ($(cgline "$2") vs $(cgline ref))" "$tmp/$2.log"
+    fi
+  }
+  [ -f "$tmp/t2.bin" ] && bitwise "2 OpenMP threads" t2
   # MPI: 2, 4 and 8 ranks, every axis split somewhere (z = 6 splits into
   # no even blocks), the halo module's site-list faces. One OpenMP thread
   # per rank: ranks outnumber the cores here.
@@ -96,6 +110,7 @@ if milc "$ref" ref "${solve[@]}" --save "$tmp/ref.bin" && grep -q "^CG converged
     out=np$1-${2//,/x}
     if mpi "$ref" "$1" "$2" "$out"; then
       same "$1 ranks as $(grep -o 'rank(s) as [0-9 x]*' "$tmp/$out.log" | sed 's/rank(s) as //')" "$out"
+      bitwise "$1 ranks as $(grep -o 'rank(s) as [0-9 x]*' "$tmp/$out.log" | sed 's/rank(s) as //')" "$out"
     else
       notok "$1 ranks, decomposition $2: solve ran" "$tmp/$out.log"
     fi
@@ -152,6 +167,17 @@ for v in "events fused" "sync classic" "events classic" "sync fused" "events ahe
   fi
 done
 [ "$variants_ok" = 1 ] && ok "--timing events|sync x --cg fused|classic|ahead: the same solution, bitwise"
+# On 4 ranks too (the sums through targetExactAllreduce; --cg ahead is
+# fused there): bitwise the 1-rank solution.
+for v in classic ahead; do
+  if OMP_NUM_THREADS=1 timeout -k 5 60 mpirun --oversubscribe -np 4 "$ref/milc" "${solve[@]}" \
+       --cg "$v" --decomposition 2,1,1,2 --save "$tmp/v4-$v.bin" >"$tmp/v4-$v.log" 2>&1 &&
+     cmp -s "$tmp/v-events-fused.bin" "$tmp/v4-$v.bin"; then
+    ok "--cg $v on 4 ranks: bitwise the 1-rank solution"
+  else
+    notok "--cg $v on 4 ranks: bitwise the 1-rank solution" "$tmp/v4-$v.log"
+  fi
+done
 # --cg ahead on 2 ranks is --cg fused (the sums go through MPI); single
 # precision with its restarts: the same solution as classic, bitwise
 if milc "$ref" ahead-s --size 4,4,6,8 --precision single --mass 0.2 --tol 1e-6 --print_every 0 \
