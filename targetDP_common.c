@@ -643,16 +643,18 @@ void tdpReduceClear_(void) {
 
 void tdpReduceCheck_(const void *partial, tdpReduceOp op, const char *call, const char *name,
                      const char *file, int line) {
-  static const char *what[3] = {"a sum", "a minimum", "a maximum"};
-  static const char *clause[3] = {"TDP_RSUM", "TDP_RMIN", "TDP_RMAX"};
-  static const char *block[3] = {"targetBlockAdd", "targetBlockMin", "targetBlockMax"};
+  /* kinds 0-2 are tdpReduceOp; 3 is TDP_REXACT's (targetDP_exact.h) */
+  static const char *what[4] = {"a sum", "a minimum", "a maximum", "an exact sum"};
+  static const char *clause[4] = {"TDP_RSUM", "TDP_RMIN", "TDP_RMAX", "TDP_REXACT"};
+  static const char *block[4] = {"targetBlockAdd", "targetBlockMin", "targetBlockMax",
+                                 "targetBlockAddExact"};
   tdpSite at = {call, file, line};
   /* the latest loop that named it decides */
   for (int i = rvars_n - 1; i >= 0; i--) {
     if (rvars[i].addr != partial) continue;
     if (rvars[i].op == (int) op) return;
-    int k = rvars[i].op >= 0 && rvars[i].op <= 2 ? rvars[i].op : 0;
-    int o = (int) op >= 0 && (int) op <= 2 ? (int) op : 0;
+    int k = rvars[i].op >= 0 && rvars[i].op <= 3 ? rvars[i].op : 0;
+    int o = (int) op >= 0 && (int) op <= 3 ? (int) op : 0;
     tdpFail(TARGET_ERROR_INVALID_VALUE, at,
             "'%s' is reduced as %s (%s) by the in-kernel reduction at %s:%d, but %s combines "
             "it as %s: the backends would disagree (the C backend combines the threads' "

@@ -606,7 +606,8 @@ static __device__ inline double tdpExactBlockValue_(const tdpExactSum *t_sum) {
  * The checked C build refuses an accumulator that no clause named. */
 #if defined(TARGETDP_CHECK) && !defined(__CUDACC__)
 #define targetBlockAddExact(acc)                                                            \
-  (tdpReduceCheck_((const void *) (acc), "targetBlockAddExact", #acc, __FILE__, __LINE__), \
+  (tdpReduceCheck_((const void *) (acc), (tdpReduceOp) TDP_EXACT_KIND_, "targetBlockAddExact", \
+                   #acc, __FILE__, __LINE__),                                                \
    tdpBlockAddExactBackend_(acc))
 #else
 #define targetBlockAddExact(acc) tdpBlockAddExactBackend_(acc)
