@@ -106,7 +106,9 @@ LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC
             $(BUILD)/obj/targetDP_compat.o $(BUILD)/obj/targetDP_box.o \
             $(BUILD)/obj/targetDP_profile.o \
             $(BUILD)/obj/targetDP_scan_$(if $(filter cuda,$(TARGET)),CUDA,C).o \
-            $(BUILD)/obj/targetDP_async.o $(BUILD)/obj/targetDP_pack.o
+            $(BUILD)/obj/targetDP_async.o $(BUILD)/obj/targetDP_pack.o \
+            $(BUILD)/obj/targetDP_exact.o \
+            $(BUILD)/obj/targetDP_exact_$(if $(filter cuda,$(TARGET)),CUDA,C).o
 
 # Header dependencies come from the compilers (-MMD -MP: a .d file beside
 # each object, a phony target per header so a deleted header is no error).
@@ -181,7 +183,8 @@ nccl-where:
 # (a program that does not call them does not link them, so does not need
 # MPI).
 ifneq ($(MPI_LDLIBS),)
-  LAYER_OBJ += $(BUILD)/obj/targetDP_halo.o $(BUILD)/obj/targetDP_devcomm.o
+  LAYER_OBJ += $(BUILD)/obj/targetDP_halo.o $(BUILD)/obj/targetDP_devcomm.o \
+               $(BUILD)/obj/targetDP_exact_mpi.o
   MPI_LDLIBS += $(NCCL_LDLIBS)
 endif
 
@@ -208,6 +211,9 @@ $(BUILD)/obj/targetDP_halo.o: targetDP_halo.c
 $(BUILD)/obj/targetDP_devcomm.o: targetDP_devcomm.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(MPI_CPPFLAGS) $(NCCL_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/obj/targetDP_exact_mpi.o: targetDP_exact_mpi.c
+	@mkdir -p $(dir $@)
+	$(COMPILE_PROG) $(MPI_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/obj/targetDP_%.o: targetDP_%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@

@@ -300,12 +300,16 @@ typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
  * variable, TDP_RSUM(v), TDP_RMIN(v) or TDP_RMAX(v), at most 8; a clause is
  * the triple (OpenMP operator, tdpReduceOp, v), from which each backend
  * builds what it needs: the OpenMP reduction clause, and in the checked C
- * build the variable's name, size and address (for the checks). TDP_EACH_(m, a, b) is m(a) m(b).
- * A ninth clause names a macro TDP_EACH_<ninth> that does not exist: a
- * compile error, not a dropped variable. */
+ * build the variable's operation, name, size and address (for the checks).
+ * TDP_EACH_(m, a, b) is m(a) m(b). A ninth clause names a macro
+ * TDP_EACH_<ninth> that does not exist: a compile error, not a dropped
+ * variable. Min and max are the layer's own OpenMP reductions tdp_min_ and
+ * tdp_max_ (declared with the C backend's loops), which keep a NaN: the
+ * built-in min and max combine the threads' and lanes' partials in an
+ * unspecified way for NaN, and gcc's dropped it (issue 25 item 3). */
 #define TDP_RSUM(v) (+, TDP_SUM, v)
-#define TDP_RMIN(v) (min, TDP_MIN, v)
-#define TDP_RMAX(v) (max, TDP_MAX, v)
+#define TDP_RMIN(v) (tdp_min_, TDP_MIN, v)
+#define TDP_RMAX(v) (tdp_max_, TDP_MAX, v)
 #define TDP_CAT_(a, b) TDP_CAT_I_(a, b)
 #define TDP_CAT_I_(a, b) a##b
 #define TDP_NARG_(...) TDP_NARG_I_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
@@ -479,6 +483,8 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
   TDP_TLP_PASSES_(baseIndex, N, TDP_FULL_REDUCE_(tdp_n_),                              \
                   tdp_full_ + (blockIdx.x == 0 ? 0L : tdp_n_))                         \
   TDP_NOBREAK_LANES_(TDP_LANES_DECL_(tdp_rlane_, tdp_n_, baseIndex))
+/* TDP_TLP_REDUCE with extra OpenMP clauses (C backend; ignored here). */
+#define TDP_TLP_REDUCE_OPT_(opts, baseIndex, N, ...) TDP_TLP_REDUCE(baseIndex, N, __VA_ARGS__)
 
 /* One thread per stride: blocks then sweep the lattice in order, which
  * keeps the many streams of a stencil kernel close together in DRAM. */
@@ -561,11 +567,20 @@ static inline unsigned int tdpNumBlocks(long n, long per_block, int capped) {
 
 /* Block reductions: one implementation, a template over the operation and
  * the element type, used by targetBlock{Add,Min,Max}{Double,Float,Int,Long}
- * and by the library's own reductions (targetDP_CUDA.cu). */
+ * and by the library's own reductions (targetDP_CUDA.cu). Min and max
+ * propagate a NaN wherever it is (y NaN wins; x NaN stays), as a sum does
+ * and as the C backend does (docs/api.md, "NaN"); one more compare per
+ * element, in code bound by memory. */
+template <typename T> static __device__ inline bool tdpIsNan_(T x) {
+  (void) x; /* integers have none */
+  return false;
+}
+static __device__ inline bool tdpIsNan_(double x) { return x != x; }
+static __device__ inline bool tdpIsNan_(float x) { return x != x; }
 template <tdpReduceOp op, typename T> static __device__ inline T tdpCombine_(T x, T y) {
   if (op == TDP_SUM) return x + y;
-  if (op == TDP_MIN) return y < x ? y : x;
-  return y > x ? y : x;
+  if (op == TDP_MIN) return (y < x || tdpIsNan_(y)) ? y : x;
+  return (y > x || tdpIsNan_(y)) ? y : x;
 }
 
 /* The op of every thread's v, valid in thread 0. Warp shuffles, then one
@@ -604,9 +619,10 @@ template <tdpReduceOp op, typename T> static __device__ inline T tdpBlockReduce_
  * (long through its 64-bit twin; Linux long is 64 bits). Floating min and
  * max have no hardware atomic: a compare-and-swap loop on the bits, which
  * stops as soon as the stored value is already at least as good, so the
- * loop runs once per block in practice. A NaN partial never wins a
- * comparison and is dropped (as by a CPU min/max reduction, whose result
- * for NaN is unspecified). */
+ * loop runs once per block in practice. A NaN wins (tdpCombine_), and the
+ * loop compares bits, never values: a location holding a NaN is "already
+ * as good" when the combine gives back its bits, so the loop ends there
+ * too (comparing values, NaN == NaN is false and it spun; issue 25). */
 static_assert(sizeof(long) == sizeof(long long), "targetBlock*Long needs a 64-bit long");
 static __device__ inline unsigned long long tdpBits_(double x) {
   return (unsigned long long) __double_as_longlong(x);
@@ -622,8 +638,9 @@ template <tdpReduceOp op, typename T> static __device__ inline T tdpAtomicCas_(T
   Bits *tb = (Bits *) t, old = *tb;
   for (;;) {
     T cur = tdpFromBits_(old, v);
-    if (tdpCombine_<op>(cur, v) == cur) return cur; /* v would change nothing */
-    Bits seen = atomicCAS(tb, old, tdpBits_(v));
+    Bits want = tdpBits_(tdpCombine_<op>(cur, v));
+    if (want == old) return cur; /* v would change nothing */
+    Bits seen = atomicCAS(tb, old, want);
     if (seen == old) return cur;
     old = seen;
   }
@@ -783,15 +800,61 @@ static inline int tdpLanes_(int nlane) {
  * declared before the loop are shared by the OpenMP threads: only those
  * named in a clause are reduced, any other one written here is a race
  * (the checked build catches the partial of targetBlock* that is not). */
-#define TDP_TLP_REDUCE(baseIndex, N, ...)                              \
+#if defined(__clang__) && defined(_OPENMP)
+/* clang (14 and 16; icx and other LLVM compilers define __clang__ too)
+ * miscompiles `omp for simd` with a reduction, alone or in `omp parallel
+ * for simd`, when the body stores and reduces under a condition (if, if
+ * else, continue): a Jacobi residual summed over the interior sites came
+ * out a sixth to a third of the true value, min and max wrong too, also on
+ * one thread. Its `omp parallel for` and its `omp simd`, each with the
+ * reduction, are right on every body (issue 25, docs/reliability.md; the
+ * plain OpenMP reproducer is in tests/compilers/omp_cond_reduce.c). So on
+ * clang the threads share out chunks of TDP_RCHUNK_ sites and each chunk
+ * is one simd loop: one horizontal combine per chunk, and clang vectorises
+ * that loop, which it did not for the old form: a dot product became 5.5x
+ * faster (docs/performance.md, "Issue 25"). gcc (12) gets the combined
+ * form right and keeps it. */
+#define TDP_RCHUNK_ 2048L
+static inline long tdpRChunkEnd_(long c, long n) { return n - c > TDP_RCHUNK_ ? c + TDP_RCHUNK_ : n; }
+#define TDP_TLP_REDUCE_OPT_(opts, baseIndex, N, ...)                                 \
+  TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                                 \
+  TDP_OMP_(parallel for schedule(static) TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))       \
+  for (long tdp_c_ = 0; tdp_c_ < (N); tdp_c_ += TDP_RCHUNK_)                          \
+    TDP_OMP_SIMD_(opts TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                          \
+    for (long baseIndex = tdp_c_; baseIndex < tdpRChunkEnd_(tdp_c_, (N)); baseIndex++) \
+      TDP_NOBREAK_
+#else
+/* opts: extra clauses of the loop's pragma (TDP_TLP_EXACT's simdlen(1)). */
+#define TDP_TLP_REDUCE_OPT_(opts, baseIndex, N, ...)                   \
   TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                   \
-  TDP_OMP_PFS_(TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                   \
+  TDP_OMP_PFS_(opts TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))              \
   for (long baseIndex = 0; baseIndex < (N); baseIndex++) TDP_NOBREAK_
+#endif
+#define TDP_TLP_REDUCE(baseIndex, N, ...) TDP_TLP_REDUCE_OPT_(, baseIndex, N, __VA_ARGS__)
+/* The min and max of TDP_RMIN/TDP_RMAX: OpenMP's own leave a NaN partial
+ * unspecified (gcc dropped it), these keep it, as a sum does; a private
+ * copy starts at the variable's value (rule 2 of docs/api.md: an element
+ * of the data, so an identity). gcc vectorises them as it does min and
+ * max (docs/performance.md, "Issue 25"). */
+#if defined(_OPENMP) || defined(TDP_OPENMP_SIMD)
+#define TDP_DECLARE_MINMAX_(T, nan)                                                       \
+  TDP_PRAGMA(omp declare reduction(tdp_min_ : T : omp_out =                              \
+             ((omp_in < omp_out) nan) ? omp_in : omp_out)                                \
+             initializer(omp_priv = omp_orig))                                           \
+  TDP_PRAGMA(omp declare reduction(tdp_max_ : T : omp_out =                              \
+             ((omp_in > omp_out) nan) ? omp_in : omp_out)                                \
+             initializer(omp_priv = omp_orig))
+TDP_DECLARE_MINMAX_(double, || omp_in != omp_in)
+TDP_DECLARE_MINMAX_(float, || omp_in != omp_in)
+TDP_DECLARE_MINMAX_(int, )
+TDP_DECLARE_MINMAX_(long, )
+#endif
 #ifdef TARGETDP_CHECK
 /* The checked build records which variables the loop reduces (their
- * addresses), before the loop; targetBlock* then refuses any other. It
- * also refuses a sum that does not start at 0: on CUDA each thread starts
- * from the initial value, so it would count once per thread. */
+ * addresses and operations), before the loop; targetBlock* then refuses
+ * any other, and one whose operation is not the clause's. It also refuses
+ * a sum that does not start at 0: on CUDA each thread starts from the
+ * initial value, so it would count once per thread. */
 #define TDP_RREGISTER_(...)                                                           \
   for (int tdp_rreg_ = tdpReduceVars_(__FILE__, __LINE__ __VA_ARGS__, -1);            \
        tdp_rreg_; tdp_rreg_ = 0)
@@ -830,9 +893,19 @@ static inline int tdpLanes_(int nlane) {
 #define TDP_CHEVRONS_NOSTRIDE_(N)
 #define TDP_CHEVRONS_REDUCE_(N)
 
+/* x is a NaN (integers have none; a function per type, since x != x on an
+ * int is a warning). */
+#define TDP_ISNAN_(Name, T, test) \
+  static inline int tdpIsNan##Name##_(T x) { return test; }
+TDP_ISNAN_(Double, double, x != x)
+TDP_ISNAN_(Float, float, x != x)
+TDP_ISNAN_(Int, int, ((void) x, 0))
+TDP_ISNAN_(Long, long, ((void) x, 0))
+
 /* Called after the TLP loop, where the reduction clause has already
  * combined the threads' partials: one atomic (or, for min and max, which
- * have no omp atomic before OpenMP 5.1, one critical section) per call. */
+ * have no omp atomic before OpenMP 5.1, one critical section) per call.
+ * Min and max keep a NaN, as the CUDA backend's do. */
 #define TDP_BLOCK_OPS_(Name, T)                                        \
   static inline void targetBlockAdd##Name(T *t, T p) {                 \
     TDP_OMP_(atomic update)                                            \
@@ -840,11 +913,11 @@ static inline int tdpLanes_(int nlane) {
   }                                                                    \
   static inline void targetBlockMin##Name(T *t, T p) {                 \
     TDP_OMP_(critical(tdp_block_minmax_))                              \
-    if (p < *t) *t = p;                                                \
+    if (p < *t || tdpIsNan##Name##_(p)) *t = p;                        \
   }                                                                    \
   static inline void targetBlockMax##Name(T *t, T p) {                 \
     TDP_OMP_(critical(tdp_block_minmax_))                              \
-    if (p > *t) *t = p;                                                \
+    if (p > *t || tdpIsNan##Name##_(p)) *t = p;                        \
   }
 
 #endif /* __CUDACC__ */
@@ -868,24 +941,30 @@ extern "C" {
 #endif
 int tdpReduceVars_(const char *file, int line, ...);
 void tdpReduceClear_(void);
-void tdpReduceCheck_(const void *partial, const char *call, const char *name, const char *file,
-                     int line);
+void tdpReduceCheck_(const void *partial, tdpReduceOp op, const char *call, const char *name,
+                     const char *file, int line);
 #ifdef __cplusplus
 }
 #endif
-#define TDP_RCHECKED_(fn, t, p) (tdpReduceCheck_(&(p), #fn, #p, __FILE__, __LINE__), fn(t, p))
-#define targetBlockAddDouble(t, p) TDP_RCHECKED_(targetBlockAddDouble, t, p)
-#define targetBlockMinDouble(t, p) TDP_RCHECKED_(targetBlockMinDouble, t, p)
-#define targetBlockMaxDouble(t, p) TDP_RCHECKED_(targetBlockMaxDouble, t, p)
-#define targetBlockAddFloat(t, p) TDP_RCHECKED_(targetBlockAddFloat, t, p)
-#define targetBlockMinFloat(t, p) TDP_RCHECKED_(targetBlockMinFloat, t, p)
-#define targetBlockMaxFloat(t, p) TDP_RCHECKED_(targetBlockMaxFloat, t, p)
-#define targetBlockAddInt(t, p) TDP_RCHECKED_(targetBlockAddInt, t, p)
-#define targetBlockMinInt(t, p) TDP_RCHECKED_(targetBlockMinInt, t, p)
-#define targetBlockMaxInt(t, p) TDP_RCHECKED_(targetBlockMaxInt, t, p)
-#define targetBlockAddLong(t, p) TDP_RCHECKED_(targetBlockAddLong, t, p)
-#define targetBlockMinLong(t, p) TDP_RCHECKED_(targetBlockMinLong, t, p)
-#define targetBlockMaxLong(t, p) TDP_RCHECKED_(targetBlockMaxLong, t, p)
+/* The operation of the call must be the clause's: TDP_RMAX(s) then
+ * targetBlockAddDouble(t, s) summed the threads' maxima on the C backend
+ * and the threads' partial sums on CUDA (issue 25 item 2). Not a compile
+ * error: the clause and the call are separate statements, the clause's
+ * scope ends with the loop and the variable's type does not carry it. */
+#define TDP_RCHECKED_(fn, op, t, p) \
+  (tdpReduceCheck_(&(p), op, #fn, #p, __FILE__, __LINE__), fn(t, p))
+#define targetBlockAddDouble(t, p) TDP_RCHECKED_(targetBlockAddDouble, TDP_SUM, t, p)
+#define targetBlockMinDouble(t, p) TDP_RCHECKED_(targetBlockMinDouble, TDP_MIN, t, p)
+#define targetBlockMaxDouble(t, p) TDP_RCHECKED_(targetBlockMaxDouble, TDP_MAX, t, p)
+#define targetBlockAddFloat(t, p) TDP_RCHECKED_(targetBlockAddFloat, TDP_SUM, t, p)
+#define targetBlockMinFloat(t, p) TDP_RCHECKED_(targetBlockMinFloat, TDP_MIN, t, p)
+#define targetBlockMaxFloat(t, p) TDP_RCHECKED_(targetBlockMaxFloat, TDP_MAX, t, p)
+#define targetBlockAddInt(t, p) TDP_RCHECKED_(targetBlockAddInt, TDP_SUM, t, p)
+#define targetBlockMinInt(t, p) TDP_RCHECKED_(targetBlockMinInt, TDP_MIN, t, p)
+#define targetBlockMaxInt(t, p) TDP_RCHECKED_(targetBlockMaxInt, TDP_MAX, t, p)
+#define targetBlockAddLong(t, p) TDP_RCHECKED_(targetBlockAddLong, TDP_SUM, t, p)
+#define targetBlockMinLong(t, p) TDP_RCHECKED_(targetBlockMinLong, TDP_MIN, t, p)
+#define targetBlockMaxLong(t, p) TDP_RCHECKED_(targetBlockMaxLong, TDP_MAX, t, p)
 #endif
 
 /* ---------------------------------------------------------------------- */
@@ -1254,5 +1333,7 @@ int targetDeviceId(void);
 #include "targetDP_compat.h"
 #endif
 #include "targetDP_box.h"
+/* Exact, reproducible sums: tdpExactSum, tdpExactAcc, TDP_TLP_EXACT, targetDoubleSumExact. */
+#include "targetDP_exact.h"
 
 #endif /* TARGETDP_H */

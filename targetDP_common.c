@@ -568,8 +568,11 @@ int tdpReduceT(void *res, const void *t_a, size_t n, tdpType type, size_t esz, t
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * esz, "the target array", at);
   if (rc == TARGET_SUCCESS) rc = check_elements(t_a, esz, "the target array", at);
   if (rc == TARGET_SUCCESS) rc = check_host(res, result_size(type), "the result", at);
+  /* Sums of float and double: exact, correctly rounded (targetDP_exact.c) */
+  const int exact = op == TDP_SUM && type != TDP_TYPE_INT && type != TDP_TYPE_LONG;
   return rc ? rc : TDP_PROFILED_(at.call, (double) n * esz,
-                                  tdpBackendReduce(res, t_a, n, type, op, at));
+                                  exact ? tdpExactReduce(res, t_a, n, type, at)
+                                        : tdpBackendReduce(res, t_a, n, type, op, at));
 }
 
 int tdpReduceDouble(double *res, const double *t_a, size_t n, tdpReduceOp op, const char *f, int l) {
@@ -587,7 +590,12 @@ int tdpReduceInt(long long *res, const int *t_a, size_t n, tdpReduceOp op, const
  * so a partial cannot pass on an earlier kernel's list. A kernel with more
  * than RVARS_MAX reduction variables in all keeps the latest ones. */
 #define RVARS_MAX 64
-static const void *rvars[RVARS_MAX];
+static struct {
+  const void *addr;
+  int op; /* its tdpReduceOp */
+  const char *file; /* its loop */
+  int line;
+} rvars[RVARS_MAX];
 static int rvars_n = 0;
 static const char *rvars_file = NULL; /* the latest reduction loop */
 static int rvars_line = 0;
@@ -605,7 +613,10 @@ int tdpReduceVars_(const char *file, int line, ...) {
       memmove(rvars, rvars + 1, (RVARS_MAX - 1) * sizeof(rvars[0]));
       rvars_n--;
     }
-    rvars[rvars_n++] = p;
+    rvars[rvars_n].addr = p;
+    rvars[rvars_n].op = op;
+    rvars[rvars_n].file = file;
+    rvars[rvars_n++].line = line;
     /* 0 of every supported type is all bits clear; -0.0 (the sign bit
      * alone, in the last byte on a little-endian host) is a zero too. */
     const unsigned char *b = (const unsigned char *) p;
@@ -630,11 +641,28 @@ void tdpReduceClear_(void) {
   rvars_file = NULL;
 }
 
-void tdpReduceCheck_(const void *partial, const char *call, const char *name, const char *file,
-                     int line) {
+void tdpReduceCheck_(const void *partial, tdpReduceOp op, const char *call, const char *name,
+                     const char *file, int line) {
+  /* kinds 0-2 are tdpReduceOp; 3 is TDP_REXACT's (targetDP_exact.h) */
+  static const char *what[4] = {"a sum", "a minimum", "a maximum", "an exact sum"};
+  static const char *clause[4] = {"TDP_RSUM", "TDP_RMIN", "TDP_RMAX", "TDP_REXACT"};
+  static const char *block[4] = {"targetBlockAdd", "targetBlockMin", "targetBlockMax",
+                                 "targetBlockAddExact"};
   tdpSite at = {call, file, line};
-  for (int i = 0; i < rvars_n; i++)
-    if (rvars[i] == partial) return;
+  /* the latest loop that named it decides */
+  for (int i = rvars_n - 1; i >= 0; i--) {
+    if (rvars[i].addr != partial) continue;
+    if (rvars[i].op == (int) op) return;
+    int k = rvars[i].op >= 0 && rvars[i].op <= 3 ? rvars[i].op : 0;
+    int o = (int) op >= 0 && (int) op <= 3 ? (int) op : 0;
+    tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+            "'%s' is reduced as %s (%s) by the in-kernel reduction at %s:%d, but %s combines "
+            "it as %s: the backends would disagree (the C backend combines the threads' "
+            "partials as %s, CUDA as %s); call %s* for it, or change the clause",
+            name, what[k], clause[k], rvars[i].file, rvars[i].line, call, what[o], what[k],
+            what[o], block[k]);
+    return;
+  }
   if (rvars_file)
     tdpFail(TARGET_ERROR_INVALID_VALUE, at,
             "'%s' is not a reduction variable of the in-kernel reduction at %s:%d (or of an "

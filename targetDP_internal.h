@@ -51,6 +51,15 @@ int tdpBackendReduce(void *res, const void *t_a, size_t n, tdpType type, tdpRedu
 int tdpBackendConvert(void *t_dst, const void *t_src, long nsites, long ncomp, size_t esz,
                       int aos2soa, tdpSite at);
 int tdpBackendSynchronize(tdpSite at);
+/* Exact sums (targetDP_exact.h): t_a holds n elements of ncomp (1 or 2:
+ * complex) interleaved float or double components; res[c] += the exact sum
+ * of component c, every digit carried (the caller zeroed res). */
+int tdpBackendExactSum(tdpExactSum *res, const void *t_a, size_t n, int ncomp, tdpType type,
+                       tdpSite at);
+/* targetDP_exact.c: tdpReduceT's float and double sums (real, complex),
+ * and the refusal of a sum with too many contributions to trust. */
+int tdpExactReduce(void *res, const void *t_a, size_t n, tdpType type, tdpSite at);
+int tdpExactCheckOps(const tdpExactSum *s, size_t n, tdpSite at);
 int tdpBackendLaunchCheck(const char *kernel, tdpSite at); /* right after a launch */
 
 /* Constants and target-to-target copies (arguments checked). */

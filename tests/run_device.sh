@@ -7,6 +7,11 @@
 set -uo pipefail
 # TESTS_PARTS (default "unit halo"): unit = the unit tests and examples,
 # halo = targetDP_halo on the GPUs (scripts/run_multigpu.sh asks for halo).
+# TDP_TEST_ONLY="test_a test_b": the unit part builds and runs only those
+# binaries (in every GPU configuration, plainly and under the sanitizers),
+# e.g. the reduction tests of issue 25:
+#   TESTS_PARTS=unit TDP_TEST_ONLY="test_reduce_matrix test_atomics test_inkernel_reduce
+#     test_reduce test_checked" bash tests/run_device.sh
 TESTS_PARTS=${TESTS_PARTS:-unit halo}
 part() { [[ " $TESTS_PARTS " == *" $1 "* ]]; }
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

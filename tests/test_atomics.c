@@ -4,6 +4,12 @@
  * address; the results are exact, the float/double values being small
  * integers), and their semantics one call at a time (the old value
  * returned, min/max that do not change a better value, a failed CAS).
+ *
+ * Issue 25 items 3 and 7: a compare-and-swap compares bits, so it matches a
+ * location holding a NaN (with value ==, NaN == NaN is false: the CAS loop
+ * of docs/api.md never ended there) and tells -0.0 from 0.0; min and max
+ * store a NaN and keep one; the CAS loop of docs/api.md, written with
+ * targetAtomicCompareExchange, ends on every site, on a NaN too.
  */
 #include "test_util.h"
 
@@ -104,12 +110,110 @@ ATOMIC_TESTS(Long, long)
 ATOMIC_TESTS(Float, float)
 ATOMIC_TESTS(Double, double)
 
+/* Float and double, one thread: a[0] and a[4], a[5] start as the NaN in
+ * a[1], a[3] as -0.0, a[6] as 5. */
+#define NAN_TESTS(Name, T)                                                                    \
+  TDP_KERNEL void nanOps##Name(T *a, T *r) {                                                  \
+    TDP_TLP_NOSTRIDE(i, 1) {                                                                  \
+      (void) i;                                                                               \
+      T nan = a[1];                                                                           \
+      r[0] = targetAtomicCAS##Name(&a[0], nan, (T) 6);   a[2] = a[0]; /* NaN, 6 */            \
+      r[1] = targetAtomicCAS##Name(&a[3], (T) 0, (T) 7); a[7] = a[3]; /* -0, -0: fails */     \
+      r[2] = targetAtomicMin##Name(&a[6], nan);          a[8] = a[6]; /* 5, NaN */            \
+      r[3] = targetAtomicMin##Name(&a[6], (T) 1);        a[9] = a[6]; /* NaN, NaN */          \
+      a[6] = (T) 5;                                                                           \
+      r[4] = targetAtomicMax##Name(&a[6], nan);          a[10] = a[6]; /* 5, NaN */           \
+      r[5] = targetAtomicMax##Name(&a[6], (T) 9);        a[11] = a[6]; /* NaN, NaN */         \
+    }                                                                                         \
+  }                                                                                           \
+  static void test_nan_##Name(void **state) {                                                 \
+    (void) state;                                                                             \
+    T a[12], r[6], *t_a = NULL, *t_r = NULL;                                                  \
+    for (int i = 0; i < 12; i++) a[i] = (T) 0;                                                \
+    a[0] = a[1] = (T) NAN;                                                                    \
+    a[3] = (T) -0.0;                                                                          \
+    a[6] = (T) 5;                                                                             \
+    assert_int_equal(targetMalloc(&t_a, sizeof(a)), TARGET_SUCCESS);                          \
+    assert_int_equal(targetCalloc(&t_r, sizeof(r)), TARGET_SUCCESS);                          \
+    assert_int_equal(copyToTarget(t_a, a, sizeof(a)), TARGET_SUCCESS);                        \
+    TDP_LAUNCH_NOSTRIDE(nanOps##Name, 1, t_a, t_r);                                           \
+    assert_int_equal(targetSynchronize(), TARGET_SUCCESS);                                    \
+    assert_int_equal(copyFromTarget(a, t_a, sizeof(a)), TARGET_SUCCESS);                      \
+    assert_int_equal(copyFromTarget(r, t_r, sizeof(r)), TARGET_SUCCESS);                      \
+    if (!(isnan(r[0]) && a[2] == (T) 6))                                                      \
+      fail_msg("CAS on a location holding NaN, expected that NaN: returned %g, stored %g "    \
+               "(want NaN, 6)", (double) r[0], (double) a[2]);                                \
+    if (!(r[1] == 0 && signbit(r[1]) && a[7] == 0 && signbit(a[7])))                          \
+      fail_msg("CAS of -0.0 expecting 0.0 must fail (bits differ): returned %g, stored %g",   \
+               (double) r[1], (double) a[7]);                                                 \
+    if (!(r[2] == 5 && isnan(a[8]) && isnan(r[3]) && isnan(a[9])))                            \
+      fail_msg("min with NaN: returned %g then %g, stored %g then %g (want 5, NaN, NaN, NaN)", \
+               (double) r[2], (double) r[3], (double) a[8], (double) a[9]);                   \
+    if (!(r[4] == 5 && isnan(a[10]) && isnan(r[5]) && isnan(a[11])))                          \
+      fail_msg("max with NaN: returned %g then %g, stored %g then %g (want 5, NaN, NaN, NaN)", \
+               (double) r[4], (double) r[5], (double) a[10], (double) a[11]);                 \
+    targetFree(t_a);                                                                          \
+    targetFree(t_r);                                                                          \
+  }
+NAN_TESTS(Float, float)
+NAN_TESTS(Double, double)
+
+/* The CAS loop of docs/api.md on every site: acc[0] counts the sites (from
+ * 0), acc[1] is doubled by each site (from `start`, NaN for float and
+ * double: it must stay NaN and every loop must end). A loop that has not
+ * ended after n + 64 tries (one success per try among n contenders) is
+ * counted in *t_stuck. */
+#define CX_TESTS(Name, T, START)                                                              \
+  TDP_KERNEL void cxLoop##Name(T *acc, long n, int *t_stuck) {                                \
+    TDP_TLP(baseIndex, n) {                                                                   \
+      TDP_ILP(vecIndex) {                                                                     \
+        (void) vecIndex;                                                                      \
+        long tries = 0;                                                                       \
+        T seen = (T) 0; /* any guess: a failed exchange loads the value */                    \
+        while (!targetAtomicCompareExchange##Name(&acc[0], &seen, seen + (T) 1))              \
+          if (++tries > n + 64) break;                                                        \
+        T seen1 = (T) 0;                                                                      \
+        while (!targetAtomicCompareExchange##Name(&acc[1], &seen1, seen1 * (T) 2))            \
+          if (++tries > 2 * (n + 64)) break;                                                  \
+        if (tries > n + 64) targetAtomicAddInt(t_stuck, 1);                                   \
+      }                                                                                       \
+    }                                                                                         \
+  }                                                                                           \
+  static void test_cx_loop_##Name(void **state) {                                             \
+    (void) state;                                                                             \
+    const long n = 3000;                                                                      \
+    T acc[2] = {(T) 0, START}, *t_acc = NULL;                                                 \
+    int stuck = -1, *t_stuck = NULL;                                                          \
+    assert_int_equal(targetMalloc(&t_acc, sizeof(acc)), TARGET_SUCCESS);                      \
+    assert_int_equal(targetCalloc(&t_stuck, sizeof(int)), TARGET_SUCCESS);                    \
+    assert_int_equal(copyToTarget(t_acc, acc, sizeof(acc)), TARGET_SUCCESS);                  \
+    TDP_LAUNCH(cxLoop##Name, n, t_acc, n, t_stuck);                                           \
+    assert_int_equal(targetSynchronize(), TARGET_SUCCESS);                                    \
+    assert_int_equal(copyFromTarget(acc, t_acc, sizeof(acc)), TARGET_SUCCESS);                \
+    assert_int_equal(copyFromTarget(&stuck, t_stuck, sizeof(int)), TARGET_SUCCESS);           \
+    if (stuck != 0) fail_msg("%d of %ld CAS loops did not end", stuck, n);                    \
+    assert_true(acc[0] == (T) n);                                                             \
+    T want1 = START;                                                                          \
+    for (long i = 0; i < n; i++) want1 = want1 * (T) 2;                                       \
+    assert_memory_equal(&acc[1], &want1, sizeof(T));                                          \
+    targetFree(t_acc);                                                                        \
+    targetFree(t_stuck);                                                                      \
+  }
+/* integers: 0 stays 0 (doubling) */
+CX_TESTS(Int, int, 0)
+CX_TESTS(Long, long, 0)
+CX_TESTS(Float, float, (float) NAN)
+CX_TESTS(Double, double, (double) NAN)
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_contention_Int),   cmocka_unit_test(test_semantics_Int),
       cmocka_unit_test(test_contention_Long),  cmocka_unit_test(test_semantics_Long),
       cmocka_unit_test(test_contention_Float), cmocka_unit_test(test_semantics_Float),
       cmocka_unit_test(test_contention_Double), cmocka_unit_test(test_semantics_Double),
+      cmocka_unit_test(test_nan_Float),         cmocka_unit_test(test_nan_Double),
+      cmocka_unit_test(test_cx_loop_Int),       cmocka_unit_test(test_cx_loop_Long),
+      cmocka_unit_test(test_cx_loop_Float),     cmocka_unit_test(test_cx_loop_Double),
   };
   return cmocka_run_group_tests_name("atomics " TARGETDP_CONFIG, tests, tuSetup, tuTeardown);
 }

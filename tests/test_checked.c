@@ -12,8 +12,10 @@
  *   - (C backend) an in-kernel reduction whose second partial is not named
  *     in the loop's clauses (shared by the OpenMP threads: a race), and a
  *     partial summed in a plain TDP_TLP loop: targetBlock* names the
- *     variable, the file and line, and the reduction loop's line; and a
- *     sum that does not start at 0 (on CUDA it would count per thread);
+ *     variable, the file and line, and the reduction loop's line; a sum
+ *     that does not start at 0 (on CUDA it would count per thread); and a
+ *     block call whose operation is not the clause's (TDP_RMAX(s), then
+ *     targetBlockAddDouble(t, s): the backends disagree; issue 25 item 2);
  *   - (every build, CUDA) a block reduction in a block whose size is not a
  *     multiple of 32 (TDP_LAUNCH_TPB): a trap with a message, not a sum;
  *   - a missing copyToTarget: fresh target memory is NaN, so the kernel's
@@ -202,6 +204,27 @@ TDP_KERNEL void kSumStartsAtOne(const double *t_a, int n, double *t_s) {
   targetBlockAddDouble(&t_s[0], mass);
   targetBlockAddDouble(&t_s[1], count);
 }
+/* The clause's operation is not the block call's (issue 25 item 2). */
+enum { LINE_OP_LOOP = __LINE__ + 3, LINE_OP_CALL = __LINE__ + 6 };
+TDP_KERNEL void kOpMismatch(const double *t_a, int n, double *t_s) {
+  double s = 0.0;
+  TDP_TLP_REDUCE(base, n, TDP_RMAX(s)) {
+    TDP_ILP_REDUCE(v) s = t_a[base + v] > s ? t_a[base + v] : s;
+  }
+  targetBlockAddDouble(t_s, s); /* planted: a sum of a max */
+}
+enum { LINE_OP_LOOP2 = __LINE__ + 3, LINE_OP_CALL2 = __LINE__ + 10 };
+TDP_KERNEL void kOpMismatch2(const double *t_a, int n, double *t_s) {
+  double mass = 0.0, lo = 1e300;
+  TDP_TLP_REDUCE(base, n, TDP_RSUM(mass), TDP_RMIN(lo)) {
+    TDP_ILP_REDUCE(v) {
+      mass += t_a[base + v];
+      lo = t_a[base + v] < lo ? t_a[base + v] : lo;
+    }
+  }
+  targetBlockAddDouble(&t_s[0], mass);
+  targetBlockMaxDouble(&t_s[1], lo); /* planted: a max of a min */
+}
 static int launchReduce(void (*kernel)(const double *, int, double *)) {
   double *t_a = NULL, *t_s = NULL;
   targetInit();
@@ -218,6 +241,8 @@ static int launchReduce(void (*kernel)(const double *, int, double *)) {
 static int childUnlisted(void) { return launchReduce(kUnlistedPartial); }
 static int childPlainTlp(void) { return launchReduce(kPlainTlpPartial); }
 static int childSumStart(void) { return launchReduce(kSumStartsAtOne); }
+static int childOpMismatch(void) { return launchReduce(kOpMismatch); }
+static int childOpMismatch2(void) { return launchReduce(kOpMismatch2); }
 
 /* (every build, CUDA) a block reduction in a block of 100 threads: the
  * full-warp shuffles cannot be right there, so it must trap, not sum. */
@@ -277,6 +302,33 @@ static void test_reduction_partial_not_listed(void **state) {
   if (rc != 1) fail_msg("want exit status 1, got %d; output:\n%s", rc, out);
   snprintf(want, sizeof(want), "test_checked.c:%d: the sum variable 'count' does not start at 0",
            LINE_SUM_START);
+  tuAssertContains(out, want);
+}
+
+static void test_reduction_op_mismatch(void **state) {
+  (void) state;
+  if (!TU_CHECKED || TU_CUDA) tuSkip("C backend, checked build only (CUDA ignores the clauses)");
+  char out[16384], want[512];
+  int (*child)(void) = childOpMismatch;
+  int rc = tuRunChild(callChild, &child, out, sizeof(out));
+  if (rc != 1) fail_msg("want exit status 1, got %d; output:\n%s", rc, out);
+  snprintf(want, sizeof(want), "targetDP: targetBlockAddDouble failed at ");
+  tuAssertContains(out, want);
+  snprintf(want, sizeof(want), "test_checked.c:%d: 's' is reduced as a maximum (TDP_RMAX) by the "
+           "in-kernel reduction at ", LINE_OP_CALL);
+  tuAssertContains(out, want);
+  snprintf(want, sizeof(want), "test_checked.c:%d, but targetBlockAddDouble combines it as a sum",
+           LINE_OP_LOOP);
+  tuAssertContains(out, want);
+  tuAssertContains(out, "call targetBlockMax* for it");
+  child = childOpMismatch2;
+  rc = tuRunChild(callChild, &child, out, sizeof(out));
+  if (rc != 1) fail_msg("want exit status 1, got %d; output:\n%s", rc, out);
+  snprintf(want, sizeof(want), "test_checked.c:%d: 'lo' is reduced as a minimum (TDP_RMIN) by the "
+           "in-kernel reduction at ", LINE_OP_CALL2);
+  tuAssertContains(out, want);
+  snprintf(want, sizeof(want), "test_checked.c:%d, but targetBlockMaxDouble combines it as a "
+           "maximum", LINE_OP_LOOP2);
   tuAssertContains(out, want);
 }
 
@@ -626,6 +678,7 @@ int main(void) {
       cmocka_unit_test(test_oob_index2_column),
       cmocka_unit_test(test_oob_index2_row),
       cmocka_unit_test(test_reduction_partial_not_listed),
+      cmocka_unit_test(test_reduction_op_mismatch),
       cmocka_unit_test(test_block_reduction_bad_block_size),
       cmocka_unit_test(test_exhausted_memory),
       cmocka_unit_test(test_missing_copy_to_target),

@@ -6,6 +6,12 @@
 #include "diag.h"
 #include "kernels.h"
 #include "targetDP.h"
+#include "targetDP_exact_mpi.h"
+
+/* Every global sum printed or validated here is exact (targetDP_exact.h):
+ * each rank's exact partial, combined over the ranks by one MPI_Allreduce
+ * of integer digits, rounded once. The same bits on any number of ranks,
+ * any decomposition, layout and backend, as the fields are (issue 25). */
 
 const char *lbMetricName(const lbParams *p) {
   if (p->lbcase == LB_CASE_SHEARWAVE) return "shear_amplitude";
@@ -17,15 +23,18 @@ const char *lbMetricName(const lbParams *p) {
 static double shear_amplitude(const lbLattice *L, const decompInfo *dc) {
   const lbGeom *g = &L->g;
   const double k = 2.0 * LB_PI / g->global[0];
-  double s = 0.0;
+  tdpExactSum s;
+  tdpExactSumZero(&s);
+  tdpExactAcc acc = tdpExactAccOn(&s);
   for (int x = 1; x <= g->n[0]; x++) {
     const double sx = sin(k * (g->offset[0] + x - 1));
     for (int y = 1; y <= g->n[1]; y++) {
-      for (int z = 1; z <= g->n[2]; z++) s += L->h_u[g->nall + lbSite(g, x, y, z)] * sx;
+      for (int z = 1; z <= g->n[2]; z++) tdpExactAdd(&acc, L->h_u[g->nall + lbSite(g, x, y, z)] * sx);
     }
   }
+  tdpExactAccFlush(&acc);
   double total = 0.0;
-  MPI_Allreduce(&s, &total, 1, MPI_DOUBLE, MPI_SUM, dc->comm);
+  targetExactAllreduce(&total, &s, 1, dc->comm);
   return 2.0 * total / ((double) g->global[0] * g->global[1] * g->global[2]);
 }
 
@@ -48,7 +57,7 @@ static double poiseuille_error(const lbLattice *L, const decompInfo *dc, const l
   const int w = wall_axis(p), nw = g->global[w];
   const double fmag = sqrt(p->force[0] * p->force[0] + p->force[1] * p->force[1] +
                            p->force[2] * p->force[2]);
-  double *prof = (double *) calloc(nw, sizeof(double));
+  tdpExactSum *prof = (tdpExactSum *) calloc(nw, sizeof(tdpExactSum));
   double *sum = (double *) calloc(nw, sizeof(double));
   for (int x = 1; x <= g->n[0]; x++) {
     for (int y = 1; y <= g->n[1]; y++) {
@@ -56,11 +65,11 @@ static double poiseuille_error(const lbLattice *L, const decompInfo *dc, const l
         const int s = lbSite(g, x, y, z), c[3] = {x, y, z};
         double upar = 0.0;
         for (int d = 0; d < 3; d++) upar += L->h_u[d * g->nall + s] * p->force[d] / fmag;
-        prof[g->offset[w] + c[w] - 1] += upar;
+        tdpExactSumAdd(&prof[g->offset[w] + c[w] - 1], upar);
       }
     }
   }
-  MPI_Allreduce(prof, sum, nw, MPI_DOUBLE, MPI_SUM, dc->comm);
+  targetExactAllreduce(sum, prof, nw, dc->comm);
   const double nplane = (double) g->global[0] * g->global[1] * g->global[2] / nw;
   double err2 = 0.0, ref2 = 0.0;
   for (int x = 0; x < nw; x++) {
@@ -76,12 +85,13 @@ static double poiseuille_error(const lbLattice *L, const decompInfo *dc, const l
 void lbObserve(lbLattice *L, const decompInfo *dc, const lbParams *p, long step, lbObs *o) {
   const lbGeom *g = &L->g;
   lbMoments(g, L->t_f, L->t_rho, L->t_u, L->t_umag);
-  /* Local sums in the layer's fixed order, then across ranks. */
-  double loc[4], glob[4], umax = 0.0, gmax = 0.0;
-  targetDoubleSum(&loc[0], L->t_rho, g->nall);
-  for (int d = 0; d < 3; d++) targetDoubleSum(&loc[1 + d], L->t_u + (size_t) d * g->nall, g->nall);
+  /* Exact local sums, then exactly across ranks: one allreduce. */
+  tdpExactSum loc[4];
+  double glob[4], umax = 0.0, gmax = 0.0;
+  targetDoubleSumExact(&loc[0], L->t_rho, g->nall);
+  for (int d = 0; d < 3; d++) targetDoubleSumExact(&loc[1 + d], L->t_u + (size_t) d * g->nall, g->nall);
   targetDoubleMax(&umax, L->t_umag, g->nall);
-  MPI_Allreduce(loc, glob, 4, MPI_DOUBLE, MPI_SUM, dc->comm);
+  targetExactAllreduce(glob, loc, 4, dc->comm);
   MPI_Allreduce(&umax, &gmax, 1, MPI_DOUBLE, MPI_MAX, dc->comm);
   const double nsites = (double) g->global[0] * g->global[1] * g->global[2];
   o->step = step;
@@ -100,10 +110,11 @@ void lbObserve(lbLattice *L, const decompInfo *dc, const lbParams *p, long step,
  * reduction decides; only then are the values searched, on the host. */
 int lbCheckFinite(lbLattice *L, const decompInfo *dc, long step, char *err, size_t len) {
   const lbGeom *g = &L->g;
-  double loc = 0.0, mass = 0.0;
+  tdpExactSum loc;
+  double mass = 0.0;
   lbMoments(g, L->t_f, L->t_rho, L->t_u, L->t_umag);
-  targetDoubleSum(&loc, L->t_rho, g->nall);
-  MPI_Allreduce(&loc, &mass, 1, MPI_DOUBLE, MPI_SUM, dc->comm);
+  targetDoubleSumExact(&loc, L->t_rho, g->nall);
+  targetExactAllreduce(&mass, &loc, 1, dc->comm);
   if (isfinite(mass)) return 0;
   lbLatticeDownload(L);
   /* The first bad value of this block: the global order (x, y, z, p) is

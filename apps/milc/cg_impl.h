@@ -30,11 +30,16 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
   const int dev_alpha = fused && o->devsums && o->timing != MILC_TIME_SYNC;
   /* --cg ahead: the scalars of 4 iterations on the target and their pinned
    * copy, an event after each iteration's copy */
-  double *t_s = NULL, *h_s = NULL;
+  tdpExactSum *t_s = NULL, *h_s = NULL;
   targetEvent_t ev[4] = {NULL, NULL, NULL, NULL};
-  if (ahead || merged) { /* merged: 4 iterations of 4 scalars */
-    targetMalloc(&t_s, 16 * sizeof(double));
-    targetMallocHost(&h_s, 16 * sizeof(double));
+  double *t_md = NULL, *h_md = NULL; /* --cg merged: den and alpha of 4 iterations */
+  if (ahead || merged) {
+    targetMalloc(&t_s, 8 * sizeof(tdpExactSum));
+    targetMallocHost(&h_s, 8 * sizeof(tdpExactSum));
+    if (merged) {
+      targetMalloc(&t_md, 8 * sizeof(double));
+      targetMallocHost(&h_md, 8 * sizeof(double));
+    }
     for (int i = 0; i < 4; i++) targetEventCreate(&ev[i]);
   }
   const double f0 = total(o, o->cnt.flops), b0 = total(o, o->cnt.bytes);
@@ -75,8 +80,11 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
        * a breakdown): what else it did (p, t, q, r) the true residual
        * recomputes. x is bitwise that of the other variants; the
        * iteration run ahead costs one application of M per stop. */
-      targetZero(t_s, 8);
-      copyToTarget(t_s + 7, &rr, sizeof(double));
+      tdpExactSum rr0; /* |r_0|^2, exactly the value the host holds */
+      tdpExactSumZero(&rr0);
+      tdpExactSumAdd(&rr0, rr);
+      targetExactZero(t_s, 8);
+      copyToTarget(t_s + 7, &rr0, sizeof rr0);
       long mark[4], j = 0;
       R(milcCgAheadIteration)(o, t_U, t_x, p, r, q, t, cp->mass, 0, t_s, h_s, ev[0]);
       mark[0] = milcOpsMark(o);
@@ -89,7 +97,8 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
         o->cnt.seconds[MILC_K_WAIT] += timerNow() - tw;
         o->cnt.calls[MILC_K_WAIT]++;
         milcOpsDone(o, mark[j % 4]);
-        const double pap = h_s[2 * (j % 4)], rr_new = h_s[2 * (j % 4) + 1];
+        const double pap = tdpExactSumValue(&h_s[2 * (j % 4)]),
+                     rr_new = tdpExactSumValue(&h_s[2 * (j % 4) + 1]);
         /* 2: breakdown, 1: done, 0: on. On several ranks the sums are the
          * same bits everywhere (one reduction, broadcast); the ranks agree
          * all the same (one host MPI_Allreduce of an int, while the target
@@ -128,24 +137,28 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
        * d_{j+1}) and den_j are read while j + 1 runs. The kernels form
        * alpha with the host's own tests (alpha 0 where the host stops), so
        * the iteration queued ahead of a stop leaves x as it was. */
-      targetZero(t_s, 16);
-      copyToTarget(t_s, &rr, sizeof(double)); /* g_0: |r_0|^2, summed by the host */
+      tdpExactSum g0; /* |r_0|^2, exactly the value the host holds */
+      tdpExactSumZero(&g0);
+      tdpExactSumAdd(&g0, rr);
+      targetExactZero(t_s, 8);
+      targetZero(t_md, 8);
+      copyToTarget(t_s, &g0, sizeof g0);
       R(milcCgMergedStart)(o, t_U, r, q, t, cp->mass, t_s + 1);
       const long base = res->iterations;
       long mark[4], j = 0;
-      R(milcCgMergedIteration)(o, t_U, t_x, r, p, sv, q, t, cp->mass, 0, t_s, h_s, ev[0], bb,
-                               cp->tol, base, cp->maxiter);
+      R(milcCgMergedIteration)(o, t_U, t_x, r, p, sv, q, t, cp->mass, 0, t_s, t_md, h_s, h_md,
+                               ev[0], bb, cp->tol, base, cp->maxiter);
       mark[0] = milcOpsMark(o);
       for (;; j++) {
-        R(milcCgMergedIteration)(o, t_U, t_x, r, p, sv, q, t, cp->mass, j + 1, t_s, h_s,
-                                 ev[(j + 1) % 4], bb, cp->tol, base, cp->maxiter);
+        R(milcCgMergedIteration)(o, t_U, t_x, r, p, sv, q, t, cp->mass, j + 1, t_s, t_md, h_s,
+                                 h_md, ev[(j + 1) % 4], bb, cp->tol, base, cp->maxiter);
         mark[(j + 1) % 4] = milcOpsMark(o);
         const double tw = timerNow();
         targetEventSynchronize(ev[j % 4]);
         o->cnt.seconds[MILC_K_WAIT] += timerNow() - tw;
         o->cnt.calls[MILC_K_WAIT]++;
         milcOpsDone(o, mark[j % 4]);
-        const double g1 = h_s[4 * (j % 4)], den = h_s[4 * (j % 4) + 2];
+        const double g1 = tdpExactSumValue(&h_s[2 * (j % 4)]), den = h_md[2 * (j % 4)];
         /* as the kernel decided: 2 breakdown, 1 done, 0 on; agreed by the ranks */
         int code = !(den > 0.0) || !isfinite(den) || !isfinite(rr) ? 2
                    : sqrt(g1 / bb) <= cp->tol || res->iterations + 1 >= cp->maxiter ? 1
@@ -180,7 +193,7 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
       double pap, rr_new;
       R(milcDslash)(o, t_U, p, t, MILC_ODD);
       if (dev_alpha) {
-        const double *t_pap =
+        const tdpExactSum *t_pap =
             R(milcDslashAxpbyQueued)(o, t_U, t, p, q, E, cp->mass * cp->mass, -1.0);
         rr_new = R(milcRUpdate)(o, r, q, E, 0.0, t_pap, rr, &pap);
         if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) { /* r unchanged (alpha 0) */
@@ -252,6 +265,8 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
   double secs = timerNow() - t0;
   milcOpsFlush(o); /* the kernels' times, after the clock */
   if (ahead || merged) {
+    targetFree(t_md);
+    targetFreeHost(h_md);
     targetFree(t_s);
     targetFreeHost(h_s);
     for (int i = 0; i < 4; i++) targetEventDestroy(ev[i]);

@@ -5,15 +5,16 @@
 
 #include "common/timer.h"
 #include "kernels.h"
+#include "targetDP_exact_mpi.h"
 #include "su3.h"
 
 void milcOpsCreateTimed(milcOps *o, const milcLattice *L, MPI_Comm comm, milcTiming timing) {
   o->L = L;
   o->comm = comm;
   o->timing = timing;
-  targetMalloc(&o->t_sum, MILC_SUM_SLOTS * sizeof(double));
-  targetZero(o->t_sum, MILC_SUM_SLOTS);
-  targetMallocHost(&o->h_sum, 2 * sizeof(double));
+  targetMalloc(&o->t_sum, MILC_SUM_SLOTS * sizeof(tdpExactSum));
+  targetExactZero(o->t_sum, MILC_SUM_SLOTS);
+  targetMallocHost(&o->h_sum, 2 * sizeof(tdpExactSum));
   o->slot = 0;
   targetStreamCreate(&o->interior);
   o->nev = o->ndone = 0;
@@ -158,13 +159,13 @@ static void account_at(milcOps *o, int slot, milcKernelKind k, targetStream_t s1
 /* The target scratch of the next reduction, zeroed: MILC_TIME_SYNC zeroes
  * its one double before each; otherwise the next slot of a ring zeroed
  * whole once it is used up. */
-static double *sum_slot(milcOps *o) {
+static tdpExactSum *sum_slot(milcOps *o) {
   if (o->timing == MILC_TIME_SYNC) {
-    targetZero(o->t_sum, 1);
+    targetExactZero(o->t_sum, 1);
     return o->t_sum;
   }
   if (o->slot == MILC_SUM_SLOTS) {
-    targetZero(o->t_sum, MILC_SUM_SLOTS);
+    targetExactZero(o->t_sum, MILC_SUM_SLOTS);
     o->slot = 0;
   }
   return o->t_sum + o->slot;
@@ -185,10 +186,15 @@ static void halo_fill(milcOps *o, void *t_f, int p, size_t esize) {
   if (tx >= 0) account_at(o, tx, MILC_K_EXCH, o->L->halos->stream, 0.0, 0.0);
 }
 
-void milcDeviceSum(milcOps *o, double *t_sum, int n) {
+/* The exact sums' 64-bit digits added over the ranks (integer addition:
+ * exact in any order, the same bits on every rank and any split; the
+ * contributions' count is summed with them and a read-out of 2^31 or more
+ * is NaN, so digits that could have overflowed never pass for a sum). */
+void milcDeviceSum(milcOps *o, tdpExactSum *t_sum, int n) {
   if (o->nranks == 1) return; /* the kernels' sum is the global one */
   const int ts = time_start(o, TARGET_STREAM_DEFAULT, 0);
-  if (targetDevCommAllreduceSum(o->dc, t_sum, n, TDP_TYPE_DOUBLE, TARGET_STREAM_DEFAULT)) {
+  if (targetDevCommAllreduceSum(o->dc, t_sum, (long) n * TDP_EXACT_WORDS, TDP_TYPE_LONG,
+                                TARGET_STREAM_DEFAULT)) {
     fprintf(stderr, "milc: error: global sum on the device: %s\n", targetDevCommError(o->dc));
     MPI_Abort(o->comm, 1);
   }
@@ -198,24 +204,25 @@ void milcDeviceSum(milcOps *o, double *t_sum, int n) {
 /* n slots in a row from here on, for sums read together. */
 static void sum_reserve(milcOps *o, int n) {
   if (o->timing != MILC_TIME_SYNC && o->slot + n > MILC_SUM_SLOTS) {
-    targetZero(o->t_sum, MILC_SUM_SLOTS);
+    targetExactZero(o->t_sum, MILC_SUM_SLOTS);
     o->slot = 0;
   }
 }
 
 /* n sums in adjacent slots from t_first (the last the one just queued),
- * each summed over the ranks (summed: already on the target,
- * milcDeviceSum), read with one copy; the host's wait timed as wait. */
-static void global_sums(milcOps *o, const double *t_first, int n, double *total, int summed) {
+ * each summed over the ranks exactly (one MPI_Allreduce of their digits;
+ * summed: already on the target, milcDeviceSum), read with one copy; the
+ * host's wait timed as wait. */
+static void global_sums(milcOps *o, const tdpExactSum *t_first, int n, double *total, int summed) {
   const double t0 = timerNow();
-  copyFromTargetAsync(o->h_sum, t_first, n * sizeof(double), TARGET_STREAM_DEFAULT);
+  copyFromTargetAsync(o->h_sum, t_first, n * sizeof(tdpExactSum), TARGET_STREAM_DEFAULT);
   targetStreamSynchronize(TARGET_STREAM_DEFAULT);
   o->slot++;
   o->ndone = o->nev;
   if (summed)
-    for (int i = 0; i < n; i++) total[i] = o->h_sum[i];
+    for (int i = 0; i < n; i++) total[i] = tdpExactSumValue(&o->h_sum[i]);
   else
-    MPI_Allreduce(o->h_sum, total, n, MPI_DOUBLE, MPI_SUM, o->comm);
+    targetExactAllreduce(total, o->h_sum, n, o->comm);
   o->cnt.seconds[MILC_K_WAIT] += timerNow() - t0;
   o->cnt.calls[MILC_K_WAIT]++;
 }
@@ -226,17 +233,16 @@ static void global_sums(milcOps *o, const double *t_first, int n, double *total,
  * target has work again. */
 static double global_sum(milcOps *o) {
   const double t0 = timerNow();
-  double local = 0.0, total = 0.0;
+  double total = 0.0;
   if (o->timing == MILC_TIME_SYNC) {
-    copyFromTarget(&local, o->t_sum, sizeof(double));
+    copyFromTarget(o->h_sum, o->t_sum, sizeof(tdpExactSum));
   } else {
-    copyFromTargetAsync(o->h_sum, o->t_sum + o->slot, sizeof(double), TARGET_STREAM_DEFAULT);
+    copyFromTargetAsync(o->h_sum, o->t_sum + o->slot, sizeof(tdpExactSum), TARGET_STREAM_DEFAULT);
     targetStreamSynchronize(TARGET_STREAM_DEFAULT);
-    local = *o->h_sum;
     o->slot++;
     o->ndone = o->nev;
   }
-  MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, o->comm);
+  targetExactAllreduce(&total, o->h_sum, 1, o->comm);
   o->cnt.seconds[MILC_K_WAIT] += timerNow() - t0;
   o->cnt.calls[MILC_K_WAIT]++;
   return total;

@@ -51,8 +51,10 @@ typedef struct {
   const milcLattice *L;
   MPI_Comm comm;
   milcTiming timing;
-  double *t_sum;    /* MILC_SUM_SLOTS doubles of target scratch for the reductions */
-  double *h_sum;    /* one pinned double: a reduction's result */
+  /* The reductions are exact (tdpExactSum): a sum is the same bits for any
+   * decomposition, so the iterations and solution are too (issue 25). */
+  tdpExactSum *t_sum; /* MILC_SUM_SLOTS sums of target scratch for the reductions */
+  tdpExactSum *h_sum; /* two pinned sums: a reduction's result (or two read together) */
   int slot;         /* the slot of the next reduction (zeroed) */
   targetStream_t interior; /* the interior sweep of D, beside the halo's stream */
   /* MILC_TIME_EVENTS: start and stop of each kernel not yet read, its kind */
@@ -83,10 +85,10 @@ long milcOpsMark(const milcOps *o);
 void milcOpsDone(milcOps *o, long mark);
 void milcOpsFree(milcOps *o);
 
-/* Sum n doubles at t_sum over the ranks, in place, queued on the default
+/* Sum n exact sums at t_sum over the ranks, in place, queued on the default
  * stream (the device communicator: NCCL, or MPI; nothing on one rank),
  * timed as MILC_K_REDUCE. A failure stops the run with the reason. */
-void milcDeviceSum(milcOps *o, double *t_sum, int n);
+void milcDeviceSum(milcOps *o, tdpExactSum *t_sum, int n);
 /* "device (nccl 2.28.9)", "one rank", or "host MPI (why)": how this
  * solver's global sums are combined, for the log. */
 const char *milcSumPath(const milcOps *o, char *buf, size_t len);

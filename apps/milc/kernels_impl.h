@@ -72,10 +72,10 @@ MILC_DSLASH_KERNEL static void R(kDslashAxpby)(milcGeom g, const MILC_REAL *MILC
                                                const MILC_REAL *MILC_RESTRICT w,
                                                MILC_REAL *MILC_RESTRICT dst, int p, double a,
                                                double b, const int *MILC_RESTRICT hl, int n,
-                                               double *t_sum) {
-  double sum = 0.0;
-  TDP_TLP_SUM(base, n, sum) {
-    TDP_ILP_SUM(v, sum) {
+                                               tdpExactSum *t_sum) {
+  tdpExactAcc sum = tdpExactAccOn(t_sum);
+  TDP_TLP_EXACT(base, n, sum) {
+    TDP_ILP_REDUCE(v) {
       double out[6];
       const int site = R(dslashSite)(&g, U, src, p, hl ? hl[base + v] : (int) (base + v), out);
       for (int c = 0; c < 6; c++) {
@@ -83,29 +83,29 @@ MILC_DSLASH_KERNEL static void R(kDslashAxpby)(milcGeom g, const MILC_REAL *MILC
         const double wc = w[i];
         const MILC_REAL z = (MILC_REAL) (a * wc + b * out[c]);
         dst[i] = z;
-        sum += wc * z;
+        tdpExactAdd(&sum, wc * z);
       }
     }
   }
-  targetBlockAddDouble(t_sum, sum);
+  targetBlockAddExact(&sum);
 }
 
 TDP_KERNEL static void R(kAxpbyNorm)(milcGeom g, MILC_REAL *z, const MILC_REAL *x,
-                                     const MILC_REAL *y, int p, double a, double b, double *t_sum) {
-  double sum = 0.0;
-  TDP_TLP_SUM(base, g.nhalf, sum) {
-    TDP_ILP_SUM(v, sum) {
+                                     const MILC_REAL *y, int p, double a, double b, tdpExactSum *t_sum) {
+  tdpExactAcc sum = tdpExactAccOn(t_sum);
+  TDP_TLP_EXACT(base, g.nhalf, sum) {
+    TDP_ILP_REDUCE(v) {
       int s, xc[4];
       const int site = milcSite(&g, p, base + v, &s, xc);
       for (int c = 0; c < 6; c++) {
         const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
         const MILC_REAL zc = (MILC_REAL) (a * x[i] + b * y[i]);
         z[i] = zc;
-        sum += (double) zc * zc;
+        tdpExactAdd(&sum, (double) zc * zc);
       }
     }
   }
-  targetBlockAddDouble(t_sum, sum);
+  targetBlockAddExact(&sum);
 }
 
 TDP_KERNEL static void R(kXpay)(milcGeom g, MILC_REAL *pv, const MILC_REAL *r, int par,
@@ -123,10 +123,10 @@ TDP_KERNEL static void R(kXpay)(milcGeom g, MILC_REAL *pv, const MILC_REAL *r, i
 }
 
 TDP_KERNEL static void R(kCgUpdate)(milcGeom g, MILC_REAL *x, MILC_REAL *r, const MILC_REAL *pv,
-                                    const MILC_REAL *q, int par, double alpha, double *t_sum) {
-  double sum = 0.0;
-  TDP_TLP_SUM(base, g.nhalf, sum) {
-    TDP_ILP_SUM(v, sum) {
+                                    const MILC_REAL *q, int par, double alpha, tdpExactSum *t_sum) {
+  tdpExactAcc sum = tdpExactAccOn(t_sum);
+  TDP_TLP_EXACT(base, g.nhalf, sum) {
+    TDP_ILP_REDUCE(v) {
       int s, xc[4];
       const int site = milcSite(&g, par, base + v, &s, xc);
       for (int c = 0; c < 6; c++) {
@@ -134,11 +134,11 @@ TDP_KERNEL static void R(kCgUpdate)(milcGeom g, MILC_REAL *x, MILC_REAL *r, cons
         x[i] = (MILC_REAL) (x[i] + alpha * pv[i]);
         const MILC_REAL rc = (MILC_REAL) (r[i] - alpha * q[i]);
         r[i] = rc;
-        sum += (double) rc * rc;
+        tdpExactAdd(&sum, (double) rc * rc);
       }
     }
   }
-  targetBlockAddDouble(t_sum, sum);
+  targetBlockAddExact(&sum);
 }
 
 /* CG split as QUDA's (axpyNorm, then axpyZpbx): r -= alpha q with |r|^2,
@@ -149,27 +149,28 @@ TDP_KERNEL static void R(kCgUpdate)(milcGeom g, MILC_REAL *x, MILC_REAL *r, cons
  * host's, and 0 where the host would stop with a breakdown (<p, Mp> not
  * positive and finite, or rr not finite), which leaves r as it was. */
 TDP_KERNEL static void R(kRUpdate)(milcGeom g, MILC_REAL *r, const MILC_REAL *q, int par,
-                                   double alpha, const double *t_pap, double rr,
-                                   const double *t_rr, double *t_sum) {
-  if (t_rr) rr = *t_rr; /* --cg ahead: the host has not read it yet */
+                                   double alpha, const tdpExactSum *t_pap, double rr,
+                                   const tdpExactSum *t_rr, tdpExactSum *t_sum) {
+  /* (t_rr and t_pap are the same in every thread: the block reads agree) */
+  if (t_rr) rr = targetBlockExactValue(t_rr); /* --cg ahead: the host has not read it yet */
   if (t_pap) {
-    const double pap = *t_pap;
+    const double pap = targetBlockExactValue(t_pap);
     alpha = pap > 0.0 && isfinite(pap) && isfinite(rr) ? rr / pap : 0.0;
   }
-  double sum = 0.0;
-  TDP_TLP_SUM(base, g.nhalf, sum) {
-    TDP_ILP_SUM(v, sum) {
+  tdpExactAcc sum = tdpExactAccOn(t_sum);
+  TDP_TLP_EXACT(base, g.nhalf, sum) {
+    TDP_ILP_REDUCE(v) {
       int s, xc[4];
       const int site = milcSite(&g, par, base + v, &s, xc);
       for (int c = 0; c < 6; c++) {
         const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
         const MILC_REAL rc = (MILC_REAL) (r[i] - alpha * q[i]);
         r[i] = rc;
-        sum += (double) rc * rc;
+        tdpExactAdd(&sum, (double) rc * rc);
       }
     }
   }
-  targetBlockAddDouble(t_sum, sum);
+  targetBlockAddExact(&sum);
 }
 
 /* x += alpha p, and (update_p) p = r + beta p. With t_s (--cg ahead, one
@@ -180,12 +181,12 @@ TDP_KERNEL static void R(kRUpdate)(milcGeom g, MILC_REAL *r, const MILC_REAL *q,
  * after the next. */
 TDP_KERNEL static void R(kAxpyZpbx)(milcGeom g, MILC_REAL *x, MILC_REAL *pv, const MILC_REAL *r,
                                     int par, double alpha, double beta, int update_p,
-                                    const double *t_rr0, const double *t_pap,
-                                    const double *t_rr1, double *t_zero) {
+                                    const tdpExactSum *t_rr0, const tdpExactSum *t_pap,
+                                    const tdpExactSum *t_rr1, tdpExactSum *t_zero) {
   if (t_pap) { /* read before any thread zeroes t_zero: a different pair */
-    const double rr0 = *t_rr0, pap = *t_pap;
+    const double rr0 = targetBlockExactValue(t_rr0), pap = targetBlockExactValue(t_pap);
     alpha = pap > 0.0 && isfinite(pap) && isfinite(rr0) ? rr0 / pap : 0.0;
-    beta = *t_rr1 / rr0;
+    beta = targetBlockExactValue(t_rr1) / rr0;
   }
   TDP_TLP(base, g.nhalf) {
     TDP_ILP(v) {
@@ -198,37 +199,41 @@ TDP_KERNEL static void R(kAxpyZpbx)(milcGeom g, MILC_REAL *x, MILC_REAL *pv, con
         if (update_p) pv[i] = (MILC_REAL) (r[i] + beta * pc);
       }
       if (t_zero && base + v == 0) { /* one thread (site 0) */
-        t_zero[0] = 0.0;
-        t_zero[1] = 0.0;
+        tdpExactSumZero(&t_zero[0]);
+        tdpExactSumZero(&t_zero[1]);
       }
     }
   }
 }
 
 /* --cg merged (Chronopoulos & Gear 1989: one global sum an iteration).
- * Iteration j: from the sums g_j = |r_j|^2 and d_j = <r_j, M r_j> (sc[0],
- * sc[1]) and iteration j-1's g and alpha (prev[0], prev[3]):
+ * Iteration j: from the exact sums g_j = |r_j|^2 and d_j = <r_j, M r_j>
+ * (sc[0], sc[1]), g_{j-1} (sc_prev[0]) and alpha_{j-1} (md_prev[1]):
  *   beta_j = g_j / g_{j-1},  den_j = d_j - beta_j g_j / alpha_{j-1}
  *   (j = 0: beta 0, den d_0),  alpha_j = g_j / den_j,
  * then p = r + beta p, s = w + beta s (w = M r), x += alpha p, r -= alpha s,
- * and |r|^2 summed into t_sum (g_{j+1}; <r, M r> follows in D's sweep).
- * den_j is <p_j, M p_j> in exact arithmetic. alpha 0 (x and r left as
- * they are) where the host stops: den_j not positive and finite, g_j not
- * finite (a breakdown), sqrt(g_j / bb) <= tol (converged: the host's own
- * expression), or stop (the iteration limit). One thread stores den_j and
- * alpha_j (sc[2], sc[3]) and zeroes the sums of iteration j + 2 (zero). */
+ * and |r|^2 summed exactly into t_sum (g_{j+1}; <r, M r> follows in D's
+ * sweep). den_j is <p_j, M p_j> in exact arithmetic. alpha 0 (x and r
+ * left as they are) where the host stops: den_j not positive and finite,
+ * g_j not finite (a breakdown), sqrt(g_j / bb) <= tol (converged: the
+ * host's own expression), or stop (the iteration limit). One thread
+ * stores den_j and alpha_j (md[0], md[1]) and zeroes the sums of
+ * iteration j + 2 (zero[0], zero[1]). */
 TDP_KERNEL static void R(kCgMerged)(milcGeom g, MILC_REAL *x, MILC_REAL *r, MILC_REAL *pv,
-                                    MILC_REAL *s, const MILC_REAL *w, int par, double *sc,
-                                    const double *prev, double *zero, double bb, double tol,
-                                    int first, int stop, double *t_sum) {
-  const double gj = sc[0], dj = sc[1];
-  const double beta = first ? 0.0 : gj / prev[0];
-  const double den = first ? dj : dj - beta * gj / prev[3];
+                                    MILC_REAL *s, const MILC_REAL *w, int par,
+                                    const tdpExactSum *sc, const tdpExactSum *sc_prev, double *md,
+                                    const double *md_prev, tdpExactSum *zero, double bb,
+                                    double tol, int first, int stop, tdpExactSum *t_sum) {
+  /* every thread of a block reads the sums (not in divergent code) */
+  const double gj = targetBlockExactValue(&sc[0]), dj = targetBlockExactValue(&sc[1]),
+               gprev = targetBlockExactValue(&sc_prev[0]);
+  const double beta = first ? 0.0 : gj / gprev;
+  const double den = first ? dj : dj - beta * gj / md_prev[1];
   double alpha = den > 0.0 && isfinite(den) && isfinite(gj) ? gj / den : 0.0;
   if (stop || sqrt(gj / bb) <= tol) alpha = 0.0;
-  double sum = 0.0;
-  TDP_TLP_SUM(base, g.nhalf, sum) {
-    TDP_ILP_SUM(v, sum) {
+  tdpExactAcc sum = tdpExactAccOn(t_sum);
+  TDP_TLP_EXACT(base, g.nhalf, sum) {
+    TDP_ILP_REDUCE(v) {
       int st, xc[4];
       const int site = milcSite(&g, par, base + v, &st, xc);
       for (int c = 0; c < 6; c++) {
@@ -240,33 +245,33 @@ TDP_KERNEL static void R(kCgMerged)(milcGeom g, MILC_REAL *x, MILC_REAL *r, MILC
         x[i] = (MILC_REAL) (x[i] + alpha * pc);
         const MILC_REAL rc = (MILC_REAL) (r[i] - alpha * sv);
         r[i] = rc;
-        sum += (double) rc * rc;
+        tdpExactAdd(&sum, (double) rc * rc);
       }
       if (base + v == 0) { /* one thread (site 0) */
-        sc[2] = den;
-        sc[3] = alpha;
-        zero[0] = 0.0;
-        zero[1] = 0.0;
+        md[0] = den;
+        md[1] = alpha;
+        tdpExactSumZero(&zero[0]);
+        tdpExactSumZero(&zero[1]);
       }
     }
   }
-  targetBlockAddDouble(t_sum, sum);
+  targetBlockAddExact(&sum);
 }
 
 TDP_KERNEL static void R(kDot)(milcGeom g, const MILC_REAL *x, const MILC_REAL *y, int p,
-                               double *t_sum) {
-  double sum = 0.0;
-  TDP_TLP_SUM(base, g.nhalf, sum) {
-    TDP_ILP_SUM(v, sum) {
+                               tdpExactSum *t_sum) {
+  tdpExactAcc sum = tdpExactAccOn(t_sum);
+  TDP_TLP_EXACT(base, g.nhalf, sum) {
+    TDP_ILP_REDUCE(v) {
       int s, xc[4];
       const int site = milcSite(&g, p, base + v, &s, xc);
       for (int c = 0; c < 6; c++) {
         const size_t i = TDP_INDEX(g.nall, MILC_NV, site, c);
-        sum += (double) x[i] * y[i];
+        tdpExactAdd(&sum, (double) x[i] * y[i]);
       }
     }
   }
-  targetBlockAddDouble(t_sum, sum);
+  targetBlockAddExact(&sum);
 }
 
 /* The halo of src (parity 1 - p) moves while the interior sites are
@@ -299,9 +304,9 @@ void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL
           (MILC_DSLASH_DOUBLES) * sizeof(MILC_REAL));
 }
 
-static double *R(dslash_axpby_queue)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
+static tdpExactSum *R(dslash_axpby_queue)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
                                      const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a,
-                                     double b, double *t_sum) {
+                                     double b, tdpExactSum *t_sum) {
   const milcLattice *L = o->L;
   const int ts_ = time_start_room(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT, 1, 2);
   if (L->nin[p])
@@ -322,24 +327,24 @@ double R(milcDslashAxpby)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, co
   return global_sum(o);
 }
 
-const double *R(milcDslashAxpbyQueued)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
+const tdpExactSum *R(milcDslashAxpbyQueued)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src,
                                        const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a,
                                        double b) {
   sum_reserve(o, 2); /* this sum and milcRUpdate's: one copy reads both */
-  const double *t_sum = R(dslash_axpby_queue)(o, t_U, t_src, t_w, t_dst, p, a, b, sum_slot(o));
+  const tdpExactSum *t_sum = R(dslash_axpby_queue)(o, t_U, t_src, t_w, t_dst, p, a, b, sum_slot(o));
   o->slot++;
   return t_sum;
 }
 
 double R(milcRUpdate)(milcOps *o, MILC_REAL *t_r, const MILC_REAL *t_q, int par, double alpha,
-                      const double *t_pap, double rr, double *pap) {
-  double *t_sum = sum_slot(o);
+                      const tdpExactSum *t_pap, double rr, double *pap) {
+  tdpExactSum *t_sum = sum_slot(o);
   /* several ranks, sums on the target: <p, Mp> global before the kernel
    * forms alpha from it (milcDeviceSum; nothing on one rank) */
-  if (t_pap) milcDeviceSum(o, (double *) t_pap, 1);
+  if (t_pap) milcDeviceSum(o, (tdpExactSum *) t_pap, 1);
   const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, par, alpha, t_pap, rr,
-                    (const double *) NULL, t_sum);
+                    (const tdpExactSum *) NULL, t_sum);
   account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
   if (!t_pap) return global_sum(o);
   milcDeviceSum(o, t_sum, 1);
@@ -353,14 +358,15 @@ void R(milcAxpyZpbx)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_p, const MILC_REAL
                      double alpha, double beta, int update_p) {
   const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, par, alpha, beta, update_p,
-             (const double *) NULL, (const double *) NULL, (const double *) NULL, (double *) NULL);
+             (const tdpExactSum *) NULL, (const tdpExactSum *) NULL, (const tdpExactSum *) NULL,
+             (tdpExactSum *) NULL);
   account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, update_p ? 4 * 6.0 : 2 * 6.0,
           (update_p ? 5.0 * MILC_NV : 3.0 * MILC_NV) * sizeof(MILC_REAL));
 }
 
 double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y,
                         int p, double a, double b) {
-  double *t_sum = sum_slot(o);
+  tdpExactSum *t_sum = sum_slot(o);
   const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kAxpbyNorm), o->L->g.nhalf, o->L->g, t_z, t_x, t_y, p, a, b, t_sum);
   account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 6 * 3.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
@@ -375,7 +381,7 @@ void R(milcXpay)(milcOps *o, MILC_REAL *t_p, const MILC_REAL *t_r, int par, doub
 
 double R(milcCgUpdate)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_r, const MILC_REAL *t_p,
                        const MILC_REAL *t_q, int par, double alpha) {
-  double *t_sum = sum_slot(o);
+  tdpExactSum *t_sum = sum_slot(o);
   const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kCgUpdate), o->L->g.nhalf, o->L->g, t_x, t_r, t_p, t_q, par, alpha, t_sum);
   account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 4 * 6.0 + 12.0, (6.0 * MILC_NV) * sizeof(MILC_REAL));
@@ -383,7 +389,7 @@ double R(milcCgUpdate)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_r, const MILC_RE
 }
 
 double R(milcDot)(milcOps *o, const MILC_REAL *t_x, const MILC_REAL *t_y, int p) {
-  double *t_sum = sum_slot(o);
+  tdpExactSum *t_sum = sum_slot(o);
   const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kDot), o->L->g.nhalf, o->L->g, t_x, t_y, p, t_sum);
   account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 12.0, (2.0 * MILC_NV) * sizeof(MILC_REAL));
@@ -398,14 +404,15 @@ double R(milcDot)(milcOps *o, const MILC_REAL *t_x, const MILC_REAL *t_y, int p)
  * after the copy of this iteration's pair. */
 void R(milcCgAheadIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, MILC_REAL *t_p,
                              MILC_REAL *t_r, MILC_REAL *t_q, MILC_REAL *t_t, double mass, long j,
-                             double *t_s, double *h_s, targetEvent_t done) {
+                             tdpExactSum *t_s, tdpExactSum *h_s, targetEvent_t done) {
   const int E = MILC_EVEN;
-  double *cur = t_s + 2 * (j % 4), *prev = t_s + 2 * ((j + 3) % 4),
-         *prev2 = t_s + 2 * ((j + 2) % 4);
+  tdpExactSum *cur = t_s + 2 * (j % 4), *prev = t_s + 2 * ((j + 3) % 4),
+              *prev2 = t_s + 2 * ((j + 2) % 4);
   if (j > 0) { /* x += alpha_{j-1} p, p = r + beta_{j-1} p; zero the pair of j + 1 */
     const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
     TDP_LAUNCH(R(kAxpyZpbx), o->L->g.nhalf, o->L->g, t_x, t_p, t_r, E, 0.0, 0.0, 1,
-               (const double *) (prev2 + 1), (const double *) prev, (const double *) (prev + 1),
+               (const tdpExactSum *) (prev2 + 1), (const tdpExactSum *) prev,
+               (const tdpExactSum *) (prev + 1),
                t_s + 2 * ((j + 1) % 4));
     account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 4 * 6.0, (5.0 * MILC_NV) * sizeof(MILC_REAL));
   }
@@ -413,45 +420,49 @@ void R(milcCgAheadIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, M
   R(dslash_axpby_queue)(o, t_U, t_t, t_p, t_q, E, mass * mass, -1.0, cur);
   milcDeviceSum(o, cur, 1); /* several ranks: <p, Mp> global on the target */
   const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
-  TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, E, 0.0, (const double *) cur,
-                    0.0, (const double *) (prev + 1), cur + 1);
+  TDP_LAUNCH_REDUCE(R(kRUpdate), o->L->g.nhalf, o->L->g, t_r, t_q, E, 0.0,
+                    (const tdpExactSum *) cur, 0.0, (const tdpExactSum *) (prev + 1), cur + 1);
   account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 2 * 6.0 + 12.0, (3.0 * MILC_NV) * sizeof(MILC_REAL));
   milcDeviceSum(o, cur + 1, 1); /* |r|^2 global, for the next iteration and the host */
-  copyFromTargetAsync(h_s + 2 * (j % 4), cur, 2 * sizeof(double), TARGET_STREAM_DEFAULT);
+  copyFromTargetAsync(h_s + 2 * (j % 4), cur, 2 * sizeof(tdpExactSum), TARGET_STREAM_DEFAULT);
   targetEventRecord(done, TARGET_STREAM_DEFAULT);
 }
 
 /* --cg merged: queue iteration j (cg_impl.h): the merged update (x, r, p,
  * s; |r|^2), D and D-axpby (w = M r; <r, w>), one global sum of the two
- * on the target, and the host copies: h_m[4 (j % 4) ..] = g_{j+1},
- * d_{j+1}, den_j, alpha_j; done recorded after them. t_m: the scalars of
- * 4 iterations, 4 each (g, d, den, alpha); slot j % 4 holds iteration j's
- * sums (g_0 and d_0 set before j = 0). base: the iterations done before
- * this loop (restarts), against maxiter. */
+ * on the target, and the host copies: h_m[2 (j % 4) ..] = g_{j+1},
+ * d_{j+1} (exact sums), h_md[2 (j % 4) ..] = den_j, alpha_j; done recorded
+ * after them. t_m: the sums of 4 iterations, 2 each (g, d; slot j % 4:
+ * iteration j's, g_0 and d_0 set before j = 0); t_md: den and alpha of 4
+ * iterations. base: the iterations done before this loop (restarts),
+ * against maxiter. */
 void R(milcCgMergedIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, MILC_REAL *t_r,
                               MILC_REAL *t_p, MILC_REAL *t_s, MILC_REAL *t_w, MILC_REAL *t_t,
-                              double mass, long j, double *t_m, double *h_m, targetEvent_t done,
-                              double bb, double tol, long base, long maxiter) {
+                              double mass, long j, tdpExactSum *t_m, double *t_md,
+                              tdpExactSum *h_m, double *h_md, targetEvent_t done, double bb,
+                              double tol, long base, long maxiter) {
   const int E = MILC_EVEN;
-  double *cur = t_m + 4 * (j % 4), *prev = t_m + 4 * ((j + 3) % 4),
-         *next = t_m + 4 * ((j + 1) % 4), *zero = t_m + 4 * ((j + 2) % 4);
+  tdpExactSum *cur = t_m + 2 * (j % 4), *prev = t_m + 2 * ((j + 3) % 4),
+              *next = t_m + 2 * ((j + 1) % 4), *zero = t_m + 2 * ((j + 2) % 4);
+  double *md = t_md + 2 * (j % 4), *md_prev = t_md + 2 * ((j + 3) % 4);
   const int ts_ = time_start(o, TARGET_STREAM_DEFAULT, 0);
   TDP_LAUNCH_REDUCE(R(kCgMerged), o->L->g.nhalf, o->L->g, t_x, t_r, t_p, t_s, (const MILC_REAL *) t_w,
-                    E, cur, (const double *) prev, zero, bb, tol, j == 0, base + j >= maxiter, next);
+                    E, (const tdpExactSum *) cur, (const tdpExactSum *) prev, md,
+                    (const double *) md_prev, zero, bb, tol, j == 0, base + j >= maxiter, next);
   account_at(o, ts_, MILC_K_BLAS, TARGET_STREAM_DEFAULT, 8 * 6.0 + 6.0,
              (9.0 * MILC_NV) * sizeof(MILC_REAL));
   R(milcDslash)(o, t_U, t_r, t_t, MILC_ODD);
   R(dslash_axpby_queue)(o, t_U, t_t, t_r, t_w, E, mass * mass, -1.0, next + 1);
   milcDeviceSum(o, next, 2); /* several ranks: both sums in one */
-  copyFromTargetAsync(h_m + 4 * (j % 4), next, 2 * sizeof(double), TARGET_STREAM_DEFAULT);
-  copyFromTargetAsync(h_m + 4 * (j % 4) + 2, cur + 2, 2 * sizeof(double), TARGET_STREAM_DEFAULT);
+  copyFromTargetAsync(h_m + 2 * (j % 4), next, 2 * sizeof(tdpExactSum), TARGET_STREAM_DEFAULT);
+  copyFromTargetAsync(h_md + 2 * (j % 4), md, 2 * sizeof(double), TARGET_STREAM_DEFAULT);
   targetEventRecord(done, TARGET_STREAM_DEFAULT);
 }
 
-/* --cg merged's start: w = M r and <r, w> into t_d (summed over the ranks
+/* --cg merged's start: w = M r and <r, w> into *t_d (summed over the ranks
  * on the target). */
 void R(milcCgMergedStart)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_r, MILC_REAL *t_w,
-                          MILC_REAL *t_t, double mass, double *t_d) {
+                          MILC_REAL *t_t, double mass, tdpExactSum *t_d) {
   R(milcDslash)(o, t_U, t_r, t_t, MILC_ODD);
   R(dslash_axpby_queue)(o, t_U, t_t, t_r, t_w, MILC_EVEN, mass * mass, -1.0, t_d);
   milcDeviceSum(o, t_d, 1);

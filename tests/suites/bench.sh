@@ -29,6 +29,11 @@ run_tiny() {
   check "bench_stream --float validates, $label" "$b/bench_stream" --size 1003 --reps 3 --float
   check "bench_layout validates, $label, 1003 sites" \
     "$b/bench_layout" --size 1003 --triad-size 1001 --reps 3 --csv "$csv"
+  # exact sums (issue 25 item 9): the exact forms agree bitwise, the plain ones within 1e-10
+  check "bench_exact validates, $label, n=100003" "$b/bench_exact" --size 100003 --reps 2
+  check "bench_exact --float --hard validates, $label" "$b/bench_exact" --size 4097 --reps 2 --float --hard
+  failsLoudly "bench_exact --inject-error: an exact sum one ulp off fails the run, $label" \
+    "SumExact vs targetDoubleSumExact" "validation passed" "$b/bench_exact" --size 1003 --reps 2 --inject-error
   # 6 STREAM kernels x 2 + the extra rows, 4 layout rows, 1 header
   local rows
   rows=$(wc -l <"$csv" 2>/dev/null || echo 0)
