@@ -35,7 +35,7 @@
  * one double. Two banks of slots by the epoch's parity: a rank one sum
  * ahead writes the other bank while a slower one still reads this one. */
 #define DC_MAXR 8
-#define DC_SLOTS 16
+#define DC_SLOTS 160 /* two exact sums (2 x 72 words) */
 #define DC_VAL(b, q, i) ((((b) * DC_MAXR) + (q)) * DC_SLOTS + (i))
 #define DC_FLAG(q) (2 * DC_MAXR * DC_SLOTS + (q))
 #define DC_BOX_WORDS (2 * DC_MAXR * DC_SLOTS + DC_MAXR)
@@ -219,9 +219,9 @@ __global__ void dcIpcSum(unsigned long long *buf, int n, int is_double, unsigned
   volatile unsigned long long *mine = peers.box[rank];
   __shared__ int late;
   if (t == 0) late = 0;
-  if (t < n) {
-    const unsigned long long v = buf[t];
-    for (int q = 0; q < nranks; q++) ((volatile unsigned long long *) peers.box[q])[DC_VAL(b, rank, t)] = v;
+  for (int i = t; i < n; i += blockDim.x) {
+    const unsigned long long v = buf[i];
+    for (int q = 0; q < nranks; q++) ((volatile unsigned long long *) peers.box[q])[DC_VAL(b, rank, i)] = v;
   }
   __threadfence_system(); /* the values before the flags, for every reader */
   __syncthreads();
@@ -239,22 +239,22 @@ __global__ void dcIpcSum(unsigned long long *buf, int n, int is_double, unsigned
   }
   __syncthreads();
   __threadfence_system(); /* the flags seen: the values are there */
-  if (t < n && !late) {
+  for (int i = t; i < n && !late; i += blockDim.x) {
     if (is_double) {
       double sum = 0.0;
-      for (int q = 0; q < nranks; q++) sum += __longlong_as_double((long long) mine[DC_VAL(b, q, t)]);
-      buf[t] = (unsigned long long) __double_as_longlong(sum);
+      for (int q = 0; q < nranks; q++) sum += __longlong_as_double((long long) mine[DC_VAL(b, q, i)]);
+      buf[i] = (unsigned long long) __double_as_longlong(sum);
     } else {
       long long sum = 0;
-      for (int q = 0; q < nranks; q++) sum += (long long) mine[DC_VAL(b, q, t)];
-      buf[t] = (unsigned long long) sum;
+      for (int q = 0; q < nranks; q++) sum += (long long) mine[DC_VAL(b, q, i)];
+      buf[i] = (unsigned long long) sum;
     }
   }
 }
 
 static int ipc_sum(targetDevComm *dc, void *t_buf, long count, int is_double, cudaStream_t s,
                    long long limit, int trap) {
-  dcIpcSum<<<1, 32, 0, s>>>((unsigned long long *) t_buf, (int) count, is_double, ++dc->epoch,
+  dcIpcSum<<<1, 128, 0, s>>>((unsigned long long *) t_buf, (int) count, is_double, ++dc->epoch,
                             dc->peers, dc->rank, dc->nranks, limit, dc->t_err, trap);
   const cudaError_t e = cudaGetLastError();
   if (e == cudaSuccess) return 0;
@@ -322,6 +322,27 @@ static int ipc_setup(targetDevComm *dc, char *why, size_t len) {
     }
   }
   targetFree(t);
+  /* and every slot: DC_SLOTS 64-bit integers, both banks */
+  long long *hw = (long long *) malloc(DC_SLOTS * sizeof(long long)), *tw = NULL;
+  ok = ok && hw && targetMalloc(&tw, DC_SLOTS * sizeof(long long)) == TARGET_SUCCESS;
+  for (int k = 0; k < 2 && ok; k++) {
+    for (int i = 0; i < DC_SLOTS; i++) hw[i] = (long long) i * 1000 + dc->rank - k;
+    ok = copyToTarget(tw, hw, DC_SLOTS * sizeof(long long)) == TARGET_SUCCESS &&
+         ipc_sum(dc, tw, DC_SLOTS, 0, (cudaStream_t) native, 4000000000LL, 0) == 0 &&
+         targetStreamSynchronize(dc->dflt) == TARGET_SUCCESS &&
+         copyFromTarget(hw, tw, DC_SLOTS * sizeof(long long)) == TARGET_SUCCESS;
+    int e = 0;
+    if (ok) ok = copyFromTarget(&e, dc->t_err, sizeof(int)) == TARGET_SUCCESS;
+    const long long nr = dc->nranks, base = nr * (nr - 1) / 2 - nr * k;
+    for (int i = 0; i < DC_SLOTS && ok; i++)
+      if (e || hw[i] != (long long) i * 1000 * nr + base) {
+        snprintf(why, len, "IPC sums on rank %d: the %d-word test sum %s", dc->rank, DC_SLOTS,
+                 e ? "waited too long for the other ranks" : "is wrong");
+        ok = 0;
+      }
+  }
+  if (tw) targetFree(tw);
+  free(hw);
   return agree(dc->comm, dc->rank, dc->nranks, ok, why, len);
 }
 #endif
