@@ -17,7 +17,8 @@
 #      off, sequential: each checkpoint bitwise equal to 1 GPU's (lbcmp 0);
 #   3. milc correctness: 2 and 4 GPUs (1,1,1,2; 1,1,1,4; 1,1,2,2), --cg
 #      ahead and fused with the sums on the device, the old host path and
-#      ipc: the same iterations as 1 GPU, the solution to 1e-12;
+#      ipc: the same iterations as 1 GPU, the solution to 1e-12 (exact
+#      sums: 0 values differ expected, the line says how many);
 #   4. the table, each point MG_REPS times (best and median):
 #      lb weak 256^3 per GPU on 1, 2 (2,1,1), 4 GPUs (4,1,1 and 2,2,1);
 #      lb strong 512x256x256 on 1, 2, 4 GPUs (4,1,1 and 2,2,1); milc CG
