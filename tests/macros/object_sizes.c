@@ -5,7 +5,8 @@
  * and every host entry point, and the right sizes pass. tests/suites/
  * macros.sh builds this at -O0 and -O2 with gcc, clang, g++ and clang++
  * (with the library sources) and runs it: exit status 0 and "PASS" when
- * every refusal happened. On main copyTargetToConst and copyConstFromTarget
+ * every refusal happened; scripts/device_issue25.sh does the same with
+ * nvcc on a GPU. On main copyTargetToConst and copyConstFromTarget
  * were unchecked and the host side of copies only checked inside the
  * layer's own allocations: each bad call below overran its object. */
 #include <stdio.h>
@@ -72,7 +73,9 @@ int main(void) {
   /* the right sizes */
   PASSES(copyConstToTarget(&os_scalar, h, sizeof(double)));
   PASSES(copyConstToTarget(os_table, h, sizeof(os_table)));
+#ifndef __CUDACC__ /* CUDA's symbol copies take the whole variable (docs/api.md) */
   PASSES(copyTargetToConst(&os_table[2], t, 6 * sizeof(double)));
+#endif
   PASSES(copyConstFromTarget(h, os_table, sizeof(os_table)));
   PASSES(copyFromTarget(h, t, sizeof(h)));
   PASSES(copyFromTarget(os_global, t, sizeof(os_global)));
