@@ -40,6 +40,22 @@ endif
 
 SAL ?= $(VVL)
 TPB ?= 128
+# ARCH: the CPU the host code is compiled for. Unset: the preset's choice
+# (-march=native in gcc-openmp, clang-openmp, ...: the benchmarks and apps
+# built here want this machine's vectors). `make install` defaults to
+# ARCH=portable, the compiler's default target with no -march: a library
+# built on a login node must not die with an illegal instruction on a
+# compute node of an older CPU (issue 25). ARCH=native, or any -march value
+# (ARCH=x86-64-v3), asks for that instead. Its own build folder.
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+  ARCH ?= portable
+endif
+ifneq ($(ARCH),)
+  tdp_march := $(if $(filter portable,$(ARCH)),,-march=$(ARCH))
+  CFLAGS := $(filter-out -march=% -mtune=%,$(CFLAGS)) $(tdp_march)
+  CXXFLAGS := $(filter-out -march=% -mtune=%,$(CXXFLAGS)) $(tdp_march)
+  NVCCFLAGS += $(if $(tdp_march),-Xcompiler $(tdp_march))
+endif
 CPPFLAGS += -I$(CURDIR) -DTARGETDP_$(LAYOUT) -DVVL=$(VVL) -DSAL=$(SAL) -DTARGET_TPB=$(TPB)
 ifeq ($(SAN),1)
   SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -79,7 +95,7 @@ ifneq ($(CMOCKA_DIR),)
   LDFLAGS  += -L$(CMOCKA_LIBDIR) -Xlinker -rpath=$(CMOCKA_LIBDIR)
 endif
 
-BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)$(if $(filter 1,$(PROFILE)),-profile)$(if $(filter simd,$(ILP)),-simd)$(if $(filter cuda,$(TARGET)),$(if $(filter 0,$(NCCL)),-nonccl))
+BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)$(if $(filter 1,$(PROFILE)),-profile)$(if $(filter simd,$(ILP)),-simd)$(if $(ARCH),-$(ARCH))$(if $(filter cuda,$(TARGET)),$(if $(filter 0,$(NCCL)),-nonccl))
 LIB = $(BUILD)/libtargetDP.a
 
 ifeq ($(TARGET),cuda)

@@ -500,18 +500,22 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
  * is reported with the kernel's name and the file:line of the launch, not
  * blamed on the next call. A fault inside the kernel shows at the next
  * targetSynchronize(). N is evaluated once. */
-#define TDP_LAUNCH_WITH_(chevrons, kernel, N, ...)      \
-  do {                                                  \
-    TDP_PROFILE_START_(#kernel);                        \
-    kernel chevrons(N)(__VA_ARGS__);                    \
-    tdpLaunchCheck(#kernel, __FILE__, __LINE__);        \
-    TDP_PROFILE_STOP_(#kernel);                         \
+#define TDP_LAUNCH_WITH_(form, chevrons, kernel, N, ...)                               \
+  do {                                                                                \
+    const long tdp_launch_n_ = (N);                                                   \
+    if (tdpLaunchBegin_(form, #kernel, tdp_launch_n_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+      TDP_PROFILE_START_(#kernel);                                                    \
+      kernel chevrons(tdp_launch_n_)(__VA_ARGS__);                                    \
+      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                    \
+      TDP_PROFILE_STOP_(#kernel);                                                     \
+    }                                                                                 \
   } while (0)
-#define TDP_LAUNCH(kernel, N, ...) TDP_LAUNCH_WITH_(TDP_CHEVRONS_, kernel, N, __VA_ARGS__)
+#define TDP_LAUNCH(kernel, N, ...) \
+  TDP_LAUNCH_WITH_("TDP_LAUNCH", TDP_CHEVRONS_, kernel, N, __VA_ARGS__)
 #define TDP_LAUNCH_NOSTRIDE(kernel, N, ...) \
-  TDP_LAUNCH_WITH_(TDP_CHEVRONS_NOSTRIDE_, kernel, N, __VA_ARGS__)
+  TDP_LAUNCH_WITH_("TDP_LAUNCH_NOSTRIDE", TDP_CHEVRONS_NOSTRIDE_, kernel, N, __VA_ARGS__)
 #define TDP_LAUNCH_REDUCE(kernel, N, ...) \
-  TDP_LAUNCH_WITH_(TDP_CHEVRONS_REDUCE_, kernel, N, __VA_ARGS__)
+  TDP_LAUNCH_WITH_("TDP_LAUNCH_REDUCE", TDP_CHEVRONS_REDUCE_, kernel, N, __VA_ARGS__)
 /* TDP_LAUNCH_LANES(kernel, N, lanes, args...): a TDP_KERNEL_LANES kernel
  * at `lanes` sites per thread: 1, 2, 4, 8 or 16 below VVL, or VVL; any
  * other count is refused before the launch, on both backends. The C
@@ -525,7 +529,9 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
   do {                                                                          \
     const long tdp_lanes_n_ = (N);                                              \
     const int tdp_lanes_ = (lanes);                                             \
-    if (tdpLaunchLanesCheck(#kernel, tdp_lanes_, VVL, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+    if (tdpLaunchLanesCheck(#kernel, tdp_lanes_, VVL, __FILE__, __LINE__) == TARGET_SUCCESS && \
+        tdpLaunchBegin_("TDP_LAUNCH_LANES", #kernel, tdp_lanes_n_, __FILE__, __LINE__) ==  \
+            TARGET_SUCCESS) {                                                   \
       TDP_PROFILE_START_(#kernel);                                              \
       switch (tdp_lanes_) {                                                     \
       case 1: TDP_LAUNCH_LANES_AT_(kernel, 1, tdp_lanes_n_, __VA_ARGS__); break;  \
@@ -547,9 +553,12 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
  * bounds is reported like any failed launch. */
 #define TDP_LAUNCH_TPB(kernel, N, tpb, ...)                                       \
   do {                                                                          \
+    const long tdp_tpb_n_ = (N);                                                \
     const long tdp_tpb_ = (tpb);                                                \
-    if (tdpLaunchTpbCheck(#kernel, tdp_tpb_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
-      kernel<<<tdpNumBlocks((N), VVL * tdp_tpb_, 0), (unsigned int) tdp_tpb_>>>(__VA_ARGS__); \
+    if (tdpLaunchTpbCheck(#kernel, tdp_tpb_, __FILE__, __LINE__) == TARGET_SUCCESS && \
+        tdpLaunchBegin_("TDP_LAUNCH_TPB", #kernel, tdp_tpb_n_, __FILE__, __LINE__) == \
+            TARGET_SUCCESS) {                                                   \
+      kernel<<<tdpNumBlocks(tdp_tpb_n_, VVL * tdp_tpb_, 0), (unsigned int) tdp_tpb_>>>(__VA_ARGS__); \
       tdpLaunchCheck(#kernel, __FILE__, __LINE__);                              \
     }                                                                           \
   } while (0)
@@ -862,32 +871,31 @@ TDP_DECLARE_MINMAX_(long, )
 #define TDP_RREGISTER_(...)
 #endif
 
-/* A kernel is a function call; N is still evaluated (once), so a
- * parameter used only in the launch is not unused here. The launch check
- * cannot find a bad launch here, but it refuses one before targetInit or
- * after targetFinalize as on CUDA (and then the kernel does not run). */
-#define TDP_LAUNCH(kernel, N, ...)                                       \
-  do {                                                                   \
-    (void) (N);                                                          \
-    if (tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS) { \
-      TDP_PROFILE_START_(#kernel);                                       \
-      kernel(__VA_ARGS__);                                               \
-      TDP_PROFILE_STOP_(#kernel);                                        \
-    }                                                                    \
+/* A kernel is a function call; N is still evaluated (once) and checked,
+ * so a parameter used only in the launch is not unused here. No launch can
+ * fail here, but one before targetInit, after targetFinalize or over a
+ * negative N is refused as on CUDA (and then the kernel does not run). */
+#define TDP_LAUNCH_AS_(form, kernel, N, ...)                                            \
+  do {                                                                                 \
+    if (tdpLaunchBegin_(form, #kernel, (N), __FILE__, __LINE__) == TARGET_SUCCESS) {   \
+      TDP_PROFILE_START_(#kernel);                                                     \
+      kernel(__VA_ARGS__);                                                             \
+      TDP_PROFILE_STOP_(#kernel);                                                      \
+    }                                                                                  \
   } while (0)
-#define TDP_LAUNCH_NOSTRIDE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
-#define TDP_LAUNCH_REDUCE(kernel, N, ...) TDP_LAUNCH(kernel, N, __VA_ARGS__)
+#define TDP_LAUNCH(kernel, N, ...) TDP_LAUNCH_AS_("TDP_LAUNCH", kernel, N, __VA_ARGS__)
+#define TDP_LAUNCH_NOSTRIDE(kernel, N, ...) \
+  TDP_LAUNCH_AS_("TDP_LAUNCH_NOSTRIDE", kernel, N, __VA_ARGS__)
+#define TDP_LAUNCH_REDUCE(kernel, N, ...) TDP_LAUNCH_AS_("TDP_LAUNCH_REDUCE", kernel, N, __VA_ARGS__)
 #define TDP_LAUNCH_LANES(kernel, N, lanes, ...)                                \
   do {                                                                         \
     if (tdpLaunchLanesCheck(#kernel, (lanes), VVL, __FILE__, __LINE__) == TARGET_SUCCESS) \
-      TDP_LAUNCH(kernel, N, __VA_ARGS__);                                      \
+      TDP_LAUNCH_AS_("TDP_LAUNCH_LANES", kernel, N, __VA_ARGS__);              \
   } while (0)
 #define TDP_LAUNCH_TPB(kernel, N, tpb, ...)                                    \
   do {                                                                         \
-    (void) (N);                                                                \
-    if (tdpLaunchTpbCheck(#kernel, (tpb), __FILE__, __LINE__) == TARGET_SUCCESS && \
-        tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS)         \
-      kernel(__VA_ARGS__);                                                     \
+    if (tdpLaunchTpbCheck(#kernel, (tpb), __FILE__, __LINE__) == TARGET_SUCCESS) \
+      TDP_LAUNCH_AS_("TDP_LAUNCH_TPB", kernel, N, __VA_ARGS__);                \
   } while (0)
 #define TDP_CHEVRONS_(N)
 #define TDP_CHEVRONS_NOSTRIDE_(N)
@@ -1188,84 +1196,153 @@ int tdpFree(void *t_ptr, const char *f, int l);
 #define targetCallocUnified(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 1, 1, TDP_AT)
 #define targetFree(t_ptr) tdpFree((t_ptr), TDP_AT)
 
-int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, const char *f, int l);
-int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t nbytes,
-                 const char *f, int l);
-#define copyToTarget(t_dst, src, nbytes) tdpCopy((t_dst), (src), (nbytes), 1, TDP_AT)
-#define copyFromTarget(dst, t_src, nbytes) tdpCopy((dst), (t_src), (nbytes), 0, TDP_AT)
+/* What the compiler knows of the object that pointer p points into: the
+ * bytes from p to its end, TDP_SIZE_UNKNOWN_ when it does not know (a
+ * pointer from elsewhere). Every host entry point is passed it for each
+ * host buffer and each TDP_CONST it is given, and refuses a count past it
+ * (targetDP_common.c): a TDP_CONST (&t_x, t_a, &t_a[2]), a local or global
+ * array (h, h + 60), a struct are known at every optimisation level; a
+ * malloc of a known size, or a pointer the compiler can follow back to one
+ * of those, when optimising. __builtin_dynamic_object_size where the
+ * compiler has it (gcc 12, clang 9, nvcc's host compiler) also knows sizes
+ * computed at run time (malloc(n * 8) at -O2). Neither evaluates p (one
+ * with side effects is "unknown"), so each macro argument is still
+ * evaluated once. */
+#define TDP_SIZE_UNKNOWN_ ((size_t) -1)
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_dynamic_object_size)
+#define TDP_OBJECT_SIZE_(p) __builtin_dynamic_object_size((const void *) (p), 0)
+#endif
+#endif
+#if !defined(TDP_OBJECT_SIZE_) && (defined(__GNUC__) || defined(__clang__))
+#define TDP_OBJECT_SIZE_(p) __builtin_object_size((const void *) (p), 0)
+#endif
+#ifndef TDP_OBJECT_SIZE_
+#define TDP_OBJECT_SIZE_(p) TDP_SIZE_UNKNOWN_ /* unknown: not checked */
+#endif
+
+/* Element types checked at compile time (issue 25): TDP_TYPED_(T, p) is p
+ * when it points to T (const or not) and a compile error otherwise. In C
+ * a _Generic selection (C11; gcc and clang take it in C99 mode too), which
+ * also admits void * (a typeless buffer converts in C): the typed
+ * parameter behind it would only warn, and a cast in a macro would say
+ * nothing (targetScanInclusiveInt on a double array ran). In C++ and CUDA
+ * the typed parameter of the inline wrapper refuses another type itself.
+ * TDP_MASK_ admits the byte types of a mask. */
+#if !defined(__cplusplus) && \
+    ((defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L) || defined(__GNUC__))
+#define TDP_TYPED_(T, p) _Generic((p), T *: (p), const T *: (p), void *: (p), const void *: (p))
+#define TDP_MASK_(p)                                                                    \
+  _Generic((p), char *: (const char *) (p), const char *: (const char *) (p),            \
+           signed char *: (const char *) (p), const signed char *: (const char *) (p),   \
+           unsigned char *: (const char *) (p), const unsigned char *: (const char *) (p), \
+           _Bool *: (const char *) (p), const _Bool *: (const char *) (p),               \
+           void *: (const char *) (p), const void *: (const char *) (p))
+#else
+#define TDP_TYPED_(T, p) (p)
+#define TDP_MASK_(p) (p)
+#endif
+
+int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, size_t host_known,
+            const char *f, int l);
+int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t src_known,
+                 size_t nbytes, const char *f, int l);
+/* Untyped (bytes): the host side is held to what the compiler knows of it. */
+#define copyToTarget(t_dst, src, nbytes) \
+  tdpCopy((t_dst), (src), (nbytes), 1, TDP_OBJECT_SIZE_(src), TDP_AT)
+#define copyFromTarget(dst, t_src, nbytes) \
+  tdpCopy((dst), (t_src), (nbytes), 0, TDP_OBJECT_SIZE_(dst), TDP_AT)
 /* t_symbol: the address of a TDP_CONST variable (&t_x, or the array t_a);
  * nbytes may not exceed the bytes from there to the variable's end, which
- * the compiler knows from the expression (__builtin_object_size: &t_x is
+ * the compiler knows from the expression (TDP_OBJECT_SIZE_: &t_x is
  * sizeof t_x, t_a the whole array, &t_a[2] the rest of it). The CUDA
  * backend also asks the runtime (cudaGetSymbolSize). */
-#if defined(__GNUC__) || defined(__clang__)
-#define TDP_OBJECT_SIZE_(p) __builtin_object_size((p), 0)
-#else
-#define TDP_OBJECT_SIZE_(p) ((size_t) -1) /* unknown: not checked */
-#endif
-#define copyConstToTarget(t_symbol, src, nbytes) \
-  tdpCopyConst((void *) (t_symbol), TDP_OBJECT_SIZE_(t_symbol), (src), (nbytes), TDP_AT)
+#define copyConstToTarget(t_symbol, src, nbytes)                                        \
+  tdpCopyConst((void *) (t_symbol), TDP_OBJECT_SIZE_(t_symbol), (src), TDP_OBJECT_SIZE_(src), \
+               (nbytes), TDP_AT)
 
-int tdpSetConstant(double *t_array, double value, size_t n, const char *f, int l);
-#define targetZero(t_array, n) tdpSetConstant((t_array), 0.0, (n), TDP_AT)
-#define targetSetConstant(t_array, value, n) tdpSetConstant((t_array), (value), (n), TDP_AT)
+/* Fills, subset copies, reductions and conversions of double fields: the
+ * double names of the typed helpers (targetDP_types.h, which has every
+ * element type), so that each is checked the same way. */
+#define targetZero(t_array, n) targetZeroDouble(t_array, n)
+#define targetSetConstant(t_array, value, n) targetSetConstantDouble(t_array, value, n)
 
 /* Subset copies of a field of ncomp doubles per site in the build's layout:
  * all components of the listed sites move, nothing else. Extents are long
  * (int arguments convert); the entries of a site list are int, so a listed
  * site is below 2^31 -- masked and 3-D copies have no such limit. */
+#define copyToTargetSites(t_dst, src, nsites, ncomp, sites, nlist) \
+  copyToTargetSitesDouble(t_dst, src, nsites, ncomp, sites, nlist)
+#define copyFromTargetSites(dst, t_src, nsites, ncomp, sites, nlist) \
+  copyFromTargetSitesDouble(dst, t_src, nsites, ncomp, sites, nlist)
+#define copyToTargetMasked(t_dst, src, nsites, ncomp, mask) \
+  copyToTargetMaskedDouble(t_dst, src, nsites, ncomp, mask)
+#define copyFromTargetMasked(dst, t_src, nsites, ncomp, mask) \
+  copyFromTargetMaskedDouble(dst, t_src, nsites, ncomp, mask)
+/* extents: local lattice including the halo, site (x,y,z) at (x*ny + y)*nz + z;
+ * each extent is an int, their product (the site count) may exceed 2^31.
+ * The halo is every site within nhalo of a face; the edge is the interior
+ * layer of depth nhalo next to it: what neighbours need from us. */
+#define copyToTarget3DHalo(t_dst, src, extents, nhalo, ncomp) \
+  copyToTarget3DHaloDouble(t_dst, src, extents, nhalo, ncomp)
+#define copyFromTarget3DEdge(dst, t_src, extents, nhalo, ncomp) \
+  copyFromTarget3DEdgeDouble(dst, t_src, extents, nhalo, ncomp)
+
+/* Reductions of n values of a target array, result on the host. The order
+ * of summation is fixed, so a run is bitwise reproducible on one device.
+ * An int reduction gives a long long. */
+#define targetDoubleSum(res, t_a, n) \
+  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_SUM, TDP_AT)
+#define targetDoubleMin(res, t_a, n) \
+  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_MIN, TDP_AT)
+#define targetDoubleMax(res, t_a, n) \
+  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_MAX, TDP_AT)
+#define targetIntSum(res, t_a, n) \
+  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_SUM, TDP_AT)
+#define targetIntMin(res, t_a, n) \
+  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_MIN, TDP_AT)
+#define targetIntMax(res, t_a, n) \
+  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_MAX, TDP_AT)
+
+/* Layout conversion between target arrays (dst and src distinct). */
+#define targetAoS2SoA(t_soa, t_aos, nsites, ncomp) targetAoS2SoADouble(t_soa, t_aos, nsites, ncomp)
+#define targetSoA2AoS(t_aos, t_soa, nsites, ncomp) targetSoA2AoSDouble(t_aos, t_soa, nsites, ncomp)
+
+/* The double calls as functions (the 2014 layer, targetDP_compat.c, calls
+ * them; they cannot know the host side's size). */
+int tdpSetConstant(double *t_array, double value, size_t n, const char *f, int l);
 int tdpCopySites(double *dst, const double *src, long nsites, long ncomp,
                  const int *sites, long nlist, int to_target, const char *f, int l);
 int tdpCopyMasked(double *dst, const double *src, long nsites, long ncomp,
                   const char *mask, int to_target, const char *f, int l);
 int tdpCopy3D(double *dst, const double *src, const int extents[3], long nhalo,
               long ncomp, int to_target, const char *f, int l);
-#define copyToTargetSites(t_dst, src, nsites, ncomp, sites, nlist) \
-  tdpCopySites((t_dst), (src), (nsites), (ncomp), (sites), (nlist), 1, TDP_AT)
-#define copyFromTargetSites(dst, t_src, nsites, ncomp, sites, nlist) \
-  tdpCopySites((dst), (t_src), (nsites), (ncomp), (sites), (nlist), 0, TDP_AT)
-#define copyToTargetMasked(t_dst, src, nsites, ncomp, mask) \
-  tdpCopyMasked((t_dst), (src), (nsites), (ncomp), (mask), 1, TDP_AT)
-#define copyFromTargetMasked(dst, t_src, nsites, ncomp, mask) \
-  tdpCopyMasked((dst), (t_src), (nsites), (ncomp), (mask), 0, TDP_AT)
-/* extents: local lattice including the halo, site (x,y,z) at (x*ny + y)*nz + z;
- * each extent is an int, their product (the site count) may exceed 2^31.
- * The halo is every site within nhalo of a face; the edge is the interior
- * layer of depth nhalo next to it: what neighbours need from us. */
-#define copyToTarget3DHalo(t_dst, src, extents, nhalo, ncomp) \
-  tdpCopy3D((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
-#define copyFromTarget3DEdge(dst, t_src, extents, nhalo, ncomp) \
-  tdpCopy3D((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
-
-/* Reductions of n values of a target array, result on the host. The order
- * of summation is fixed, so a run is bitwise reproducible on one device. */
 int tdpReduceDouble(double *result, const double *t_a, size_t n, tdpReduceOp op, const char *f,
                     int l);
 int tdpReduceInt(long long *result, const int *t_a, size_t n, tdpReduceOp op, const char *f,
                  int l);
-#define targetDoubleSum(res, t_a, n) tdpReduceDouble((res), (t_a), (n), TDP_SUM, TDP_AT)
-#define targetDoubleMin(res, t_a, n) tdpReduceDouble((res), (t_a), (n), TDP_MIN, TDP_AT)
-#define targetDoubleMax(res, t_a, n) tdpReduceDouble((res), (t_a), (n), TDP_MAX, TDP_AT)
-#define targetIntSum(res, t_a, n) tdpReduceInt((res), (t_a), (n), TDP_SUM, TDP_AT)
-#define targetIntMin(res, t_a, n) tdpReduceInt((res), (t_a), (n), TDP_MIN, TDP_AT)
-#define targetIntMax(res, t_a, n) tdpReduceInt((res), (t_a), (n), TDP_MAX, TDP_AT)
-
-/* Layout conversion between target arrays (dst and src distinct). */
 int tdpConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
                const char *f, int l);
-#define targetAoS2SoA(t_soa, t_aos, nsites, ncomp) \
-  tdpConvert((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
-#define targetSoA2AoS(t_aos, t_soa, nsites, ncomp) \
-  tdpConvert((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
 
 /* ---------------------------------------------------------------------- */
 /* Element types: the typed names of the helpers above (targetSetConstantFloat,
  * targetLongSum, copyToTargetSitesInt, ...), generated per type. */
 #include "targetDP_types.h"
 
+/* Called by every launch form before the kernel (form names it: "TDP_LAUNCH",
+ * "TDP_LAUNCH_STREAM", ...): the layer is live (targetInit called, not yet
+ * targetFinalize) and the extent n is not negative, which only an int
+ * product that overflowed gives (nx * ny * nz past 2^31); refused, the
+ * kernel does not run. */
+int tdpLaunchBegin_(const char *form, const char *kernel, long n, const char *f, int l);
 /* Called by TDP_LAUNCH on CUDA right after kernel<<<...>>>: a launch that
  * failed is reported with the kernel's name and the launch's file:line. */
 int tdpLaunchCheck(const char *kernel, const char *f, int l);
+/* The 2014 launch, kernel __targetLaunch__(N) (args) (targetDP_compat.h):
+ * tdpLaunchBegin_'s checks, with no kernel name to give. On the C backend
+ * the check rides in the kernel's first argument and cannot skip the call,
+ * so a refusal stops the program in either error mode. */
+int tdpLegacyLaunch_(long n, const char *f, int l);
 /* Called by TDP_LAUNCH_TPB before the launch: tpb a multiple of 32 in [32, 1024]. */
 int tdpLaunchTpbCheck(const char *kernel, long tpb, const char *f, int l);
 /* Called by TDP_LAUNCH_LANES before the launch: 1, 2, 4, 8 or 16 below vvl, or vvl. */
@@ -1279,17 +1356,19 @@ int tdpSynchronize(const char *what, const char *f, int l);
 /* ---------------------------------------------------------------------- */
 /* Constants beyond copyConstToTarget, and copies between target arrays. */
 
-int tdpCopyConstFrom(void *dst, const void *t_symbol, size_t nbytes, const char *f, int l);
-int tdpCopyConstFromArray(void *t_symbol, const void *t_src, size_t nbytes, const char *f,
-                          int l);
+int tdpCopyConstFrom(void *dst, size_t dst_known, const void *t_symbol, size_t symbol_bytes,
+                     size_t nbytes, const char *f, int l);
+int tdpCopyConstFromArray(void *t_symbol, size_t symbol_bytes, const void *t_src, size_t nbytes,
+                          const char *f, int l);
 int tdpConstAddress(void **t_ptr, const void *t_symbol, const char *f, int l);
 int tdpCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, const char *f, int l);
 /* host <- a TDP_CONST variable */
-#define copyConstFromTarget(dst, t_symbol, nbytes) \
-  tdpCopyConstFrom((dst), (const void *) (t_symbol), (nbytes), TDP_AT)
+#define copyConstFromTarget(dst, t_symbol, nbytes)                                       \
+  tdpCopyConstFrom((dst), TDP_OBJECT_SIZE_(dst), (const void *) (t_symbol),                \
+                   TDP_OBJECT_SIZE_(t_symbol), (nbytes), TDP_AT)
 /* a TDP_CONST variable <- a target array (no trip through the host) */
 #define copyTargetToConst(t_symbol, t_src, nbytes) \
-  tdpCopyConstFromArray((void *) (t_symbol), (t_src), (nbytes), TDP_AT)
+  tdpCopyConstFromArray((void *) (t_symbol), TDP_OBJECT_SIZE_(t_symbol), (t_src), (nbytes), TDP_AT)
 /* *t_ptr = the target address of a TDP_CONST variable (the variable itself,
  * as in 2014: targetConstAddress(&t_ptr, t_table)), for target code to read
  * through (a kernel argument); it is not targetMalloc memory */

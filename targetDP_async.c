@@ -23,17 +23,18 @@
 /* A handle is a serial number, never reused and never dereferenced: a
  * destroyed, made-up or stale handle is then reported as such, even when a
  * new stream lives where the old one did. The table of live handles maps
- * it to the backend's object; a program has a handful. */
+ * it to the backend's object (streams, events) or to a module's (a halo,
+ * targetDP_halo.c, through tdpHandleNew_); a program has a handful. */
 typedef struct {
   uintptr_t id;
   void *native;
-  int is_event;
+  tdpHandleKind_ kind;
 } tdpHandle;
 static tdpHandle *handles = NULL;
 static int nhandles = 0, maxhandles = 0;
 static uintptr_t last_id = 0;
 
-static int handle_add(void *native, int is_event, uintptr_t *id) {
+static int handle_add(void *native, tdpHandleKind_ kind, uintptr_t *id) {
   if (nhandles == maxhandles) {
     int nmax = maxhandles ? 2 * maxhandles : 16;
     tdpHandle *grown = (tdpHandle *) realloc(handles, nmax * sizeof(tdpHandle));
@@ -43,27 +44,29 @@ static int handle_add(void *native, int is_event, uintptr_t *id) {
   }
   handles[nhandles].id = *id = ++last_id;
   handles[nhandles].native = native;
-  handles[nhandles++].is_event = is_event;
+  handles[nhandles++].kind = kind;
   return 0;
 }
 
-static tdpHandle *handle_find(const void *h, int is_event) {
+static tdpHandle *handle_find(const void *h, tdpHandleKind_ kind) {
   for (int i = 0; i < nhandles; i++) {
-    if (handles[i].id == (uintptr_t) h && handles[i].is_event == is_event) return handles + i;
+    if (handles[i].id == (uintptr_t) h && handles[i].kind == kind) return handles + i;
   }
   return NULL;
 }
 
 static void handle_remove(tdpHandle *h) { *h = handles[--nhandles]; }
 
-/* Streams and events outlive neither targetFinalize nor an error exit. */
+/* Streams and events outlive neither targetFinalize nor an error exit; a
+ * module's handles are forgotten (its object is the module's to free, and
+ * a later call on the handle is refused as not live). */
 void tdpAsyncFinalize(void) {
   tdpSite at = {"targetFinalize", __FILE__, __LINE__};
   tdpPackFinalize();
   while (nhandles > 0) {
     tdpHandle *h = handles + --nhandles;
-    if (h->is_event) tdpBackendEventDestroy(h->native, at);
-    else tdpBackendStreamDestroy(h->native, at);
+    if (h->kind == TDP_HANDLE_EVENT_) tdpBackendEventDestroy(h->native, at);
+    else if (h->kind == TDP_HANDLE_STREAM_) tdpBackendStreamDestroy(h->native, at);
   }
   free(handles);
   handles = NULL;
@@ -74,7 +77,7 @@ void tdpAsyncFinalize(void) {
 static int check_stream(targetStream_t s, void **native, tdpSite at) {
   *native = NULL;
   if (!s) return TARGET_SUCCESS;
-  tdpHandle *h = handle_find(s, 0);
+  tdpHandle *h = handle_find(s, TDP_HANDLE_STREAM_);
   if (!h)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "stream %p is not a live stream from targetStreamCreate (destroyed?)",
@@ -86,7 +89,7 @@ static int check_stream(targetStream_t s, void **native, tdpSite at) {
 static int check_event(targetEvent_t e, void **native, tdpSite at) {
   *native = NULL;
   if (!e) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL event");
-  tdpHandle *h = handle_find(e, 1);
+  tdpHandle *h = handle_find(e, TDP_HANDLE_EVENT_);
   if (!h)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "event %p is not a live event from targetEventCreate (destroyed?)",
@@ -95,17 +98,54 @@ static int check_event(targetEvent_t e, void **native, tdpSite at) {
   return TARGET_SUCCESS;
 }
 
+/* A module's objects under the same checked handles (targetDP_async.h). */
+void *tdpHandleNew_(void *object, tdpHandleKind_ kind) {
+  uintptr_t id = 0;
+  if (!object || handle_add(object, kind, &id)) return NULL;
+  return (void *) id;
+}
+
+void *tdpHandleGet_(const void *handle, tdpHandleKind_ kind, const char *call, const char *f,
+                    int l) {
+  static const char *names[] = {"stream", "event", "halo"};
+  static const char *from[] = {"targetStreamCreate", "targetEventCreate", "targetHaloCreate"};
+  static const char *gone[] = {"destroyed", "destroyed", "freed by targetHaloFree"};
+  tdpSite at = SITE(call);
+  if (tdpCheckLive(at)) return NULL;
+  if ((int) kind < 0 || (int) kind > 2) {
+    tdpFail(TARGET_ERROR_INVALID_VALUE, at, "unknown handle kind %d", (int) kind);
+    return NULL;
+  }
+  if (!handle) {
+    tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL %s", names[kind]);
+    return NULL;
+  }
+  tdpHandle *h = handle_find(handle, kind);
+  if (!h) {
+    tdpFail(TARGET_ERROR_INVALID_VALUE, at, "%s %p is not a live %s from %s (%s?)", names[kind],
+            handle, names[kind], from[kind], gone[kind]);
+    return NULL;
+  }
+  return h->native;
+}
+
+void tdpHandleDrop_(const void *handle, tdpHandleKind_ kind) {
+  tdpHandle *h = handle_find(handle, kind);
+  if (h) handle_remove(h);
+}
+
 /* ---------------------------------------------------------------------- */
 
 /* Create the backend's object first, then its handle. */
 static int handle_create(void **out, int is_event, targetStreamPriority_t priority, tdpSite at) {
+  const tdpHandleKind_ kind = is_event ? TDP_HANDLE_EVENT_ : TDP_HANDLE_STREAM_;
   void *native = NULL;
   /* priority doubles as the timed flag of an event */
   int rc = is_event ? tdpBackendEventCreate(&native, (int) priority, at)
                     : tdpBackendStreamCreate(&native, priority, at);
   if (rc) return rc;
   uintptr_t id = 0;
-  if (handle_add(native, is_event, &id)) {
+  if (handle_add(native, kind, &id)) {
     if (is_event) tdpBackendEventDestroy(native, at);
     else tdpBackendStreamDestroy(native, at);
     return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for a handle");
@@ -145,7 +185,7 @@ int tdpStreamDestroy(targetStream_t stream, const char *f, int l) {
   void *native = NULL;
   int rc = check_stream(stream, &native, at);
   if (rc) return rc;
-  handle_remove(handle_find(stream, 0));
+  handle_remove(handle_find(stream, TDP_HANDLE_STREAM_));
   return tdpBackendStreamDestroy(native, at);
 }
 
@@ -214,7 +254,7 @@ int tdpEventDestroy(targetEvent_t event, const char *f, int l) {
   void *native = NULL;
   int rc = check_event(event, &native, at);
   if (rc) return rc;
-  handle_remove(handle_find(event, 1));
+  handle_remove(handle_find(event, TDP_HANDLE_EVENT_));
   return tdpBackendEventDestroy(native, at);
 }
 
@@ -247,28 +287,23 @@ int tdpEventSynchronize(targetEvent_t event, const char *f, int l) {
 /* ---------------------------------------------------------------------- */
 
 int tdpCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
-                 targetStream_t stream, int wait, const char *f, int l) {
+                 targetStream_t stream, int wait, size_t host_known, const char *f, int l) {
   static const char *names[] = {"copyToTargetAsync", "copyFromTargetAsync",
                                 "copyTargetToTargetAsync"};
   if ((int) kind < 0 || (int) kind > 2)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, SITE("tdpCopyAsync"),
                    "copy kind %d is not a targetCopyKind_t", (int) kind);
   tdpSite at = SITE(wait ? "copyTargetToTarget" : names[kind]);
-  if (tdpCheckLive(at)) return targetLastError();
-  if (!dst || !src) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
-  if (nbytes == 0) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size is zero");
-  if (nbytes > SIZE_MAX / 64)
-    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size %zu is absurd (a negative value?)",
-                   nbytes);
+  if (tdpCheckLive(at) || tdpCheckPtrs(dst, src, nbytes, at)) return targetLastError();
   void *native = NULL;
   int rc = check_stream(stream, &native, at);
   if (rc) return rc;
   if (kind == TARGET_COPY_TO_TARGET) {
     rc = tdpCheckTarget(dst, nbytes, "the target array", at);
-    if (rc == TARGET_SUCCESS) rc = tdpCheckHost(src, nbytes, "the host array", at);
+    if (rc == TARGET_SUCCESS) rc = tdpCheckHost(src, nbytes, host_known, "the host array", at);
   } else if (kind == TARGET_COPY_FROM_TARGET) {
     rc = tdpCheckTarget(src, nbytes, "the target array", at);
-    if (rc == TARGET_SUCCESS) rc = tdpCheckHost(dst, nbytes, "the host array", at);
+    if (rc == TARGET_SUCCESS) rc = tdpCheckHost(dst, nbytes, host_known, "the host array", at);
   } else {
     rc = tdpCheckTarget(dst, nbytes, "the destination array", at);
     if (rc == TARGET_SUCCESS) rc = tdpCheckTarget(src, nbytes, "the source array", at);

@@ -5,7 +5,7 @@
  * (faces, for halo exchange; typed per element type). Implemented in
  * targetDP_async.c (handles, checks), the backends and targetDP_pack.c.
  * Included by targetDP.h inside its extern "C" block, after the core host
- * API and launch macros it uses (TDP_AT, tdpType, tdpLaunchCheck,
+ * API and launch macros it uses (TDP_AT, tdpType, tdpLaunchBegin_, tdpLaunchCheck,
  * tdpNumBlocks, TDP_PROFILE_START_/STOP_, VVL, TARGET_TPB); not a header to
  * include on its own. Declarations and macros only; the one backend
  * difference is how TDP_LAUNCH_STREAM launches (#ifdef __CUDACC__ below).
@@ -76,6 +76,20 @@ int tdpEventElapsed(double *seconds, targetEvent_t start, targetEvent_t stop, co
 #define targetEventElapsed(pseconds, start, stop) \
   tdpEventElapsed((pseconds), (start), (stop), TDP_AT)
 
+/* Checked handles for modules built on the layer (targetDP_halo.c keeps
+ * its halos under them): an object registered by tdpHandleNew_ gets a
+ * serial number that is never reused, as streams and events do, so a freed
+ * or made-up handle is reported, never dereferenced. tdpHandleGet_ returns
+ * the object of a live handle of that kind, or fails (the layer's error,
+ * naming call and file:line: "halo 0x3 is not a live halo from
+ * targetHaloCreate (freed by targetHaloFree?)") and returns NULL;
+ * tdpHandleDrop_ ends a handle. targetFinalize forgets every handle. */
+typedef enum { TDP_HANDLE_STREAM_ = 0, TDP_HANDLE_EVENT_ = 1, TDP_HANDLE_HALO_ = 2 } tdpHandleKind_;
+void *tdpHandleNew_(void *object, tdpHandleKind_ kind); /* NULL: no memory */
+void *tdpHandleGet_(const void *handle, tdpHandleKind_ kind, const char *call, const char *f,
+                    int l);
+void tdpHandleDrop_(const void *handle, tdpHandleKind_ kind);
+
 /* The backend's own stream behind a handle, after checking it is live
  * (used by TDP_LAUNCH_STREAM; *native is a cudaStream_t on CUDA). */
 int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l);
@@ -86,28 +100,29 @@ int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l);
 /* TDP_LAUNCH_REDUCE_STREAM(kernel, N, stream, args...): TDP_LAUNCH_REDUCE
  * (a kernel ending in targetBlockAdd*) on a stream. */
 #define TDP_LAUNCH_STREAM(kernel, N, stream, ...) \
-  TDP_LAUNCH_STREAM_WITH_(0, kernel, N, stream, __VA_ARGS__)
+  TDP_LAUNCH_STREAM_WITH_("TDP_LAUNCH_STREAM", 0, kernel, N, stream, __VA_ARGS__)
 #define TDP_LAUNCH_REDUCE_STREAM(kernel, N, stream, ...) \
-  TDP_LAUNCH_STREAM_WITH_(1, kernel, N, stream, __VA_ARGS__)
+  TDP_LAUNCH_STREAM_WITH_("TDP_LAUNCH_REDUCE_STREAM", 1, kernel, N, stream, __VA_ARGS__)
 #ifdef __CUDACC__
-#define TDP_LAUNCH_STREAM_WITH_(capped, kernel, N, stream, ...)                     \
+#define TDP_LAUNCH_STREAM_WITH_(form, capped, kernel, N, stream, ...)               \
   do {                                                                              \
     void *tdp_native_ = 0;                                                          \
-    if (tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+    const long tdp_stream_n_ = (N);                                                 \
+    if (tdpLaunchBegin_(form, #kernel, tdp_stream_n_, __FILE__, __LINE__) == TARGET_SUCCESS && \
+        tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                  \
-      kernel<<<tdpNumBlocks((N), VVL * TARGET_TPB, (capped)), TARGET_TPB, 0,        \
+      kernel<<<tdpNumBlocks(tdp_stream_n_, VVL * TARGET_TPB, (capped)), TARGET_TPB, 0, \
                (cudaStream_t) tdp_native_>>>(__VA_ARGS__);                          \
       tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                  \
       TDP_PROFILE_STOP_(#kernel);                                                   \
     }                                                                               \
   } while (0)
 #else
-#define TDP_LAUNCH_STREAM_WITH_(capped, kernel, N, stream, ...)                     \
+#define TDP_LAUNCH_STREAM_WITH_(form, capped, kernel, N, stream, ...)               \
   do {                                                                              \
     void *tdp_native_ = 0;                                                          \
-    (void) (N);                                                                     \
-    if (tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS && \
-        tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS) {              \
+    if (tdpLaunchBegin_(form, #kernel, (N), __FILE__, __LINE__) == TARGET_SUCCESS &&  \
+        tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                  \
       kernel(__VA_ARGS__);                                                          \
       TDP_PROFILE_STOP_(#kernel);                                                   \
@@ -122,14 +137,19 @@ typedef enum {
   TARGET_COPY_FROM_TARGET = 1,   /* target -> host */
   TARGET_COPY_TARGET_TO_TARGET = 2 /* target -> target, also to a peer's IPC mapping */
 } targetCopyKind_t;
+/* host_known: what the caller's compiler knows of the host side's size
+ * (TDP_OBJECT_SIZE_), TDP_SIZE_UNKNOWN_ when nothing or no host side. */
 int tdpCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
-                 targetStream_t stream, int wait, const char *f, int l);
-#define copyToTargetAsync(t_dst, src, nbytes, stream) \
-  tdpCopyAsync((t_dst), (src), (nbytes), TARGET_COPY_TO_TARGET, (stream), 0, TDP_AT)
-#define copyFromTargetAsync(dst, t_src, nbytes, stream) \
-  tdpCopyAsync((dst), (t_src), (nbytes), TARGET_COPY_FROM_TARGET, (stream), 0, TDP_AT)
-#define copyTargetToTargetAsync(t_dst, t_src, nbytes, stream) \
-  tdpCopyAsync((t_dst), (t_src), (nbytes), TARGET_COPY_TARGET_TO_TARGET, (stream), 0, TDP_AT)
+                 targetStream_t stream, int wait, size_t host_known, const char *f, int l);
+#define copyToTargetAsync(t_dst, src, nbytes, stream)                                      \
+  tdpCopyAsync((t_dst), (src), (nbytes), TARGET_COPY_TO_TARGET, (stream), 0,               \
+               TDP_OBJECT_SIZE_(src), TDP_AT)
+#define copyFromTargetAsync(dst, t_src, nbytes, stream)                                    \
+  tdpCopyAsync((dst), (t_src), (nbytes), TARGET_COPY_FROM_TARGET, (stream), 0,             \
+               TDP_OBJECT_SIZE_(dst), TDP_AT)
+#define copyTargetToTargetAsync(t_dst, t_src, nbytes, stream)                              \
+  tdpCopyAsync((t_dst), (t_src), (nbytes), TARGET_COPY_TARGET_TO_TARGET, (stream), 0,      \
+               TDP_SIZE_UNKNOWN_, TDP_AT)
 
 /* Pinned (page-locked) host memory: cudaMallocHost on CUDA, 64-byte
  * aligned memory on the C backend. Host memory in every other respect;
@@ -163,23 +183,28 @@ int tdpIpcCloseHandle(void *t_peer, const char *f, int l);
  * the build's layout, to or from a contiguous target buffer: component c
  * of the k-th site of the box (row-major in the box) at buf[c*nbox + k].
  * targetDP kernels queued on stream. */
+/* extents, lo, hi: ndim entries each, held to what the caller's compiler
+ * knows of each array (TDP_OBJECT_SIZE_). The double names are the Double
+ * ones; tdpPackBox is the double call as a function (sizes unknown). */
 int tdpPackBox(double *t_dst, const double *t_src, int ndim, const long extents[],
                const long lo[], const long hi[], int ncomp, int unpack, targetStream_t stream,
                const char *f, int l);
 #define targetPackBox(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBox((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
+  targetPackBoxDouble(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream)
 #define targetUnpackBox(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBox((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
-int tdpPackBoxT(void *t_dst, const void *t_src, int ndim, const long extents[], const long lo[],
-                const long hi[], int ncomp, tdpType type, size_t esz, int unpack,
-                targetStream_t stream, const char *f, int l);
+  targetUnpackBoxDouble(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream)
+int tdpPackBoxT(void *t_dst, const void *t_src, int ndim, const long extents[], size_t ext_known,
+                const long lo[], size_t lo_known, const long hi[], size_t hi_known, int ncomp,
+                tdpType type, size_t esz, int unpack, targetStream_t stream, const char *f,
+                int l);
 #define TDP_TYPED_PACK_(Name, T, TYPE)                                                          \
   static inline int tdpPackBox##Name##_(T *t_dst, const T *t_src, int ndim,                    \
-                                        const long extents[], const long lo[], const long hi[], \
-                                        int ncomp, int unpack, targetStream_t stream,           \
-                                        const char *f, int l) {                                 \
-    return tdpPackBoxT(t_dst, t_src, ndim, extents, lo, hi, ncomp, TYPE, sizeof(T), unpack,     \
-                       stream, f, l);                                                           \
+                                        const long extents[], size_t ext_known,                 \
+                                        const long lo[], size_t lo_known, const long hi[],      \
+                                        size_t hi_known, int ncomp, int unpack,                 \
+                                        targetStream_t stream, const char *f, int l) {          \
+    return tdpPackBoxT(t_dst, t_src, ndim, extents, ext_known, lo, lo_known, hi, hi_known,      \
+                       ncomp, TYPE, sizeof(T), unpack, stream, f, l);                           \
   }
 TDP_TYPED_PACK_(Double, double, TDP_TYPE_DOUBLE)
 TDP_TYPED_PACK_(Float, float, TDP_TYPE_FLOAT)
@@ -187,37 +212,63 @@ TDP_TYPED_PACK_(Int, int, TDP_TYPE_INT)
 TDP_TYPED_PACK_(Long, long, TDP_TYPE_LONG)
 TDP_TYPED_PACK_(DoubleComplex, tdpDoubleComplex, TDP_TYPE_DOUBLE_COMPLEX)
 TDP_TYPED_PACK_(FloatComplex, tdpFloatComplex, TDP_TYPE_FLOAT_COMPLEX)
-#define targetPackBoxDouble(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxDouble_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
-#define targetUnpackBoxDouble(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxDouble_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
-#define targetPackBoxFloat(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxFloat_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
-#define targetUnpackBoxFloat(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxFloat_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
-#define targetPackBoxInt(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxInt_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
-#define targetUnpackBoxInt(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxInt_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
-#define targetPackBoxLong(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxLong_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
-#define targetUnpackBoxLong(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxLong_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
-#define targetPackBoxDoubleComplex(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxDoubleComplex_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
-#define targetUnpackBoxDoubleComplex(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxDoubleComplex_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
-#define targetPackBoxFloatComplex(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxFloatComplex_((t_buf), (t_field), (ndim), (extents), (lo), (hi), (ncomp), 0, (stream), TDP_AT)
-#define targetUnpackBoxFloatComplex(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream) \
-  tdpPackBoxFloatComplex_((t_field), (t_buf), (ndim), (extents), (lo), (hi), (ncomp), 1, (stream), TDP_AT)
+/* The box arrays of a pack call: typed, with their known sizes. */
+#define TDP_BOX_ARGS_(extents, lo, hi)                                                        \
+  TDP_TYPED_(long, extents), TDP_OBJECT_SIZE_(extents), TDP_TYPED_(long, lo),                 \
+      TDP_OBJECT_SIZE_(lo), TDP_TYPED_(long, hi), TDP_OBJECT_SIZE_(hi)
+#define targetPackBoxDouble(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream)                \
+  tdpPackBoxDouble_(TDP_TYPED_(double, t_buf), TDP_TYPED_(double, t_field), (ndim),                    \
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxDouble(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream)              \
+  tdpPackBoxDouble_(TDP_TYPED_(double, t_field), TDP_TYPED_(double, t_buf), (ndim),                    \
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxFloat(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream)                \
+  tdpPackBoxFloat_(TDP_TYPED_(float, t_buf), TDP_TYPED_(float, t_field), (ndim),                    \
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxFloat(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream)              \
+  tdpPackBoxFloat_(TDP_TYPED_(float, t_field), TDP_TYPED_(float, t_buf), (ndim),                    \
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxInt(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream)                \
+  tdpPackBoxInt_(TDP_TYPED_(int, t_buf), TDP_TYPED_(int, t_field), (ndim),                    \
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxInt(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream)              \
+  tdpPackBoxInt_(TDP_TYPED_(int, t_field), TDP_TYPED_(int, t_buf), (ndim),                    \
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxLong(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream)                \
+  tdpPackBoxLong_(TDP_TYPED_(long, t_buf), TDP_TYPED_(long, t_field), (ndim),                    \
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxLong(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream)              \
+  tdpPackBoxLong_(TDP_TYPED_(long, t_field), TDP_TYPED_(long, t_buf), (ndim),                    \
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxDoubleComplex(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream)                \
+  tdpPackBoxDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_buf), TDP_TYPED_(tdpDoubleComplex, t_field), (ndim),                    \
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxDoubleComplex(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream)              \
+  tdpPackBoxDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_field), TDP_TYPED_(tdpDoubleComplex, t_buf), (ndim),                    \
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT)
+#define targetPackBoxFloatComplex(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream)                \
+  tdpPackBoxFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_buf), TDP_TYPED_(tdpFloatComplex, t_field), (ndim),                    \
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT)
+#define targetUnpackBoxFloatComplex(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream)              \
+  tdpPackBoxFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_field), TDP_TYPED_(tdpFloatComplex, t_buf), (ndim),                    \
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT)
 /* The box of one face: along dim, side 0 (low) or 1 (high), the halo
  * (the outer nhalo layers) or the edge (the nhalo layers inside them:
  * what the neighbour's halo is filled from); every other axis whole, halo
  * included (exchanging the axes one after the other then fills edges and
  * corners too). Returns the number of sites. */
 typedef enum { TARGET_FACE_EDGE = 0, TARGET_FACE_HALO = 1 } targetFaceRegion_t;
-long targetFaceBox(int ndim, const long extents[], int nhalo, int dim, int side,
-                   targetFaceRegion_t region, long lo[], long hi[]);
+/* Refused (-1, the error as for every call: file:line, exit by default):
+ * ndim outside 1 to 4, an extent below 1, nhalo below 1 or more than half
+ * the extent along dim (the halo and edge of both sides must fit), dim
+ * outside [0, ndim), side not 0 or 1, an unknown region; extents, lo and
+ * hi shorter than ndim entries where the compiler knows their size. */
+long tdpFaceBox(int ndim, const long extents[], size_t ext_known, int nhalo, int dim, int side,
+                targetFaceRegion_t region, long lo[], size_t lo_known, long hi[],
+                size_t hi_known, const char *f, int l);
+#define targetFaceBox(ndim, extents, nhalo, dim, side, region, lo, hi)                        \
+  tdpFaceBox((ndim), TDP_TYPED_(long, extents), TDP_OBJECT_SIZE_(extents), (nhalo), (dim),   \
+             (side), (region), TDP_TYPED_(long, lo), TDP_OBJECT_SIZE_(lo),                   \
+             TDP_TYPED_(long, hi), TDP_OBJECT_SIZE_(hi), TDP_AT)
 
 #endif /* TARGETDP_ASYNC_H */

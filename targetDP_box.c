@@ -15,25 +15,44 @@
 
 #define SITE(name) ((tdpSite){name, f, l})
 
-int tdpBoxMake(targetBox *box, int ndim, const long *extent, const long *lo, const long *hi,
-               const char *f, int l) {
+/* A box of ndim (2 to TDP_BOX_MAXDIM) dimensions that fits its lattice:
+ * extents >= 1 (at most 2^40 sites), 0 <= lo <= hi <= extent. The one
+ * rule for the constructors and for a launch over a box made by hand. */
+static int check_box(int ndim, const long *extent, const long *lo, const long *hi,
+                     const char *what, tdpSite at) {
+  if (ndim < 2 || ndim > TDP_BOX_MAXDIM)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "%sndim %d: boxes have 2 to %d dimensions",
+                   what, ndim, TDP_BOX_MAXDIM);
+  long nsites = 1;
+  for (int d = 0; d < ndim; d++) {
+    if (extent[d] < 1 || extent[d] > (1L << 40) / nsites)
+      return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                     "%sextent %ld of dimension %d (lattice of at most 2^40 sites)", what,
+                     extent[d], d);
+    nsites *= extent[d];
+    if (lo[d] < 0 || hi[d] > extent[d] || lo[d] > hi[d])
+      return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                     "%sdimension %d: box [%ld, %ld) does not fit the extent %ld", what, d,
+                     lo[d], hi[d], extent[d]);
+  }
+  return TARGET_SUCCESS;
+}
+
+int tdpBoxMake(targetBox *box, int ndim, const long *extent, size_t extent_known,
+               const long *lo, size_t lo_known, const long *hi, size_t hi_known, const char *f,
+               int l) {
   tdpSite at = SITE("targetBoxMake");
   if (!box || !extent || !lo || !hi)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL argument");
   if (ndim < 2 || ndim > TDP_BOX_MAXDIM)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "ndim %d: boxes have 2 to %d dimensions",
                    ndim, TDP_BOX_MAXDIM);
-  long nsites = 1;
-  for (int d = 0; d < ndim; d++) {
-    if (extent[d] < 1 || extent[d] > (1L << 40) / nsites)
-      return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
-                     "extent %ld of dimension %d (lattice of at most 2^40 sites)", extent[d], d);
-    nsites *= extent[d];
-    if (lo[d] < 0 || hi[d] > extent[d] || lo[d] > hi[d])
-      return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
-                     "dimension %d: box [%ld, %ld) does not fit the extent %ld", d, lo[d], hi[d],
-                     extent[d]);
-  }
+  const size_t nb = (size_t) ndim * sizeof(long);
+  int rc = tdpCheckHost(extent, nb, extent_known, "the extents", at);
+  if (rc == TARGET_SUCCESS) rc = tdpCheckHost(lo, nb, lo_known, "lo", at);
+  if (rc == TARGET_SUCCESS) rc = tdpCheckHost(hi, nb, hi_known, "hi", at);
+  if (rc == TARGET_SUCCESS) rc = check_box(ndim, extent, lo, hi, "", at);
+  if (rc) return rc;
   box->ndim = ndim;
   for (int d = 0; d < TDP_BOX_MAXDIM; d++) {
     box->extent[d] = d < ndim ? extent[d] : 1;
@@ -43,13 +62,15 @@ int tdpBoxMake(targetBox *box, int ndim, const long *extent, const long *lo, con
   return TARGET_SUCCESS;
 }
 
-int tdpBoxInterior(targetBox *box, int ndim, const long *extent, long nhalo, const char *f,
-                   int l) {
+int tdpBoxInterior(targetBox *box, int ndim, const long *extent, size_t extent_known, long nhalo,
+                   const char *f, int l) {
   tdpSite at = SITE(nhalo ? "targetBoxInterior" : "targetBoxAll");
   if (!box || !extent) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL argument");
   if (ndim < 2 || ndim > TDP_BOX_MAXDIM)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "ndim %d: boxes have 2 to %d dimensions",
                    ndim, TDP_BOX_MAXDIM);
+  int rc = tdpCheckHost(extent, (size_t) ndim * sizeof(long), extent_known, "the extents", at);
+  if (rc) return rc;
   long lo[TDP_BOX_MAXDIM], hi[TDP_BOX_MAXDIM];
   for (int d = 0; d < ndim; d++) {
     if (nhalo < 0 || extent[d] < 2 * nhalo)
@@ -58,7 +79,18 @@ int tdpBoxInterior(targetBox *box, int ndim, const long *extent, long nhalo, con
     lo[d] = nhalo;
     hi[d] = extent[d] - nhalo;
   }
-  return tdpBoxMake(box, ndim, extent, lo, hi, f, l);
+  return tdpBoxMake(box, ndim, extent, TDP_SIZE_UNKNOWN_, lo, sizeof(lo), hi, sizeof(hi), f, l);
+}
+
+int tdpLaunchBox_(const char *form, const char *kernel, const targetBox *box, const char *f,
+                  int l) {
+  tdpSite at = SITE(form);
+  int rc = tdpLaunchBegin_(form, kernel, 0, f, l); /* live */
+  if (rc) return rc;
+  char what[160];
+  snprintf(what, sizeof(what), "kernel %s not launched: ", kernel);
+  if (!box) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "%sNULL box", what);
+  return check_box(box->ndim, box->extent, box->lo, box->hi, what, at);
 }
 
 /* A kernel's TDP_TLP_nD met a box of another dimension: a bug in the

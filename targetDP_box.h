@@ -46,17 +46,29 @@ extern "C" {
 /* Checked constructors (targetDP_box.c): any extent < 1, lo < 0,
  * hi > extent or lo > hi is an error naming the dimension. lo == hi is an
  * empty box (a launch over it does nothing). */
-int tdpBoxMake(targetBox *box, int ndim, const long *extent, const long *lo, const long *hi,
-               const char *f, int l);
-int tdpBoxInterior(targetBox *box, int ndim, const long *extent, long nhalo, const char *f,
-                   int l);
-#define targetBoxMake(box, ndim, extent, lo, hi) \
-  tdpBoxMake((box), (ndim), (extent), (lo), (hi), __FILE__, __LINE__)
-#define targetBoxInterior(box, ndim, extent, nhalo) \
-  tdpBoxInterior((box), (ndim), (extent), (nhalo), __FILE__, __LINE__)
+/* extent, lo and hi: ndim entries each, held to what the compiler knows
+ * of each array (TDP_OBJECT_SIZE_). */
+int tdpBoxMake(targetBox *box, int ndim, const long *extent, size_t extent_known,
+               const long *lo, size_t lo_known, const long *hi, size_t hi_known, const char *f,
+               int l);
+int tdpBoxInterior(targetBox *box, int ndim, const long *extent, size_t extent_known, long nhalo,
+                   const char *f, int l);
+#define targetBoxMake(box, ndim, extent, lo, hi)                                            \
+  tdpBoxMake((box), (ndim), TDP_TYPED_(long, extent), TDP_OBJECT_SIZE_(extent),            \
+             TDP_TYPED_(long, lo), TDP_OBJECT_SIZE_(lo), TDP_TYPED_(long, hi),              \
+             TDP_OBJECT_SIZE_(hi), __FILE__, __LINE__)
+#define targetBoxInterior(box, ndim, extent, nhalo)                                         \
+  tdpBoxInterior((box), (ndim), TDP_TYPED_(long, extent), TDP_OBJECT_SIZE_(extent), (nhalo), \
+                 __FILE__, __LINE__)
 /* The whole lattice, halo included. */
 #define targetBoxAll(box, ndim, extent) \
-  tdpBoxInterior((box), (ndim), (extent), 0, __FILE__, __LINE__)
+  tdpBoxInterior((box), (ndim), TDP_TYPED_(long, extent), TDP_OBJECT_SIZE_(extent), 0,      \
+                 __FILE__, __LINE__)
+/* Called by TDP_LAUNCH_BOX and TDP_LAUNCH_BOX_STREAM before the kernel: the
+ * layer is live and the box is one (a box made by hand past the checked
+ * constructors: 2 to 4 dimensions, extents >= 1, 0 <= lo <= hi <= extent). */
+int tdpLaunchBox_(const char *form, const char *kernel, const targetBox *box, const char *f,
+                  int l);
 #ifdef __cplusplus
 }
 #endif
@@ -232,13 +244,16 @@ static inline dim3 tdpBoxGrid_(const targetBox *b) {
   return dim3((unsigned int) (nx < 1 ? 1 : nx), (unsigned int) (ny < 1 ? 1 : ny),
               (unsigned int) (nz < 1 ? 1 : nz));
 }
-#define TDP_LAUNCH_BOX(kernel, box, ...)                                \
-  do {                                                                  \
-    const targetBox tdp_lbox_ = (box);                                  \
-    TDP_PROFILE_START_(#kernel);                                        \
-    kernel<<<tdpBoxGrid_(&tdp_lbox_), TARGET_TPB>>>(__VA_ARGS__);       \
-    tdpLaunchCheck(#kernel, __FILE__, __LINE__);                        \
-    TDP_PROFILE_STOP_(#kernel);                                         \
+#define TDP_LAUNCH_BOX(kernel, box, ...)                                                 \
+  do {                                                                                   \
+    const targetBox tdp_lbox_ = (box);                                                   \
+    if (tdpLaunchBox_("TDP_LAUNCH_BOX", #kernel, &tdp_lbox_, __FILE__, __LINE__) ==      \
+        TARGET_SUCCESS) {                                                                \
+      TDP_PROFILE_START_(#kernel);                                                       \
+      kernel<<<tdpBoxGrid_(&tdp_lbox_), TARGET_TPB>>>(__VA_ARGS__);                      \
+      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                       \
+      TDP_PROFILE_STOP_(#kernel);                                                        \
+    }                                                                                    \
   } while (0)
 /* The same on a stream (as TDP_LAUNCH_STREAM: a stream that is not live is
  * an error and the kernel is not launched). */
@@ -246,7 +261,9 @@ static inline dim3 tdpBoxGrid_(const targetBox *b) {
   do {                                                                                  \
     const targetBox tdp_lbox_ = (box);                                                  \
     void *tdp_native_ = 0;                                                              \
-    if (tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+    if (tdpLaunchBox_("TDP_LAUNCH_BOX_STREAM", #kernel, &tdp_lbox_, __FILE__, __LINE__) == \
+            TARGET_SUCCESS &&                                                           \
+        tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                      \
       kernel<<<tdpBoxGrid_(&tdp_lbox_), TARGET_TPB, 0, (cudaStream_t) tdp_native_>>>(   \
           __VA_ARGS__);                                                                 \
@@ -310,17 +327,30 @@ static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
     TDP_BOX_ROW_(box, 4, z0, base,                                              \
                  ((t * (box).extent[1] + x) * (box).extent[2] + y) * (box).extent[3])
 
-#define TDP_LAUNCH_BOX(kernel, box, ...) \
-  do {                                   \
-    (void) (box);                        \
-    TDP_PROFILE_START_(#kernel);         \
-    kernel(__VA_ARGS__);                 \
-    TDP_PROFILE_STOP_(#kernel);          \
+#define TDP_LAUNCH_BOX(kernel, box, ...)                                                 \
+  do {                                                                                   \
+    const targetBox tdp_lbox_ = (box);                                                   \
+    if (tdpLaunchBox_("TDP_LAUNCH_BOX", #kernel, &tdp_lbox_, __FILE__, __LINE__) ==      \
+        TARGET_SUCCESS) {                                                                \
+      TDP_PROFILE_START_(#kernel);                                                       \
+      kernel(__VA_ARGS__);                                                               \
+      TDP_PROFILE_STOP_(#kernel);                                                        \
+    }                                                                                    \
   } while (0)
 /* On the C backend a stream runs its work in order as it is queued: the
  * kernel has run when the launch returns. */
-#define TDP_LAUNCH_BOX_STREAM(kernel, box, stream, ...) \
-  TDP_LAUNCH_STREAM_WITH_(0, kernel, box, stream, __VA_ARGS__)
+#define TDP_LAUNCH_BOX_STREAM(kernel, box, stream, ...)                                  \
+  do {                                                                                   \
+    const targetBox tdp_lbox_ = (box);                                                   \
+    void *tdp_native_ = 0;                                                               \
+    if (tdpLaunchBox_("TDP_LAUNCH_BOX_STREAM", #kernel, &tdp_lbox_, __FILE__, __LINE__) == \
+            TARGET_SUCCESS &&                                                            \
+        tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) {  \
+      TDP_PROFILE_START_(#kernel);                                                       \
+      kernel(__VA_ARGS__);                                                               \
+      TDP_PROFILE_STOP_(#kernel);                                                        \
+    }                                                                                    \
+  } while (0)
 
 #endif /* __CUDACC__ */
 

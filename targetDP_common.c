@@ -28,6 +28,10 @@ static char last_message[512] = "no error";
  * targetInit() first, and fails again after targetFinalize(). */
 typedef enum { TDP_NEVER_INITIALISED, TDP_LIVE, TDP_FINALIZED } tdpState;
 static tdpState state = TDP_NEVER_INITIALISED;
+/* Each targetInit that makes the layer live opens a new session (1, 2,
+ * ...): what belongs to one (the 2014 targetInit's extents) ends with it. */
+static unsigned long session = 0;
+unsigned long tdpSession(void) { return state == TDP_LIVE ? session : 0; }
 
 void targetSetErrorAbort(int flag) { abort_on_error = flag; }
 targetError_t targetLastError(void) { return last_error; }
@@ -129,12 +133,18 @@ static void release_all(void) {
   abort_on_error = abort_flag;
 }
 
+/* The allocation that holds p or, when none does, the one that p is just
+ * past (t + n of n elements): that pointer has 0 bytes left, and a copy to
+ * it is refused like one from t + 1 of too many bytes (issue 25: main took
+ * it for a host pointer). An allocation that starts there wins. */
 static tdpAlloc *track_find(const void *p) {
   const char *c = (const char *) p;
+  tdpAlloc *end = NULL;
   for (int i = 0; i < nallocs; i++) {
     if (c >= allocs[i].ptr && c < allocs[i].ptr + allocs[i].nbytes) return allocs + i;
+    if (c == allocs[i].ptr + allocs[i].nbytes) end = allocs + i;
   }
-  return NULL;
+  return end;
 }
 
 int tdpTrackRemove(void *p) { return track_remove(p); }
@@ -169,11 +179,22 @@ static int check_room(const void *t, size_t nbytes, const char *what, tdpSite at
   return TARGET_SUCCESS;
 }
 
-/* The host side of a call, nbytes long. The reverse mistake, caught in a
- * checked build: target memory passed as the host side. In any build, when
- * the host side lies in an allocation of ours (unified memory, or target
+/* The host side of a call, nbytes long. known: what the caller's compiler
+ * knows of the object h points into (TDP_OBJECT_SIZE_ in the public macro:
+ * a local or global array, a struct, a malloc of a known size), or
+ * TDP_SIZE_UNKNOWN_; nbytes may not exceed it, as a constant's size limits
+ * copyConstToTarget (issue 25: copyFromTarget(h, t, 800) into a 512-byte
+ * local array smashed the stack). The reverse mistake, caught in a checked
+ * build: target memory passed as the host side. In any build, when the
+ * host side lies in an allocation of ours (unified memory, or target
  * memory that the C backend can address), it must have room for nbytes. */
-static int check_host(const void *h, size_t nbytes, const char *what, tdpSite at) {
+static int check_host(const void *h, size_t nbytes, size_t known, const char *what,
+                      tdpSite at) {
+  if (known != TDP_SIZE_UNKNOWN_ && nbytes > known)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "%zu bytes asked of %s but it holds %zu (its size is known where it is "
+                   "declared: an array, a struct, or a malloc of that size)",
+                   nbytes, what, known);
   tdpAlloc *a = track_find(h);
   if (!a) return TARGET_SUCCESS;
 #ifdef TARGETDP_CHECK
@@ -199,8 +220,8 @@ int tdpCheckLive(tdpSite at) { return check_live(at); }
 int tdpCheckTarget(const void *t, size_t nbytes, const char *what, tdpSite at) {
   return check_room(t, nbytes, what, at);
 }
-int tdpCheckHost(const void *h, size_t nbytes, const char *what, tdpSite at) {
-  return check_host(h, nbytes, what, at);
+int tdpCheckHost(const void *h, size_t nbytes, size_t known, const char *what, tdpSite at) {
+  return check_host(h, nbytes, known, what, at);
 }
 
 static int check_ptrs(const void *a, const void *b, size_t n, tdpSite at) {
@@ -212,6 +233,21 @@ static int check_ptrs(const void *a, const void *b, size_t n, tdpSite at) {
   if (n > SIZE_MAX / 64)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size %zu is absurd (a negative value?)", n);
   return TARGET_SUCCESS;
+}
+
+int tdpCheckPtrs(const void *a, const void *b, size_t n, tdpSite at) {
+  return check_ptrs(a, b, n, at);
+}
+
+/* A TDP_CONST of symbol_bytes (what the compiler knows of it from the
+ * call's expression, TDP_SIZE_UNKNOWN_ when nothing) has no room for more
+ * than that, whichever way the copy goes. */
+static int check_symbol(size_t nbytes, size_t symbol_bytes, int into, tdpSite at) {
+  if (symbol_bytes == TDP_SIZE_UNKNOWN_ || nbytes <= symbol_bytes) return TARGET_SUCCESS;
+  return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                 "%zu bytes %s a constant of %zu bytes (pass the address of the whole "
+                 "TDP_CONST variable: &t_x, or the array t_a)",
+                 nbytes, into ? "into" : "from", symbol_bytes);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -227,6 +263,7 @@ int tdpInit(const char *caller_config, const char *f, int l) {
   if (rc == TARGET_SUCCESS) {
     /* a new session: errors of the last one (or of calls before this) go */
     state = TDP_LIVE;
+    session++;
     last_error = TARGET_SUCCESS;
     snprintf(last_message, sizeof(last_message), "no error");
   }
@@ -311,30 +348,26 @@ int tdpFree(void *t_ptr, const char *f, int l) {
   return TDP_PROFILED_(at.call, 0.0, tdpBackendFree(t_ptr, at));
 }
 
-int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, const char *f, int l) {
+int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, size_t host_known,
+            const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTarget" : "copyFromTarget");
   int rc = check_live(at);
   if (rc == TARGET_SUCCESS) rc = check_ptrs(dst, src, nbytes, at);
   if (rc == TARGET_SUCCESS)
     rc = check_room(to_target ? dst : src, nbytes, "the target array", at);
   if (rc == TARGET_SUCCESS)
-    rc = check_host(to_target ? src : dst, nbytes, "the host array", at);
+    rc = check_host(to_target ? src : dst, nbytes, host_known, "the host array", at);
   return rc ? rc : TDP_PROFILED_(at.call, (double) nbytes,
                                   tdpBackendCopy(dst, src, nbytes, to_target, at));
 }
 
-int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t nbytes,
-                 const char *f, int l) {
+int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t src_known,
+                 size_t nbytes, const char *f, int l) {
   tdpSite at = SITE("copyConstToTarget");
   int rc = check_live(at);
   if (rc == TARGET_SUCCESS) rc = check_ptrs(t_symbol, src, nbytes, at);
-  /* symbol_bytes: what the compiler knows of the symbol from the call's
-   * expression, (size_t) -1 when nothing. */
-  if (rc == TARGET_SUCCESS && nbytes > symbol_bytes)
-    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at,
-                 "%zu bytes into a constant of %zu bytes (pass the address of the whole "
-                 "TDP_CONST variable: &t_x, or the array t_a)", nbytes, symbol_bytes);
-  if (rc == TARGET_SUCCESS) rc = check_host(src, nbytes, "the host value", at);
+  if (rc == TARGET_SUCCESS) rc = check_symbol(nbytes, symbol_bytes, 1, at);
+  if (rc == TARGET_SUCCESS) rc = check_host(src, nbytes, src_known, "the host value", at);
   return rc ? rc : tdpBackendCopyConst(t_symbol, src, nbytes, at);
 }
 
@@ -412,7 +445,7 @@ int tdpSetConstant(double *t_a, double value, size_t n, const char *f, int l) {
 }
 
 static int check_field(const void *dst, const void *src, long nsites, long ncomp,
-                       size_t esz, int to_target, tdpSite at) {
+                       size_t esz, int to_target, size_t host_known, tdpSite at) {
   /* to_target: 1 dst is the target field, 0 src is, 2 both are plain
    * (unpadded) target arrays of nsites * ncomp. */
   int rc = check_live(at);
@@ -437,19 +470,22 @@ static int check_field(const void *dst, const void *src, long nsites, long ncomp
   }
   rc = check_room(to_target ? dst : src, nbytes, "the target field", at);
   if (rc == TARGET_SUCCESS) rc = check_elements(to_target ? dst : src, esz, "the target field", at);
-  return rc ? rc : check_host(to_target ? src : dst, nbytes, "the host field", at);
+  return rc ? rc : check_host(to_target ? src : dst, nbytes, host_known, "the host field", at);
 }
 
 int tdpCopySitesT(void *dst, const void *src, long nsites, long ncomp, tdpType type, size_t esz,
-                  const int *sites, long nlist, int to_target, const char *f, int l) {
+                  const int *sites, long nlist, int to_target, size_t host_known,
+                  size_t sites_known, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTargetSites" : "copyFromTargetSites");
   int rc = check_live(at);
   if (rc == TARGET_SUCCESS) rc = check_type(type, esz, at);
-  if (rc == TARGET_SUCCESS) rc = check_field(dst, src, nsites, ncomp, esz, to_target, at);
+  if (rc == TARGET_SUCCESS)
+    rc = check_field(dst, src, nsites, ncomp, esz, to_target, host_known, at);
   if (rc) return rc;
-  if (nlist < 0 || (nlist > 0 && !sites))
-    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "bad site list");
-  rc = check_host(sites, (size_t) nlist * sizeof(int), "the site list", at); /* read on the host */
+  if (nlist < 0 || (nlist > 0 && !sites) || (size_t) nlist > SIZE_MAX / 64)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "bad site list (%ld sites)", nlist);
+  /* read on the host */
+  rc = check_host(sites, (size_t) nlist * sizeof(int), sites_known, "the site list", at);
   if (rc) return rc;
   for (long k = 0; k < nlist; k++) {
     if (sites[k] < 0 || sites[k] >= nsites)
@@ -471,18 +507,20 @@ int tdpCopySitesT(void *dst, const void *src, long nsites, long ncomp, tdpType t
 int tdpCopySites(double *dst, const double *src, long nsites, long ncomp, const int *sites,
                  long nlist, int to_target, const char *f, int l) {
   return tdpCopySitesT(dst, src, nsites, ncomp, TDP_TYPE_DOUBLE, sizeof(double), sites, nlist,
-                       to_target, f, l);
+                       to_target, TDP_SIZE_UNKNOWN_, TDP_SIZE_UNKNOWN_, f, l);
 }
 
 int tdpCopyMaskedT(void *dst, const void *src, long nsites, long ncomp, tdpType type,
-                   size_t esz, const char *mask, int to_target, const char *f, int l) {
+                   size_t esz, const char *mask, int to_target, size_t host_known,
+                   size_t mask_known, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTargetMasked" : "copyFromTargetMasked");
   int rc = check_live(at);
   if (rc == TARGET_SUCCESS) rc = check_type(type, esz, at);
-  if (rc == TARGET_SUCCESS) rc = check_field(dst, src, nsites, ncomp, esz, to_target, at);
+  if (rc == TARGET_SUCCESS)
+    rc = check_field(dst, src, nsites, ncomp, esz, to_target, host_known, at);
   if (rc) return rc;
   if (!mask) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL mask");
-  rc = check_host(mask, (size_t) nsites, "the mask", at); /* read on the host */
+  rc = check_host(mask, (size_t) nsites, mask_known, "the mask", at); /* read on the host */
   if (rc) return rc;
   long *sites = (long *) malloc(sizeof(long) * (size_t) nsites);
   if (!sites) return tdpFail(TARGET_ERROR_MEMORY, at, "no host memory for %ld sites", nsites);
@@ -501,20 +539,22 @@ int tdpCopyMaskedT(void *dst, const void *src, long nsites, long ncomp, tdpType 
 int tdpCopyMasked(double *dst, const double *src, long nsites, long ncomp, const char *mask,
                   int to_target, const char *f, int l) {
   return tdpCopyMaskedT(dst, src, nsites, ncomp, TDP_TYPE_DOUBLE, sizeof(double), mask,
-                        to_target, f, l);
+                        to_target, TDP_SIZE_UNKNOWN_, TDP_SIZE_UNKNOWN_, f, l);
 }
 
 /* Halo: sites within nhalo of a face. Edge: interior sites within nhalo of
   * the halo, i.e. what the neighbouring ranks' halos are filled from. Moved
  * as a few boxes through one buffer (targetDP_pack.c). */
 int tdpCopy3DT(void *dst, const void *src, const int extents[3], long nhalo, long ncomp,
-               tdpType type, size_t esz, int to_target, const char *f, int l) {
+               tdpType type, size_t esz, int to_target, size_t host_known, size_t extents_known,
+               const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyToTarget3DHalo" : "copyFromTarget3DEdge");
   int rc = check_live(at);
   if (rc == TARGET_SUCCESS) rc = check_type(type, esz, at);
   if (rc) return rc;
   if (!extents) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL extents");
-  rc = check_host(extents, 3 * sizeof(int), "the extents", at); /* read on the host */
+  /* read on the host */
+  rc = check_host(extents, 3 * sizeof(int), extents_known, "the extents", at);
   if (rc) return rc;
   const int nx = extents[0], ny = extents[1], nz = extents[2];
   if (nhalo < 1 || nhalo > INT_MAX / 2 || nx <= 2 * nhalo || ny <= 2 * nhalo ||
@@ -525,7 +565,7 @@ int tdpCopy3DT(void *dst, const void *src, const int extents[3], long nhalo, lon
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "extents %d x %d x %d are absurd", nx, ny,
                    nz);
   const long nsites = (long) nx * ny * nz;
-  rc = check_field(dst, src, nsites, ncomp, esz, to_target, at);
+  rc = check_field(dst, src, nsites, ncomp, esz, to_target, host_known, at);
   if (rc) return rc;
   const long ext[3] = {nx, ny, nz};
   return TDP_PROFILED_(at.call, 0.0,
@@ -535,7 +575,7 @@ int tdpCopy3DT(void *dst, const void *src, const int extents[3], long nhalo, lon
 int tdpCopy3D(double *dst, const double *src, const int extents[3], long nhalo, long ncomp,
               int to_target, const char *f, int l) {
   return tdpCopy3DT(dst, src, extents, nhalo, ncomp, TDP_TYPE_DOUBLE, sizeof(double), to_target,
-                    f, l);
+                    TDP_SIZE_UNKNOWN_, TDP_SIZE_UNKNOWN_, f, l);
 }
 
 /* The result of a reduction: long long for int, long for long, float for
@@ -567,7 +607,9 @@ int tdpReduceT(void *res, const void *t_a, size_t n, tdpType type, size_t esz, t
   if (rc == TARGET_SUCCESS) rc = check_ptrs(res, t_a, n, at);
   if (rc == TARGET_SUCCESS) rc = check_room(t_a, n * esz, "the target array", at);
   if (rc == TARGET_SUCCESS) rc = check_elements(t_a, esz, "the target array", at);
-  if (rc == TARGET_SUCCESS) rc = check_host(res, result_size(type), "the result", at);
+  /* the result's type is the call's (TDP_TYPED_), so its size is right */
+  if (rc == TARGET_SUCCESS)
+    rc = check_host(res, result_size(type), TDP_SIZE_UNKNOWN_, "the result", at);
   /* Sums of float and double: exact, correctly rounded (targetDP_exact.c) */
   const int exact = op == TDP_SUM && type != TDP_TYPE_INT && type != TDP_TYPE_LONG;
   return rc ? rc : TDP_PROFILED_(at.call, (double) n * esz,
@@ -682,7 +724,8 @@ int tdpConvertT(void *t_dst, const void *t_src, long nsites, long ncomp, tdpType
   tdpSite at = SITE(aos2soa ? "targetAoS2SoA" : "targetSoA2AoS");
   int rc = check_live(at);
   if (rc == TARGET_SUCCESS) rc = check_type(type, esz, at);
-  if (rc == TARGET_SUCCESS) rc = check_field(t_dst, t_src, nsites, ncomp, esz, 2, at);
+  if (rc == TARGET_SUCCESS)
+    rc = check_field(t_dst, t_src, nsites, ncomp, esz, 2, TDP_SIZE_UNKNOWN_, at);
   if (rc == TARGET_SUCCESS && t_dst == t_src)
     rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "source and destination are the same array");
   return rc ? rc : TDP_PROFILED_(at.call, 2.0 * nsites * ncomp * esz,
@@ -692,6 +735,41 @@ int tdpConvertT(void *t_dst, const void *t_src, long nsites, long ncomp, tdpType
 int tdpConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
                const char *f, int l) {
   return tdpConvertT(t_dst, t_src, nsites, ncomp, TDP_TYPE_DOUBLE, sizeof(double), aos2soa, f, l);
+}
+
+int tdpLaunchBegin_(const char *form, const char *kernel, long n, const char *f, int l) {
+  tdpSite at = SITE(form);
+  tdpReduceClear_(); /* a new kernel: no reduction variables yet */
+  if (state != TDP_LIVE)
+    return tdpFail(TARGET_ERROR_NOT_INITIALISED, at, "kernel %s launched %s", kernel,
+                   state == TDP_FINALIZED ? "after targetFinalize()" : "before targetInit()");
+  if (n < 0)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "kernel %s not launched: %ld sites, a negative extent (an int product such "
+                   "as nx * ny * nz past 2^31? compute it in long)", kernel, n);
+  return TARGET_SUCCESS;
+}
+
+int tdpLegacyLaunch_(long n, const char *f, int l) {
+  tdpSite at = SITE("__targetLaunch__");
+  int rc = TARGET_SUCCESS;
+  if (state != TDP_LIVE)
+    rc = tdpFail(TARGET_ERROR_NOT_INITIALISED, at, "a 2014 launch %s",
+                 state == TDP_FINALIZED ? "after targetFinalize()" : "before targetInit()");
+  else if (n < 0)
+    rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                 "a 2014 launch over %ld sites: a negative extent (an int product such as nx * "
+                 "ny * nz past 2^31? compute it in long)", n);
+  if (rc == TARGET_SUCCESS) tdpReduceClear_();
+  /* The C backend's 2014 launch cannot be skipped (targetDP_compat.h);
+   * the CUDA one is, by its grid of 0 blocks. */
+  if (rc != TARGET_SUCCESS && strncmp(tdpBackendConfig(), "backend=c ", 10) == 0) {
+    fprintf(stderr, "%s\ntargetDP: a refused 2014 launch cannot be skipped on the C backend: "
+                    "stopping\n", targetLastErrorString());
+    release_all();
+    exit(1);
+  }
+  return rc;
 }
 
 int tdpLaunchCheck(const char *kernel, const char *f, int l) {
@@ -726,23 +804,27 @@ int tdpSynchronize(const char *what, const char *f, int l) {
 
 /* ---------------------------------------------------------------------- */
 /* Constants and target-to-target copies. A TDP_CONST symbol is not in the
- * allocation registry (it is not targetMalloc memory), so only the target
- * array side of these copies can be checked for room. */
+ * allocation registry (it is not targetMalloc memory): its room is what the
+ * compiler knows of it at the call (check_symbol), and on CUDA the
+ * runtime's symbol size. */
 
-int tdpCopyConstFrom(void *dst, const void *t_symbol, size_t nbytes, const char *f, int l) {
+int tdpCopyConstFrom(void *dst, size_t dst_known, const void *t_symbol, size_t symbol_bytes,
+                     size_t nbytes, const char *f, int l) {
   tdpSite at = SITE("copyConstFromTarget");
   int rc = check_live(at);
   if (rc == TARGET_SUCCESS) rc = check_ptrs(dst, t_symbol, nbytes, at);
-  if (rc == TARGET_SUCCESS) rc = check_host(dst, nbytes, "the host value", at);
+  if (rc == TARGET_SUCCESS) rc = check_symbol(nbytes, symbol_bytes, 0, at);
+  if (rc == TARGET_SUCCESS) rc = check_host(dst, nbytes, dst_known, "the host value", at);
   return rc ? rc : TDP_PROFILED_(at.call, (double) nbytes,
                                   tdpBackendCopyConstFrom(dst, t_symbol, nbytes, at));
 }
 
-int tdpCopyConstFromArray(void *t_symbol, const void *t_src, size_t nbytes, const char *f,
-                          int l) {
+int tdpCopyConstFromArray(void *t_symbol, size_t symbol_bytes, const void *t_src, size_t nbytes,
+                          const char *f, int l) {
   tdpSite at = SITE("copyTargetToConst");
   int rc = check_live(at);
   if (rc == TARGET_SUCCESS) rc = check_ptrs(t_symbol, t_src, nbytes, at);
+  if (rc == TARGET_SUCCESS) rc = check_symbol(nbytes, symbol_bytes, 1, at);
   if (rc == TARGET_SUCCESS) rc = check_room(t_src, nbytes, "the target array", at);
   return rc ? rc : TDP_PROFILED_(at.call, (double) nbytes,
                                   tdpBackendCopyConstFromArray(t_symbol, t_src, nbytes, at));
@@ -811,7 +893,8 @@ int tdpCompact(long *t_index, size_t *count, const char *t_mask, size_t n, const
   if (rc == TARGET_SUCCESS) rc = check_ptrs(t_index, t_mask, 1, at);
   if (rc == TARGET_SUCCESS && !count)
     rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
-  if (rc == TARGET_SUCCESS) rc = check_host(count, sizeof(size_t), "the count", at);
+  if (rc == TARGET_SUCCESS)
+    rc = check_host(count, sizeof(size_t), TDP_SIZE_UNKNOWN_, "the count", at);
   if (rc == TARGET_SUCCESS && n > SIZE_MAX / 64)
     rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size %zu is absurd (a negative value?)", n);
   if (rc) return rc;

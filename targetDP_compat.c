@@ -11,14 +11,19 @@
 
 #define SITE(name) ((tdpSite){name, f, l})
 
-static int init3d = 0;    /* targetInit(extents, nfields, nhalo) was called */
+/* The session of the last targetInit(extents, nfields, nhalo) (0: none):
+ * its extents and halo end with it, at targetFinalize (issue 25: a later
+ * targetInit() kept them, and the 4-argument copies used the old halo). */
+static unsigned long init3d_session = 0;
 static int init_extents[3];
 static int init_nhalo;
 
-int tdpInit3D_(const int extents[3], size_t nfieldsmax, int nhalo, const char *caller_config,
-               const char *f, int l) {
+int tdpInit3D_(const int extents[3], size_t extents_known, size_t nfieldsmax, int nhalo,
+               const char *caller_config, const char *f, int l) {
   tdpSite at = SITE("targetInit");
   if (!extents) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL extents");
+  if (tdpCheckHost(extents, 3 * sizeof(int), extents_known, "the extents", at))
+    return targetLastError();
   if (extents[0] < 1 || extents[1] < 1 || extents[2] < 1 || nhalo < 0 || nfieldsmax < 1)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "need extents >= 1, nfieldsmax >= 1 and nhalo >= 0, not %d x %d x %d, "
@@ -27,24 +32,28 @@ int tdpInit3D_(const int extents[3], size_t nfieldsmax, int nhalo, const char *c
   if (rc) return rc;
   memcpy(init_extents, extents, sizeof(init_extents));
   init_nhalo = nhalo;
-  init3d = 1;
+  init3d_session = tdpSession();
   return TARGET_SUCCESS;
 }
 
 int tdpFinalize3D_(const char *f, int l) {
-  init3d = 0;
+  init3d_session = 0;
   return tdpFinalize(f, l);
 }
 
 int tdpCopy3DInit_(double *dst, const double *src, const int extents[3], size_t nfields,
-                   int to_target, const char *f, int l) {
+                   int to_target, size_t host_known, size_t extents_known, const char *f,
+                   int l) {
   tdpSite at = SITE(to_target ? "copyToTarget3DHalo" : "copyFromTarget3DEdge");
-  if (!init3d)
+  if (tdpCheckLive(at)) return targetLastError();
+  if (init3d_session == 0 || init3d_session != tdpSession())
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "the 4-argument form takes nhalo from targetInit(extents, nfields, nhalo), "
-                   "which was not called; call it, or pass nhalo: (dst, src, extents, nhalo, "
-                   "ncomp)");
+                   "which was not called%s; call it, or pass nhalo: (dst, src, extents, nhalo, "
+                   "ncomp)", init3d_session ? " since the last targetFinalize" : "");
   if (!extents) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL extents");
+  int rc = tdpCheckHost(extents, sizeof(init_extents), extents_known, "the extents", at);
+  if (rc) return rc;
   if (memcmp(extents, init_extents, sizeof(init_extents)) != 0)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "extents %d x %d x %d differ from targetInit's %d x %d x %d", extents[0],
@@ -52,7 +61,8 @@ int tdpCopy3DInit_(double *dst, const double *src, const int extents[3], size_t 
   if (nfields > 1u << 30)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nfields %zu is absurd", nfields);
   if (init_nhalo == 0) return TARGET_SUCCESS; /* no halo: nothing to copy */
-  return tdpCopy3D(dst, src, extents, init_nhalo, (int) nfields, to_target, f, l);
+  return tdpCopy3DT(dst, src, extents, init_nhalo, (long) nfields, TDP_TYPE_DOUBLE, sizeof(double),
+                    to_target, host_known, extents_known, f, l);
 }
 
 /* 2014 converted in place (through the host). Here: convert into a
@@ -76,17 +86,23 @@ int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2s
   return rc;
 }
 
-int tdpCopyDeep_(void *t_obj, void *host_obj, void *host_member, int n, int to_target,
-                 const char *f, int l) {
+int tdpCopyDeep_(void *t_obj, void *host_obj, size_t host_obj_known, void *host_member, int n,
+                 int to_target, const char *f, int l) {
   tdpSite at = SITE(to_target ? "copyDeepDoubleArrayToTarget" : "copyDeepDoubleArrayFromTarget");
+  if (tdpCheckLive(at)) return targetLastError();
   if (!t_obj || !host_obj || !host_member || n < 1)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer or n = %d < 1", n);
   ptrdiff_t offset = (char *) host_member - (char *) host_obj;
   if (offset < 0)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "the member lies before the object");
+  /* the member's pointer lies inside the host object */
+  int rc = tdpCheckHost(host_obj, (size_t) offset + sizeof(double *), host_obj_known,
+                        "the host object", at);
+  if (rc) return rc;
   /* The target array's address is stored in the target copy of the struct. */
   double *t_array = NULL;
-  int rc = tdpCopy(&t_array, (char *) t_obj + offset, sizeof(t_array), 0, f, l);
+  rc = tdpCopy(&t_array, (char *) t_obj + offset, sizeof(t_array), 0, sizeof(t_array), f,
+               l);
   if (rc) return rc;
   double *h_array = *(double **) host_member;
   if (!h_array || !t_array)
@@ -94,5 +110,5 @@ int tdpCopyDeep_(void *t_obj, void *host_obj, void *host_member, int n, int to_t
                    h_array ? "target" : "host");
   return tdpCopy(to_target ? (void *) t_array : (void *) h_array,
                  to_target ? (const void *) h_array : (const void *) t_array,
-                 (size_t) n * sizeof(double), to_target, f, l);
+                 (size_t) n * sizeof(double), to_target, TDP_SIZE_UNKNOWN_, f, l);
 }

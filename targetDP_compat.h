@@ -40,35 +40,37 @@ extern "C" {
  * included) and halo depth; targetFinalize3D() ended it. Here the 3-argument
  * form also does today's targetInit() (the configuration check), and
  * targetFinalize3D() also today's targetFinalize(). */
-int tdpInit3D_(const int extents[3], size_t nfieldsmax, int nhalo, const char *caller_config,
-               const char *f, int l);
+int tdpInit3D_(const int extents[3], size_t extents_known, size_t nfieldsmax, int nhalo,
+               const char *caller_config, const char *f, int l);
 int tdpFinalize3D_(const char *f, int l);
 #undef targetInit
 #define targetInit(...) TDP_OVERLOAD_(tdpInitArgs_, __VA_ARGS__)
 #define tdpInitArgs_1(empty) (TDP_EMPTY_ARG_(empty), tdpInit(TARGETDP_CONFIG, TDP_AT))
-#define tdpInitArgs_3(extents, nfieldsmax, nhalo) \
-  tdpInit3D_((extents), (nfieldsmax), (nhalo), TARGETDP_CONFIG, TDP_AT)
-#define targetInit3D(extents, nfieldsmax, nhalo) \
-  tdpInit3D_((extents), (nfieldsmax), (nhalo), TARGETDP_CONFIG, TDP_AT)
+#define tdpInitArgs_3(extents, nfieldsmax, nhalo) targetInit3D(extents, nfieldsmax, nhalo)
+#define targetInit3D(extents, nfieldsmax, nhalo)                                          \
+  tdpInit3D_(TDP_TYPED_(int, extents), TDP_OBJECT_SIZE_(extents), (nfieldsmax), (nhalo),   \
+             TARGETDP_CONFIG, TDP_AT)
 #define targetFinalize3D() tdpFinalize3D_(TDP_AT)
 
 /* ---- halo / edge copies: 2014 arity (4) uses targetInit's nhalo ---- */
 /* The lattice (extents) must be the one given to targetInit. 2014 fields
  * were SoA; here the field is in the build's layout (the same for SoA). */
 int tdpCopy3DInit_(double *dst, const double *src, const int extents[3], size_t nfields,
-                   int to_target, const char *f, int l);
+                   int to_target, size_t host_known, size_t extents_known, const char *f, int l);
 #undef copyToTarget3DHalo
 #undef copyFromTarget3DEdge
 #define copyToTarget3DHalo(...) TDP_OVERLOAD_(tdpHaloArgs_, __VA_ARGS__)
 #define copyFromTarget3DEdge(...) TDP_OVERLOAD_(tdpEdgeArgs_, __VA_ARGS__)
-#define tdpHaloArgs_4(t_dst, src, extents, nfields) \
-  tdpCopy3DInit_((t_dst), (src), (extents), (nfields), 1, TDP_AT)
-#define tdpEdgeArgs_4(dst, t_src, extents, nfields) \
-  tdpCopy3DInit_((dst), (t_src), (extents), (nfields), 0, TDP_AT)
+#define tdpHaloArgs_4(t_dst, src, extents, nfields)                                         \
+  tdpCopy3DInit_(TDP_TYPED_(double, t_dst), TDP_TYPED_(double, src), TDP_TYPED_(int, extents), \
+                 (nfields), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT)
+#define tdpEdgeArgs_4(dst, t_src, extents, nfields)                                         \
+  tdpCopy3DInit_(TDP_TYPED_(double, dst), TDP_TYPED_(double, t_src), TDP_TYPED_(int, extents), \
+                 (nfields), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT)
 #define tdpHaloArgs_5(t_dst, src, extents, nhalo, ncomp) \
-  tdpCopy3D((t_dst), (src), (extents), (nhalo), (ncomp), 1, TDP_AT)
+  copyToTarget3DHaloDouble(t_dst, src, extents, nhalo, ncomp)
 #define tdpEdgeArgs_5(dst, t_src, extents, nhalo, ncomp) \
-  tdpCopy3D((dst), (t_src), (extents), (nhalo), (ncomp), 0, TDP_AT)
+  copyFromTarget3DEdgeDouble(dst, t_src, extents, nhalo, ncomp)
 
 /* ---- layout conversion: 2014 was in place (3 arguments) ---- */
 int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2soa,
@@ -78,13 +80,13 @@ int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2s
 #define targetAoS2SoA(...) TDP_OVERLOAD_(tdpAoS2SoAArgs_, __VA_ARGS__)
 #define targetSoA2AoS(...) TDP_OVERLOAD_(tdpSoA2AoSArgs_, __VA_ARGS__)
 #define tdpAoS2SoAArgs_3(t_array, nsites, nfields) \
-  tdpConvertInPlace_((t_array), (nsites), (nfields), 1, TDP_AT)
+  tdpConvertInPlace_(TDP_TYPED_(double, t_array), (nsites), (nfields), 1, TDP_AT)
 #define tdpSoA2AoSArgs_3(t_array, nsites, nfields) \
-  tdpConvertInPlace_((t_array), (nsites), (nfields), 0, TDP_AT)
+  tdpConvertInPlace_(TDP_TYPED_(double, t_array), (nsites), (nfields), 0, TDP_AT)
 #define tdpAoS2SoAArgs_4(t_soa, t_aos, nsites, ncomp) \
-  tdpConvert((t_soa), (t_aos), (nsites), (ncomp), 1, TDP_AT)
+  targetAoS2SoADouble(t_soa, t_aos, nsites, ncomp)
 #define tdpSoA2AoSArgs_4(t_aos, t_soa, nsites, ncomp) \
-  tdpConvert((t_aos), (t_soa), (nsites), (ncomp), 0, TDP_AT)
+  targetSoA2AoSDouble(t_aos, t_soa, nsites, ncomp)
 
 /* ---- constant memory ---- */
 /* targetConstAddress(&t_ptr, t_const) and copyConstFromTarget(&host,
@@ -94,12 +96,12 @@ int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2s
 /* host_obj is the host copy of a struct, host_member the address of one of
  * its double * members; t_obj the target copy of the struct, whose member at
  * the same offset points to a target array of n doubles. */
-int tdpCopyDeep_(void *t_obj, void *host_obj, void *host_member, int n, int to_target,
-                 const char *f, int l);
+int tdpCopyDeep_(void *t_obj, void *host_obj, size_t host_obj_known, void *host_member, int n,
+                 int to_target, const char *f, int l);
 #define copyDeepDoubleArrayToTarget(t_obj, host_obj, host_member, n) \
-  tdpCopyDeep_((t_obj), (host_obj), (host_member), (n), 1, TDP_AT)
+  tdpCopyDeep_((t_obj), (host_obj), TDP_OBJECT_SIZE_(host_obj), (host_member), (n), 1, TDP_AT)
 #define copyDeepDoubleArrayFromTarget(host_obj, t_obj, host_member, n) \
-  tdpCopyDeep_((t_obj), (host_obj), (host_member), (n), 0, TDP_AT)
+  tdpCopyDeep_((t_obj), (host_obj), TDP_OBJECT_SIZE_(host_obj), (host_member), (n), 0, TDP_AT)
 
 /* ---- subset copies: 2014 argument order ---- */
 #define copyToTargetSubset(t_dst, src, sites, nsitessubset, nsites, nfields) \
@@ -128,10 +130,38 @@ int tdpCopyDeep_(void *t_obj, void *host_obj, void *host_member, int n, int to_t
 #define __targetILP__(vecIndex) TDP_ILP(vecIndex)
 #define __targetTLPSum__(baseIndex, N, var) TDP_TLP_SUM(baseIndex, N, var)
 #define __targetILPSum__(vecIndex, var) TDP_ILP_SUM(vecIndex, var)
-/* kernel __targetLaunch__(N) (args); -- the launch is not checked here */
-#define __targetLaunch__(N) TDP_CHEVRONS_(N)
-#define __targetLaunchNoStride__(N) TDP_CHEVRONS_NOSTRIDE_(N)
-#define __targetLaunchReduce__(N) TDP_CHEVRONS_REDUCE_(N)
+/* kernel __targetLaunch__(N) (args); is checked as TDP_LAUNCH is (issue
+ * 25: it ran before targetInit, after targetFinalize and over a negative
+ * N): TDP_LEGACY_LAUNCH_ (below) */
+#define __targetLaunch__(N) TDP_LEGACY_LAUNCH_(N, VVL * TARGET_TPB, 0)
+#define __targetLaunchNoStride__(N) TDP_LEGACY_LAUNCH_(N, TARGET_TPB, 0)
+#define __targetLaunchReduce__(N) TDP_LEGACY_LAUNCH_(N, VVL * TARGET_TPB, 1)
+#endif
+
+/* The 2014 launch, kernel __targetLaunch__(N) (args), where the macro
+ * sees N but not the kernel. CUDA: the grid, from tdpLegacyBlocks_, which
+ * refuses (targetDP error, file:line) before the layer is live or for a
+ * negative N, and then gives a grid of 0 blocks: the runtime refuses that
+ * launch, and the kernel does not run (the next targetSynchronize also
+ * reports it, in error-code mode). C: the kernel is a plain call, which no
+ * tokens after its name can skip; the check is made while its first
+ * argument is evaluated, before the call, and a refusal stops the program
+ * (tdpLegacyLaunch_) in either error mode: running the kernel after
+ * targetFinalize would write freed memory. (So a 2014 kernel without
+ * arguments, which has nothing to carry it, launches with TDP_LAUNCH.) */
+#ifdef __CUDACC__
+static inline unsigned int tdpLegacyBlocks_(long n, long per_block, int capped, const char *f,
+                                            int l) {
+  return tdpLegacyLaunch_(n, f, l) == TARGET_SUCCESS ? tdpNumBlocks(n, per_block, capped) : 0u;
+}
+#define TDP_LEGACY_LAUNCH_(N, per_block, capped) \
+  <<<tdpLegacyBlocks_((N), (per_block), (capped), __FILE__, __LINE__), TARGET_TPB>>>
+#else
+/* K __targetLaunch__(N) (a0, a1) is K(((void) tdpLegacyLaunch_(N, ..), a0), a1) */
+#define TDP_LEGACY_LAUNCH_(N, per_block, capped) \
+  (((void) tdpLegacyLaunch_((N), __FILE__, __LINE__), TDP_LEGACY_ARGS_
+#define TDP_LEGACY_ARGS_(...) TDP_LEGACY_FIRST_(__VA_ARGS__)
+#define TDP_LEGACY_FIRST_(a0, ...) a0), ##__VA_ARGS__)
 #endif
 
 /* ---- names and helpers ---- */

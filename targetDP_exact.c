@@ -34,8 +34,8 @@ static int check_ops(const tdpExactSum *s, size_t i, tdpSite at) {
                  "or is it not a tdpExactSum?", i, (long long) ops);
 }
 
-int tdpExactSumT_(tdpExactSum *res, const void *t_a, size_t n, tdpType type, size_t esz,
-                  const char *f, int l) {
+int tdpExactSumT_(tdpExactSum *res, size_t res_known, const void *t_a, size_t n, tdpType type,
+                  size_t esz, const char *f, int l) {
   tdpSite at = {type == TDP_TYPE_FLOAT ? "targetFloatSumExact" : "targetDoubleSumExact", f, l};
   int rc = tdpCheckLive(at);
   if (rc) return rc;
@@ -48,7 +48,7 @@ int tdpExactSumT_(tdpExactSum *res, const void *t_a, size_t n, tdpType type, siz
   if (!res || (!t_a && n)) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
   if (n > SIZE_MAX / 64)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "size %zu is absurd (a negative value?)", n);
-  rc = tdpCheckHost(res, sizeof *res, "the result", at);
+  rc = tdpCheckHost(res, sizeof *res, res_known, "the result", at);
   if (rc) return rc;
   tdpExactSumZero(res);
   if (n == 0) return TARGET_SUCCESS; /* a rank's empty part of a global sum */
@@ -83,11 +83,12 @@ int tdpExactZero_(tdpExactSum *t_sums, size_t n, const char *f, int l) {
                             tdpBackendSetConstant(t_sums, &zero, sizeof zero, n * TDP_EXACT_WORDS, at));
 }
 
-int tdpExactValue_(double *res, const tdpExactSum *t_sums, size_t n, const char *f, int l) {
+int tdpExactValue_(double *res, size_t res_known, const tdpExactSum *t_sums, size_t n,
+                   const char *f, int l) {
   tdpSite at = {"targetExactValue", f, l};
   int rc = check_sums(t_sums, n, "the target sums", at);
   if (rc == TARGET_SUCCESS && !res) rc = tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
-  if (rc == TARGET_SUCCESS) rc = tdpCheckHost(res, n * sizeof(double), "the results", at);
+  if (rc == TARGET_SUCCESS) rc = tdpCheckHost(res, n * sizeof(double), res_known, "the results", at);
   if (rc) return rc;
   tdpExactSum *h = (tdpExactSum *) malloc(n * sizeof(tdpExactSum));
   if (!h) return tdpFail(TARGET_ERROR_MEMORY, at, "no memory for %zu sums", n);

@@ -619,25 +619,30 @@ static __device__ inline double tdpExactBlockValue_(const tdpExactSum *t_sum) {
 
 /* *res = the exact sum of n values of a target array (float or double),
  * every digit carried: one contribution, ready for targetExactAllreduce. */
-int tdpExactSumT_(tdpExactSum *res, const void *t_a, size_t n, tdpType type, size_t esz,
-                  const char *f, int l);
-static inline int tdpExactSumDouble_(tdpExactSum *res, const double *t_a, size_t n,
-                                     const char *f, int l) {
-  return tdpExactSumT_(res, t_a, n, TDP_TYPE_DOUBLE, sizeof(double), f, l);
+/* res_known: what the caller's compiler knows of res (TDP_OBJECT_SIZE_). */
+int tdpExactSumT_(tdpExactSum *res, size_t res_known, const void *t_a, size_t n, tdpType type,
+                  size_t esz, const char *f, int l);
+static inline int tdpExactSumDouble_(tdpExactSum *res, size_t res_known, const double *t_a,
+                                     size_t n, const char *f, int l) {
+  return tdpExactSumT_(res, res_known, t_a, n, TDP_TYPE_DOUBLE, sizeof(double), f, l);
 }
-static inline int tdpExactSumFloat_(tdpExactSum *res, const float *t_a, size_t n,
-                                    const char *f, int l) {
-  return tdpExactSumT_(res, t_a, n, TDP_TYPE_FLOAT, sizeof(float), f, l);
+static inline int tdpExactSumFloat_(tdpExactSum *res, size_t res_known, const float *t_a,
+                                    size_t n, const char *f, int l) {
+  return tdpExactSumT_(res, res_known, t_a, n, TDP_TYPE_FLOAT, sizeof(float), f, l);
 }
-#define targetDoubleSumExact(res, t_a, n) tdpExactSumDouble_((res), (t_a), (n), TDP_AT)
-#define targetFloatSumExact(res, t_a, n) tdpExactSumFloat_((res), (t_a), (n), TDP_AT)
+#define targetDoubleSumExact(res, t_a, n) \
+  tdpExactSumDouble_((res), TDP_OBJECT_SIZE_(res), (t_a), (n), TDP_AT)
+#define targetFloatSumExact(res, t_a, n) \
+  tdpExactSumFloat_((res), TDP_OBJECT_SIZE_(res), (t_a), (n), TDP_AT)
 
 /* n target sums (targetMalloc'd tdpExactSum) set to 0. */
 int tdpExactZero_(tdpExactSum *t_sums, size_t n, const char *f, int l);
 #define targetExactZero(t_sums, n) tdpExactZero_((t_sums), (n), TDP_AT)
 /* res[i] = the correctly rounded value of the target sum t_sums[i]. */
-int tdpExactValue_(double *res, const tdpExactSum *t_sums, size_t n, const char *f, int l);
-#define targetExactValue(res, t_sums, n) tdpExactValue_((res), (t_sums), (n), TDP_AT)
+int tdpExactValue_(double *res, size_t res_known, const tdpExactSum *t_sums, size_t n,
+                   const char *f, int l);
+#define targetExactValue(res, t_sums, n) \
+  tdpExactValue_((res), TDP_OBJECT_SIZE_(res), (t_sums), (n), TDP_AT)
 
 #ifdef __cplusplus
 }

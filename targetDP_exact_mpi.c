@@ -6,13 +6,14 @@
 #include "targetDP_exact_mpi.h"
 #include "targetDP_internal.h"
 
-int tdpExactAllreduce_(double *res, tdpExactSum *sums, int n, MPI_Comm comm, const char *f,
+int tdpExactAllreduce_(double *res, size_t res_known, tdpExactSum *sums, size_t sums_known,
+                       int n, MPI_Comm comm, const char *f,
                        int l) {
   tdpSite at = {"targetExactAllreduce", f, l};
   /* the same verdict on every rank: the reduction is collective */
   int bad = !sums || n < 1 || n > INT32_MAX / TDP_EXACT_WORDS;
-  if (!bad) bad = tdpCheckHost(sums, (size_t) n * sizeof(tdpExactSum), "the sums", at) != 0;
-  if (!bad && res) bad = tdpCheckHost(res, (size_t) n * sizeof(double), "the results", at) != 0;
+  if (!bad) bad = tdpCheckHost(sums, (size_t) n * sizeof(tdpExactSum), sums_known, "the sums", at) != 0;
+  if (!bad && res) bad = tdpCheckHost(res, (size_t) n * sizeof(double), res_known, "the results", at) != 0;
   int ops_bad = 0;
   if (!bad)
     for (int i = 0; i < n; i++) {

@@ -31,10 +31,11 @@ extern "C" {
  * res[i] (res may be NULL) = the correctly rounded value of sums[i]. A sum
  * with more contributions than the format takes is refused on every rank
  * (TARGET_ERROR_INVALID_VALUE) before the reduction. */
-int tdpExactAllreduce_(double *res, tdpExactSum *sums, int n, MPI_Comm comm, const char *f,
-                       int l);
-#define targetExactAllreduce(res, sums, n, comm) \
-  tdpExactAllreduce_((res), (sums), (n), (comm), TDP_AT)
+int tdpExactAllreduce_(double *res, size_t res_known, tdpExactSum *sums, size_t sums_known,
+                       int n, MPI_Comm comm, const char *f, int l);
+#define targetExactAllreduce(res, sums, n, comm)                                             \
+  tdpExactAllreduce_((res), TDP_OBJECT_SIZE_(res), (sums), TDP_OBJECT_SIZE_(sums), (n), (comm), \
+                     TDP_AT)
 
 #ifdef __cplusplus
 }

@@ -78,8 +78,22 @@ const char *targetHaloTransportName(targetHaloTransport_t t) {
   return "unknown";
 }
 
-const char *targetHaloError(const targetHalo *h) { return h ? h->err : "no halo"; }
-const targetHaloInfo *targetHaloGetInfo(const targetHalo *h) { return &h->info; }
+/* The public targetHalo * is a checked handle (tdpHandleNew_, as streams
+ * and events are): never dereferenced, the object behind a live one is
+ * looked up; a freed, stale or made-up one is refused with file:line. */
+static targetHalo *live(const targetHalo *handle, const char *call, const char *f, int l) {
+  return (targetHalo *) tdpHandleGet_(handle, TDP_HANDLE_HALO_, call, f, l);
+}
+
+const char *tdpHaloError(const targetHalo *handle, const char *f, int l) {
+  if (!handle) return "no halo";
+  const targetHalo *h = live(handle, "targetHaloError", f, l);
+  return h ? h->err : targetLastErrorString();
+}
+const targetHaloInfo *tdpHaloGetInfo(const targetHalo *handle, const char *f, int l) {
+  const targetHalo *h = live(handle, "targetHaloGetInfo", f, l);
+  return h ? &h->info : NULL;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Choosing the decomposition. */
@@ -350,6 +364,82 @@ static int check_config(const targetHaloConfig *cfg, int nranks, targetHaloInfo 
   return 0;
 }
 
+/* The ranks must agree on everything that shapes the messages between
+ * them: one collective check of a small descriptor of the configuration
+ * (each field's minimum and maximum over the ranks, in one allreduce of
+ * x and -x), so that every rank sees every difference and refuses with
+ * the same message. Without it, other extents with faces of equal size
+ * exchanged wrong values with rc 0, one closed axis left its neighbour
+ * waiting forever, another ncomp or nhalo aborted inside MPI (issue 25). */
+enum { DESC_AXES = 7 * MAXD, DESC_N = DESC_AXES + 8 };
+#define TRANSPORT_FIELD \
+  "the transport (targetHaloConfig.transport or TARGETDP_HALO: 0 auto, 1 staged, 2 direct, 3 ipc)"
+static int agree(MPI_Comm comm, const targetHaloConfig *cfg, const int dims[],
+                 targetHaloTransport_t want, char *err, size_t errlen) {
+  static const char axis[] = "xyzt";
+  static const char *what[] = {"the global extent along",
+                               "the decomposition: ranks along",
+                               "periodicity along",
+                               "face_doubles (the caller's face size) along",
+                               "the site-list sites of the low face along",
+                               "the site-list sites of the high face along",
+                               "the axes (ndim > axis) along",
+                               "the number of dimensions (ndim)",
+                               "the halo depth (nhalo)",
+                               "the components per site (ncomp)",
+                               TRANSPORT_FIELD,
+                               "the caller's pack/unpack (1: given)",
+                               "site lists (1: given)",
+                               "the bytes per value of the site lists",
+                               "the site count of the site lists (nall > 0)"};
+  long mine[DESC_N], both[2 * DESC_N], out[2 * DESC_N];
+  memset(mine, 0, sizeof(mine));
+  const targetHaloSites *l = cfg->sites;
+  for (int d = 0; d < MAXD; d++) {
+    const int in = d < cfg->ndim;
+    mine[0 * MAXD + d] = in ? cfg->global[d] : 0;
+    mine[1 * MAXD + d] = in ? dims[d] : 0;
+    mine[2 * MAXD + d] = in ? (cfg->periodic[d] != 0) : 0;
+    mine[3 * MAXD + d] = in && cfg->pack ? cfg->face_doubles[d] : 0;
+    mine[4 * MAXD + d] = in && l ? l->n[d][0] : 0;
+    mine[5 * MAXD + d] = in && l ? l->n[d][1] : 0;
+    mine[6 * MAXD + d] = in;
+  }
+  mine[DESC_AXES + 0] = cfg->ndim;
+  mine[DESC_AXES + 1] = cfg->nhalo;
+  mine[DESC_AXES + 2] = cfg->ncomp;
+  mine[DESC_AXES + 3] = (long) want;
+  mine[DESC_AXES + 4] = cfg->pack != NULL;
+  mine[DESC_AXES + 5] = l != NULL;
+  mine[DESC_AXES + 6] = l ? (long) (l->elem_size ? l->elem_size : sizeof(double)) : 0;
+  mine[DESC_AXES + 7] = l ? l->nall > 0 : 0;
+  for (int i = 0; i < DESC_N; i++) {
+    both[i] = mine[i];
+    both[DESC_N + i] = -mine[i];
+  }
+  MPI_Allreduce(both, out, 2 * DESC_N, MPI_LONG, MPI_MIN, comm);
+  /* the first difference in the order above, whole-lattice fields first */
+  static const int order[] = {DESC_AXES + 0, DESC_AXES + 5, DESC_AXES + 4, DESC_AXES + 3,
+                              DESC_AXES + 1, DESC_AXES + 2, DESC_AXES + 6, DESC_AXES + 7};
+  for (int k = 0; k < (int) (sizeof(order) / sizeof(order[0])) + DESC_AXES; k++) {
+    const int i = k < (int) (sizeof(order) / sizeof(order[0])) ? order[k]
+                                                               : k - (int) (sizeof(order) /
+                                                                            sizeof(order[0]));
+    const long lo = out[i], hi = -out[DESC_N + i];
+    if (lo == hi) continue;
+    if (i < DESC_AXES)
+      snprintf(err, errlen,
+               "the ranks disagree on %s %c: %ld on some ranks, %ld on others; every rank must "
+               "pass the same configuration", what[i / MAXD], axis[i % MAXD], lo, hi);
+    else
+      snprintf(err, errlen,
+               "the ranks disagree on %s: %ld on some ranks, %ld on others; every rank must "
+               "pass the same configuration", what[7 + i - DESC_AXES], lo, hi);
+    return -1;
+  }
+  return 0;
+}
+
 static void free_buffers(targetHalo *h) {
   for (int i = 0; i < h->nopened; i++) targetIpcCloseHandle(h->opened[i]);
   h->nopened = 0;
@@ -425,6 +515,10 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
     failed = check_config(cfg, nranks, &h->info, &want, &oversub, err, errlen) != 0;
   }
   if (any_failed(comm, failed, err, errlen)) {
+    free(h);
+    return -1;
+  }
+  if (agree(comm, cfg, h->info.dims, want, err, errlen)) { /* the same on every rank */
     free(h);
     return -1;
   }
@@ -540,32 +634,11 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
   }
   in->transport = t;
 
-  /* Site lists: the same lengths on every rank (a neighbour receives what
-   * we send, and IPC writes at our offsets into its buffer). */
+  /* Site lists: the same lengths on every rank (checked by agree: a
+   * neighbour receives what we send, and IPC writes at our offsets into
+   * its buffer). */
   if (cfg->sites) {
     const targetHaloSites *l = cfg->sites;
-    long mine[2 * MAXD], lo[2 * MAXD], hi[2 * MAXD];
-    for (int d = 0; d < in->ndim; d++) {
-      mine[2 * d] = l->n[d][0];
-      mine[2 * d + 1] = (long) (l->elem_size ? l->elem_size : sizeof(double));
-    }
-    MPI_Allreduce(mine, lo, 2 * in->ndim, MPI_LONG, MPI_MIN, in->comm);
-    MPI_Allreduce(mine, hi, 2 * in->ndim, MPI_LONG, MPI_MAX, in->comm);
-    for (int d = 0; d < in->ndim && !failed; d++) {
-      if (lo[2 * d] != hi[2 * d] || lo[2 * d + 1] != hi[2 * d + 1]) {
-        snprintf(err, errlen,
-                 "site lists differ between ranks (along %c: %ld to %ld sites, %ld to %ld bytes "
-                 "per value); every rank must pass faces of the same lengths",
-                 axis[d], lo[2 * d], hi[2 * d], lo[2 * d + 1], hi[2 * d + 1]);
-        failed = 1;
-      }
-    }
-    if (any_failed(in->comm, failed, err, errlen)) {
-      targetDevCommFree(h->dc);
-      MPI_Comm_free(&in->comm);
-      free(h);
-      return -1;
-    }
     h->lists = 1;
     h->esize = l->elem_size ? l->elem_size : sizeof(double);
     h->nall = l->nall;
@@ -682,12 +755,19 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
             agreed[1] ? "yes" : "no", nccl_why, nccl_fail[0] ? ", failed its test: " : "",
             nccl_fail);
   }
-  *hp = h;
+  *hp = (targetHalo *) tdpHandleNew_(h, TDP_HANDLE_HALO_);
+  if (!*hp) { /* no memory for the handle table: as a failed allocation */
+    fprintf(stderr, "targetDP_halo: rank %d: no host memory for a halo handle\n", in->rank);
+    MPI_Abort(in->comm, 1);
+  }
   return 0;
 }
 
-void targetHaloFree(targetHalo *h) {
+void tdpHaloFree(targetHalo *handle, const char *f, int l) {
+  if (!handle) return; /* like free(NULL) */
+  targetHalo *h = live(handle, "targetHaloFree", f, l);
   if (!h) return;
+  tdpHandleDrop_(handle, TDP_HANDLE_HALO_);
   free_buffers(h);
   for (int k = 0; k < 2; k++)
     for (int i = 0; i < 4 * MAXD + 1; i++)
@@ -704,12 +784,14 @@ static double *slot(double *buf, const targetHalo *h, int d, int s) { return buf
 
 static int count(const targetHalo *h, int d) { return (int) h->nface_doubles[d]; }
 
-void targetHaloGetTimes(const targetHalo *h, targetHaloTimes *t) {
+void tdpHaloGetTimes(const targetHalo *handle, targetHaloTimes *t, const char *f, int l) {
   if (!t) return;
+  memset(t, 0, sizeof(*t));
+  const targetHalo *h = handle ? live(handle, "targetHaloGetTimes", f, l) : NULL;
   if (h) *t = h->times;
-  else memset(t, 0, sizeof(*t));
 }
-void targetHaloResetTimes(targetHalo *h) {
+void tdpHaloResetTimes(targetHalo *handle, const char *f, int l) {
+  targetHalo *h = handle ? live(handle, "targetHaloResetTimes", f, l) : NULL;
   if (h) memset(&h->times, 0, sizeof(h->times));
 }
 
@@ -927,8 +1009,7 @@ static int exchange_local(targetHalo *h) {
   return 0;
 }
 
-int targetHaloStart(targetHalo *h, double *t_field, targetStream_t stream) {
-  if (!h) return -1;
+static int halo_start(targetHalo *h, double *t_field, targetStream_t stream) {
   if (!t_field) {
     snprintf(h->err, sizeof(h->err), "targetHaloStart: NULL field");
     return -1;
@@ -972,12 +1053,7 @@ int targetHaloStart(targetHalo *h, double *t_field, targetStream_t stream) {
   return 0;
 }
 
-int targetHaloStartSites(targetHalo *h, void *t_field, targetStream_t stream) {
-  return targetHaloStart(h, (double *) t_field, stream);
-}
-
-int targetHaloWait(targetHalo *h) {
-  if (!h) return -1;
+static int halo_wait(targetHalo *h) {
   if (!h->started) {
     snprintf(h->err, sizeof(h->err), "targetHaloWait: no exchange was started");
     return -1;
@@ -1005,11 +1081,36 @@ int targetHaloWait(targetHalo *h) {
   return layer_failed(h, targetStreamSynchronize(h->stream), "unpacking the faces") ? -1 : 0;
 }
 
-int targetHaloExchange(targetHalo *h, double *t_field, targetStream_t stream) {
-  if (h && !h->local && h->info.transport == TARGET_HALO_NCCL)
+static int halo_exchange(targetHalo *h, double *t_field, targetStream_t stream) {
+  if (!h->local && h->info.transport == TARGET_HALO_NCCL)
     return exchange_queued(h, t_field, stream, 1); /* each phase timed */
-  int rc = targetHaloStart(h, t_field, stream);
-  return rc ? rc : targetHaloWait(h);
+  int rc = halo_start(h, t_field, stream);
+  return rc ? rc : halo_wait(h);
+}
+
+/* The calls on a handle: the object if it is live (else the layer's
+ * error, and -1), then the work. */
+int tdpHaloStart(targetHalo *handle, double *t_field, targetStream_t stream, const char *f,
+                 int l) {
+  targetHalo *h = live(handle, "targetHaloStart", f, l);
+  return h ? halo_start(h, t_field, stream) : -1;
+}
+
+int tdpHaloStartSites(targetHalo *handle, void *t_field, targetStream_t stream, const char *f,
+                      int l) {
+  targetHalo *h = live(handle, "targetHaloStartSites", f, l);
+  return h ? halo_start(h, (double *) t_field, stream) : -1;
+}
+
+int tdpHaloWait(targetHalo *handle, const char *f, int l) {
+  targetHalo *h = live(handle, "targetHaloWait", f, l);
+  return h ? halo_wait(h) : -1;
+}
+
+int tdpHaloExchange(targetHalo *handle, double *t_field, targetStream_t stream, const char *f,
+                    int l) {
+  targetHalo *h = live(handle, "targetHaloExchange", f, l);
+  return h ? halo_exchange(h, t_field, stream) : -1;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1164,7 +1265,9 @@ static int exchange_queued(targetHalo *h, void *t_field, targetStream_t stream, 
   return 0;
 }
 
-int targetHaloExchangeAsync(targetHalo *h, void *t_field, targetStream_t stream) {
+int tdpHaloExchangeAsync(targetHalo *handle, void *t_field, targetStream_t stream, const char *f,
+                         int l) {
+  targetHalo *h = live(handle, "targetHaloExchangeAsync", f, l);
   if (!h) return -1;
   if (h->local) { /* kernels only: queued, no synchronisation */
     if (start_checks(h, t_field, "targetHaloExchangeAsync")) return -1;
@@ -1176,10 +1279,12 @@ int targetHaloExchangeAsync(targetHalo *h, void *t_field, targetStream_t stream)
     return 0;
   }
   if (h->info.transport == TARGET_HALO_NCCL) return exchange_queued(h, t_field, stream, 0);
-  return targetHaloExchange(h, (double *) t_field, stream); /* the host drives it */
+  return halo_exchange(h, (double *) t_field, stream); /* the host drives it */
 }
 
-int targetHaloSelfFill(targetHalo *h, void *t_field, targetStream_t stream) {
+int tdpHaloSelfFill(targetHalo *handle, void *t_field, targetStream_t stream, const char *f,
+                    int l) {
+  targetHalo *h = live(handle, "targetHaloSelfFill", f, l);
   if (!h) return -1;
   if (start_checks(h, t_field, "targetHaloSelfFill")) return -1;
   if (h->lists) return 0; /* site lists forward nothing: no face needs another's */
@@ -1199,7 +1304,8 @@ int targetHaloSelfFill(targetHalo *h, void *t_field, targetStream_t stream) {
   return 0;
 }
 
-int targetHaloTimeEvents(targetHalo *h, int on) {
+int tdpHaloTimeEvents(targetHalo *handle, int on, const char *f, int l) {
+  targetHalo *h = live(handle, "targetHaloTimeEvents", f, l);
   if (!h) return -1;
   for (int k = 0; on && k < 2; k++)
     for (int i = 0; i < 4 * MAXD + 1; i++)
@@ -1213,9 +1319,10 @@ int targetHaloTimeEvents(targetHalo *h, int on) {
   return 0;
 }
 
-void targetHaloGetEventTimes(targetHalo *h, targetHaloTimes *t) {
+void tdpHaloGetEventTimes(targetHalo *handle, targetHaloTimes *t, const char *f, int l) {
   if (!t) return;
   memset(t, 0, sizeof(*t));
+  targetHalo *h = handle ? live(handle, "targetHaloGetEventTimes", f, l) : NULL;
   if (!h) return;
   ev_harvest(h, 0);
   ev_harvest(h, 1);

@@ -102,10 +102,21 @@ typedef struct targetHalo_ targetHalo;
 
 /* Collective over comm. Checks everything first and fails on every rank
  * together (never a hang): returns 0, or -1 with a one-line reason in err.
- * A field for it has TDP_FIELD_SIZE(targetHaloSites(h), ncomp) doubles. */
+ * The ranks must agree on the configuration: one collective check of it
+ * (ndim, global extents, decomposition, periodicity, nhalo, ncomp,
+ * transport, the caller's pack and face sizes, site-list lengths and
+ * element size) refuses any difference on every rank with the same
+ * message, naming the field ("the ranks disagree on the halo depth
+ * (nhalo): 1 on some ranks, 2 on others"), where a mismatch would
+ * otherwise exchange wrong values, hang, or abort inside MPI.
+ * A field for it has TDP_FIELD_SIZE(targetHaloSites(h), ncomp) doubles.
+ * *h is a checked handle (as streams are): every call on it after
+ * targetHaloFree (or targetFinalize) is refused, as the layer's errors are
+ * (file:line, exit by default), never a use of freed memory. */
 int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **h, char *err,
                      size_t errlen);
-void targetHaloFree(targetHalo *h);
+void tdpHaloFree(targetHalo *h, const char *f, int l);
+#define targetHaloFree(h) tdpHaloFree((h), TDP_AT) /* NULL: nothing */
 
 /* Exchange the halo of t_field (the local lattice with its halo, site
  * index row-major), kernels and copies on stream. Start posts the
@@ -114,12 +125,18 @@ void targetHaloFree(targetHalo *h);
  * the halo in t_field. Between them the caller may update the interior on
  * another stream. Returns 0, or -1 with targetHaloError(h) set (MPI
  * errors abort, as MPI's default handler does). */
-int targetHaloStart(targetHalo *h, double *t_field, targetStream_t stream);
-int targetHaloWait(targetHalo *h);
-int targetHaloExchange(targetHalo *h, double *t_field, targetStream_t stream); /* both */
+int tdpHaloStart(targetHalo *h, double *t_field, targetStream_t stream, const char *f, int l);
+int tdpHaloWait(targetHalo *h, const char *f, int l);
+int tdpHaloExchange(targetHalo *h, double *t_field, targetStream_t stream, const char *f, int l);
+int tdpHaloStartSites(targetHalo *h, void *t_field, targetStream_t stream, const char *f, int l);
+#define targetHaloStart(h, t_field, stream) tdpHaloStart((h), (t_field), (stream), TDP_AT)
+#define targetHaloWait(h) tdpHaloWait((h), TDP_AT)
+#define targetHaloExchange(h, t_field, stream) /* both */ \
+  tdpHaloExchange((h), (t_field), (stream), TDP_AT)
 /* targetHaloStart for a halo made with site lists whose values need not
  * be double (targetHaloSites.elem_size); targetHaloWait completes it. */
-int targetHaloStartSites(targetHalo *h, void *t_field, targetStream_t stream);
+#define targetHaloStartSites(h, t_field, stream) \
+  tdpHaloStartSites((h), (t_field), (stream), TDP_AT)
 
 /* Pure function (no MPI): choose dims for nranks over global[0..ndim-1].
  * request[d] > 0 fixes an axis; among the splits that divide every extent
@@ -143,7 +160,8 @@ typedef struct {
   int device_ordered; /* 1: targetHaloExchangeAsync queues the exchange without a host wait
                        * (transport nccl, or every neighbour this rank itself) */
 } targetHaloInfo;
-const targetHaloInfo *targetHaloGetInfo(const targetHalo *h);
+const targetHaloInfo *tdpHaloGetInfo(const targetHalo *h, const char *f, int l);
+#define targetHaloGetInfo(h) tdpHaloGetInfo((h), TDP_AT) /* NULL for a halo not live */
 const char *targetHaloTransportName(targetHaloTransport_t t);
 
 /* Where an exchange's time goes, summed over exchanges since the last
@@ -164,8 +182,14 @@ typedef struct {
   double self_s; /* axes held alone: one rank's whole exchange, or the self_copy queueing */
   long exchanges;
 } targetHaloTimes;
-void targetHaloGetTimes(const targetHalo *h, targetHaloTimes *t);
-void targetHaloResetTimes(targetHalo *h);
+void tdpHaloGetTimes(const targetHalo *h, targetHaloTimes *t, const char *f, int l);
+void tdpHaloResetTimes(targetHalo *h, const char *f, int l);
+const char *tdpHaloError(const targetHalo *h, const char *f, int l);
+#define targetHaloGetTimes(h, t) tdpHaloGetTimes((h), (t), TDP_AT)
+#define targetHaloResetTimes(h) tdpHaloResetTimes((h), TDP_AT)
+/* The reason of the last failure on h ("no halo" for NULL; the layer's
+ * message for a halo that is not live) */
+#define targetHaloError(h) tdpHaloError((h), TDP_AT)
 
 /* The whole exchange queued on stream (docs/halo.md, "Queued exchange"):
  * work queued on stream after it sees the halo. Where the exchange is
@@ -174,7 +198,9 @@ void targetHaloResetTimes(targetHalo *h);
  * host wait; the other transports are driven by the host, and it returns
  * with the exchange done (targetHaloExchange). t_field: double *, or
  * float * for site lists of floats. */
-int targetHaloExchangeAsync(targetHalo *h, void *t_field, targetStream_t stream);
+int tdpHaloExchangeAsync(targetHalo *h, void *t_field, targetStream_t stream, const char *f, int l);
+#define targetHaloExchangeAsync(h, t_field, stream) \
+  tdpHaloExchangeAsync((h), (t_field), (stream), TDP_AT)
 /* Queue on stream the periodic copies of the axes this rank holds alone
  * (the caller's self_copy), axis after axis, now: for a caller that
  * updates the sites next to those faces before the exchange completes
@@ -182,16 +208,18 @@ int targetHaloExchangeAsync(targetHalo *h, void *t_field, targetStream_t stream)
  * axes before them (edges); the values are the same bits. A rank with no
  * such axis: nothing; site lists: nothing (nothing is forwarded); such an
  * axis without self_copy: -1. */
-int targetHaloSelfFill(targetHalo *h, void *t_field, targetStream_t stream);
+int tdpHaloSelfFill(targetHalo *h, void *t_field, targetStream_t stream, const char *f, int l);
+#define targetHaloSelfFill(h, t_field, stream) tdpHaloSelfFill((h), (t_field), (stream), TDP_AT)
 /* Time each phase of the device-ordered exchanges (targetHaloExchangeAsync)
  * with events on their stream, no host synchronisation: pack, transfer,
  * unpack, self, each the device's time from the end of the phase before
  * (waits for the kernels queued before it on the stream included), summed
  * since on; exchanges counts them. Read them with targetHaloGetEventTimes,
  * which waits for the exchanges still in flight. */
-int targetHaloTimeEvents(targetHalo *h, int on);
-void targetHaloGetEventTimes(targetHalo *h, targetHaloTimes *t);
-const char *targetHaloError(const targetHalo *h);
+int tdpHaloTimeEvents(targetHalo *h, int on, const char *f, int l);
+void tdpHaloGetEventTimes(targetHalo *h, targetHaloTimes *t, const char *f, int l);
+#define targetHaloTimeEvents(h, on) tdpHaloTimeEvents((h), (on), TDP_AT)
+#define targetHaloGetEventTimes(h, t) tdpHaloGetEventTimes((h), (t), TDP_AT)
 
 #ifdef __cplusplus
 }

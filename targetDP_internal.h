@@ -105,17 +105,32 @@ void tdpTrackAdd(void *p, size_t nbytes, tdpAllocKind kind, tdpSite from);
 int tdpTrackRemove(void *p);
 /* Kind of the live allocation that contains p, its start and size; -1 if none. */
 int tdpTrackFind(const void *p, char **base, size_t *nbytes);
-/* The checks of the core calls: t is target memory with room for nbytes
- * (must be ours in a checked build); h is not target memory (checked build). */
+/* The argument checks of every host entry point, one helper each, the
+ * same in every file and every build (targetDP_common.c):
+ *   tdpCheckLive    targetInit called, targetFinalize not yet
+ *   tdpCheckPtrs    a and b not NULL, 0 < n <= SIZE_MAX / 64 (not a negative
+ *                   count converted)
+ *   tdpCheckTarget  t is target memory with room for nbytes (must be ours in
+ *                   a checked build); a pointer just past an allocation has 0
+ *   tdpCheckHost    h has room for nbytes: known (what the caller's compiler
+ *                   knows of it, TDP_OBJECT_SIZE_, or TDP_SIZE_UNKNOWN_), and
+ *                   inside an allocation of ours the rest of it; not target
+ *                   memory (checked build) */
+int tdpCheckLive(tdpSite at);
+int tdpCheckPtrs(const void *a, const void *b, size_t n, tdpSite at);
 int tdpCheckTarget(const void *t, size_t nbytes, const char *what, tdpSite at);
-int tdpCheckHost(const void *h, size_t nbytes, const char *what, tdpSite at);
-int tdpCheckLive(tdpSite at); /* targetInit called, targetFinalize not yet */
+int tdpCheckHost(const void *h, size_t nbytes, size_t known, const char *what, tdpSite at);
+/* The current session: 1, 2, ... for each targetInit that made the layer
+ * live, 0 while it is not (the 2014 targetInit's extents belong to one). */
+unsigned long tdpSession(void);
 void tdpAsyncFinalize(void); /* called by targetFinalize and on exit after an error */
 int tdpCheckStream(targetStream_t stream, tdpSite at);
 /* targetDP_pack.c: the halo or edge of a 3-D field (checked by tdpCopy3D)
  * moved as a few boxes through one contiguous buffer each way. */
 int tdpCopy3DBoxes(void *dst, const void *src, const long extents[3], int nhalo, int ncomp,
                    size_t esz, int to_target, tdpSite at);
+/* Checked handles (targetDP_async.c): streams, events, and the objects of
+ * modules built on the layer (tdpHandleNew_ in targetDP_async.h). */
 void tdpPackFinalize(void);
 
 /* Backend part. Streams and events are the backend's own objects

@@ -127,27 +127,38 @@ static void make_box(tdpBox *g, int ndim, const long extents[], const long lo[],
 int tdpPackBox(double *t_dst, const double *t_src, int ndim, const long extents[],
                const long lo[], const long hi[], int ncomp, int unpack, targetStream_t stream,
                const char *f, int l) {
-  return tdpPackBoxT(t_dst, t_src, ndim, extents, lo, hi, ncomp, TDP_TYPE_DOUBLE,
-                     sizeof(double), unpack, stream, f, l);
+  return tdpPackBoxT(t_dst, t_src, ndim, extents, TDP_SIZE_UNKNOWN_, lo, TDP_SIZE_UNKNOWN_, hi,
+                     TDP_SIZE_UNKNOWN_, ncomp, TDP_TYPE_DOUBLE, sizeof(double), unpack, stream,
+                     f, l);
 }
 
-int tdpPackBoxT(void *t_dst, const void *t_src, int ndim, const long extents[], const long lo[],
-                const long hi[], int ncomp, tdpType type, size_t esz, int unpack,
-                targetStream_t stream, const char *f, int l) {
+/* The ndim entries of a box's host arrays (extents, lo, hi), each held to
+ * what the caller's compiler knows of it; NULL is refused. */
+static int check_box_arrays(int ndim, const long extents[], size_t ext_known, const long lo[],
+                            size_t lo_known, const long hi[], size_t hi_known, tdpSite at) {
+  const size_t nb = (size_t) ndim * sizeof(long);
+  if (!extents || !lo || !hi) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
+  int rc = tdpCheckHost(extents, nb, ext_known, "the extents", at);
+  if (rc == TARGET_SUCCESS) rc = tdpCheckHost(lo, nb, lo_known, "lo", at);
+  if (rc == TARGET_SUCCESS) rc = tdpCheckHost(hi, nb, hi_known, "hi", at);
+  return rc;
+}
+
+int tdpPackBoxT(void *t_dst, const void *t_src, int ndim, const long extents[], size_t ext_known,
+                const long lo[], size_t lo_known, const long hi[], size_t hi_known, int ncomp,
+                tdpType type, size_t esz, int unpack, targetStream_t stream, const char *f,
+                int l) {
   tdpSite at = SITE(unpack ? "targetUnpackBox" : "targetPackBox");
   if (tdpCheckLive(at)) return targetLastError();
   if (tdpTypeSize(type) == 0 || esz != tdpTypeSize(type))
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "element size %zu does not match element type %d (%zu bytes)", esz,
                    (int) type, tdpTypeSize(type));
-  if (!t_dst || !t_src || !extents || !lo || !hi)
-    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
+  if (!t_dst || !t_src) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL pointer argument");
   if (ndim < 1 || ndim > 4)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "ndim %d must be 1 to 4", ndim);
   if (ncomp < 1) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "ncomp %d must be positive", ncomp);
-  int rc = tdpCheckHost(extents, (size_t) ndim * sizeof(long), "the extents", at);
-  if (rc == TARGET_SUCCESS) rc = tdpCheckHost(lo, (size_t) ndim * sizeof(long), "lo", at);
-  if (rc == TARGET_SUCCESS) rc = tdpCheckHost(hi, (size_t) ndim * sizeof(long), "hi", at);
+  int rc = check_box_arrays(ndim, extents, ext_known, lo, lo_known, hi, hi_known, at);
   if (rc) return rc;
   long nsites = 1, nbox = 1;
   for (int d = 0; d < ndim; d++) {
@@ -181,8 +192,42 @@ int tdpPackBoxT(void *t_dst, const void *t_src, int ndim, const long extents[], 
   return tdpFailCount() == nfail ? TARGET_SUCCESS : (int) targetLastError();
 }
 
-long targetFaceBox(int ndim, const long extents[], int nhalo, int dim, int side,
-                   targetFaceRegion_t region, long lo[], long hi[]) {
+/* A face of the lattice: checked like a call (issue 25: main wrote lo[4]
+ * and hi[4] for ndim 5 and gave boxes outside the lattice for a negative
+ * halo, or one deeper than half the extent). No target memory involved,
+ * so the layer need not be live. */
+long tdpFaceBox(int ndim, const long extents[], size_t ext_known, int nhalo, int dim, int side,
+                targetFaceRegion_t region, long lo[], size_t lo_known, long hi[],
+                size_t hi_known, const char *f, int l) {
+  tdpSite at = SITE("targetFaceBox");
+  if (ndim < 1 || ndim > 4) {
+    tdpFail(TARGET_ERROR_INVALID_VALUE, at, "ndim %d must be 1 to 4", ndim);
+    return -1;
+  }
+  if (check_box_arrays(ndim, extents, ext_known, lo, lo_known, hi, hi_known, at)) return -1;
+  if (dim < 0 || dim >= ndim || (side != 0 && side != 1) ||
+      (region != TARGET_FACE_EDGE && region != TARGET_FACE_HALO)) {
+    tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+            "dim %d, side %d, region %d: need 0 <= dim < ndim = %d, side 0 or 1, "
+            "TARGET_FACE_EDGE or TARGET_FACE_HALO", dim, side, (int) region, ndim);
+    return -1;
+  }
+  for (int d = 0; d < ndim; d++) {
+    if (extents[d] < 1) {
+      tdpFail(TARGET_ERROR_INVALID_VALUE, at, "extent %ld of axis %d", extents[d], d);
+      return -1;
+    }
+  }
+  if (nhalo < 1) {
+    tdpFail(TARGET_ERROR_INVALID_VALUE, at, "nhalo %d must be at least 1", nhalo);
+    return -1;
+  }
+  if (2L * nhalo > extents[dim]) {
+    tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+            "nhalo %d is deeper than half the extent %ld of axis %d: the halo and edge of both "
+            "sides do not fit", nhalo, extents[dim], dim);
+    return -1;
+  }
   long n = 1;
   for (int d = 0; d < ndim; d++) {
     lo[d] = 0;

@@ -149,12 +149,13 @@ int main(int argc, char **argv) {
       double t0 = timerNow();
       switch (k) {
       case K_COPY: TDP_LAUNCH(bk_copy, n, (double *) t_b, (const double *) t_a, n); break;
-      case K_SCAN_ID: targetScanInclusiveDouble(t_b, t_a, n); break;
-      case K_SCAN_ED: targetScanExclusiveDouble(t_b, t_a, n); break;
-      case K_SCAN_IL: targetScanInclusiveLong(t_b, t_a, n); break;
-      case K_SCAN_EL: targetScanExclusiveLong(t_b, t_a, n); break;
-      case K_SCAN_II: targetScanInclusiveInt(t_b, t_a, n); break;
-      case K_SCAN_EI: targetScanExclusiveInt(t_b, t_a, n); break;
+      /* t_a, t_b: typeless buffers, typed per row (C++ and CUDA need the cast) */
+      case K_SCAN_ID: targetScanInclusiveDouble((double *) t_b, (const double *) t_a, n); break;
+      case K_SCAN_ED: targetScanExclusiveDouble((double *) t_b, (const double *) t_a, n); break;
+      case K_SCAN_IL: targetScanInclusiveLong((long *) t_b, (const long *) t_a, n); break;
+      case K_SCAN_EL: targetScanExclusiveLong((long *) t_b, (const long *) t_a, n); break;
+      case K_SCAN_II: targetScanInclusiveInt((int *) t_b, (const int *) t_a, n); break;
+      case K_SCAN_EI: targetScanExclusiveInt((int *) t_b, (const int *) t_a, n); break;
       case K_COMPACT: targetCompactIndices(t_idx, &count, t_mask, n); break;
       case K_COMPACT_T256R4:
       case K_COMPACT_T256R2:

@@ -8,6 +8,10 @@
 # to install both side by side; installing a backend again replaces its
 # configuration. `make uninstall PREFIX=...` removes everything installed
 # there (both backends). DESTDIR is honoured (staged installs).
+# The library's host code is portable by default (ARCH=portable, set in the
+# Makefile: no -march, the compiler's default target); `make install
+# ARCH=native` builds it for this machine's CPU; the installed header and
+# `targetDP-config --arch` say which.
 .PHONY: install uninstall
 
 PREFIX ?= /usr/local
@@ -36,7 +40,8 @@ install: $(LIB)
 	@TDP_BACKEND=$(TARGET) TDP_LIB=$(LIB) TDP_LAYOUT=$(LAYOUT) TDP_VVL=$(VVL) TDP_SAL=$(SAL) \
 	  TDP_TPB=$(TPB) TDP_CHECK=$(if $(filter 1,$(CHECK)),1,0) TDP_VERSION=$(TDP_VERSION) \
 	  TDP_USER_CFLAGS="$(INSTALL_CFLAGS)" TDP_USER_LIBS="$(sort $(INSTALL_LIBS))" \
-	  TDP_CUDA_LIBDIR="$(INSTALL_CUDA_LIBDIR)" TDP_PRESET=$(CONFIG) \
+	  TDP_CUDA_LIBDIR="$(INSTALL_CUDA_LIBDIR)" TDP_PRESET=$(CONFIG) TDP_ARCH=$(ARCH) \
+	  TDP_HOST_FLAGS="$(strip $(filter -march=% -mtune=%,$(CFLAGS)))" \
 	  bash pkg/install.sh install "$(DESTDIR)" "$(PREFIX)"
 
 uninstall:

@@ -59,6 +59,55 @@ static int badBeforeInit(int run) {
   return line;
 }
 
+/* Issue 25 items 5 and 8: the 2014 launch (kernel __targetLaunch__(N)
+ * (args)) ran before targetInit and after targetFinalize, and every
+ * launch form ran a negative N (an overflowed int product) as nothing,
+ * successfully. Each is refused like TDP_LAUNCH before the kernel runs. */
+__targetEntry__ void kLegacy(double *a, int n) {
+  __targetTLP__(baseIndex, n) {
+    __targetILP__(vecIndex) a[baseIndex + vecIndex] += 1.0;
+  }
+}
+
+static int badLegacyBeforeInit(int run) {
+  double *h = NULL;
+  int line = __LINE__ + 1;
+  if (run) kLegacy __targetLaunch__(4) (h, 4);
+  return line;
+}
+
+static int badLegacyAfterFinalize(int run) {
+  double *t = NULL;
+  if (run) targetInit();
+  if (run) targetMalloc(&t, 4 * sizeof(double));
+  if (run) targetFinalize(); /* frees t: the kernel would write freed memory */
+  int line = __LINE__ + 1;
+  if (run) kLegacy __targetLaunchReduce__(4) (t, 4);
+  return line;
+}
+
+static int badLegacyNegative(int run) {
+  double *t = NULL;
+  const unsigned int nx = 1300;
+  const int n = (int) (nx * nx * nx); /* overflowed: negative */
+  if (run) targetInit();
+  if (run) targetCalloc(&t, 4 * sizeof(double));
+  int line = __LINE__ + 1;
+  if (run) kLegacy __targetLaunchNoStride__(n) (t, n);
+  return line;
+}
+
+static int badLaunchNegative(int run) {
+  double *t = NULL;
+  const unsigned int nx = 1300;
+  const int n = (int) (nx * nx * nx);
+  if (run) targetInit();
+  if (run) targetCalloc(&t, 4 * sizeof(double));
+  int line = __LINE__ + 1;
+  if (run) TDP_LAUNCH(kLegacy, n, t, n);
+  return line;
+}
+
 /* The forked child: make the bad call, which must not return. */
 static int abortChild(void *arg) {
   badCall call = *(badCall *) arg;
@@ -110,6 +159,26 @@ static void test_abort_absurd_allocation(void **state) {
   expectAbort(badAbsurd, "targetMalloc", "1152921504606846976");
 }
 
+static void test_abort_legacy_launch_before_init(void **state) {
+  (void) state;
+  expectAbort(badLegacyBeforeInit, "__targetLaunch__", "a 2014 launch before targetInit()");
+}
+
+static void test_abort_legacy_launch_after_finalize(void **state) {
+  (void) state;
+  expectAbort(badLegacyAfterFinalize, "__targetLaunch__", "a 2014 launch after targetFinalize()");
+}
+
+static void test_abort_legacy_launch_negative(void **state) {
+  (void) state;
+  expectAbort(badLegacyNegative, "__targetLaunch__", "over -2097967296 sites");
+}
+
+static void test_abort_launch_negative(void **state) {
+  (void) state;
+  expectAbort(badLaunchNegative, "TDP_LAUNCH", "kernel kLegacy not launched: -2097967296 sites");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_abort_malloc_zero),
@@ -118,6 +187,10 @@ int main(void) {
       cmocka_unit_test(test_abort_copy_too_large),
       cmocka_unit_test(test_abort_absurd_allocation),
       cmocka_unit_test(test_abort_before_init),
+      cmocka_unit_test(test_abort_legacy_launch_before_init),
+      cmocka_unit_test(test_abort_legacy_launch_after_finalize),
+      cmocka_unit_test(test_abort_legacy_launch_negative),
+      cmocka_unit_test(test_abort_launch_negative),
   };
   return cmocka_run_group_tests_name("abort " TARGETDP_CONFIG, tests, NULL, NULL);
 }

@@ -225,12 +225,64 @@ static void test_subset_2014_order(void **state) {
   free(g);
 }
 
+/* Issue 25 item 8: the 2014 targetInit(extents, nfields, nhalo) belongs
+ * to the session it opened. After targetFinalize and today's targetInit()
+ * the 4-argument halo copy used the old extents and halo (rc 0); now it is
+ * refused. A new 2014 targetInit after targetFinalize brings its own. */
+static void test_init3d_after_finalize(void **state) {
+  (void) state;
+  int ext1[3] = {6, 6, 6}, ext2[3] = {8, 7, 6};
+  const int n1 = 216, n2 = 336;
+  double *h = (double *) tuMalloc(TDP_FIELD_SIZE(n2, 2) * sizeof(double));
+  double *a = (double *) tuMalloc(TDP_FIELD_SIZE(n2, 2) * sizeof(double));
+  double *b = (double *) tuMalloc(TDP_FIELD_SIZE(n2, 2) * sizeof(double));
+  double *t = NULL, *t2 = NULL;
+  tuFillDouble(h, TDP_FIELD_SIZE(n2, 2), 1.0, 2.0, 8);
+  assert_int_equal(targetFinalize(), TARGET_SUCCESS); /* the group's session */
+
+  /* 2014 init, then today's finalize and init: no extents, no nhalo */
+  assert_int_equal(targetInit(ext1, 2, 2), TARGET_SUCCESS);
+  assert_int_equal(targetFinalize(), TARGET_SUCCESS);
+  assert_int_equal(targetInit(), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t, TDP_FIELD_SIZE(n1, 2) * sizeof(double)), TARGET_SUCCESS);
+  targetSetErrorAbort(0);
+  expectError(copyToTarget3DHalo(t, h, ext1, 2), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget3DHalo", "targetInit(extents, nfields, nhalo)");
+  expectError(copyFromTarget3DEdge(h, t, ext1, 2), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTarget3DEdge", "targetInit(extents, nfields, nhalo)");
+  targetSetErrorAbort(1);
+  assert_int_equal(targetFinalize(), TARGET_SUCCESS); /* frees t */
+
+  /* a 2014 init of another lattice after a finalize: its extents and halo */
+  assert_int_equal(targetInit(ext1, 2, 1), TARGET_SUCCESS);
+  assert_int_equal(targetFinalize(), TARGET_SUCCESS);
+  assert_int_equal(targetInit(ext2, 2, 2), TARGET_SUCCESS);
+  assert_int_equal(targetCalloc(&t, TDP_FIELD_SIZE(n2, 2) * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetCalloc(&t2, TDP_FIELD_SIZE(n2, 2) * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget3DHalo(t, h, ext2, 2), TARGET_SUCCESS);       /* 2014 */
+  assert_int_equal(copyToTarget3DHalo(t2, h, ext2, 2, 2), TARGET_SUCCESS);   /* nhalo 2 */
+  assert_int_equal(copyFromTarget(a, t, TDP_FIELD_SIZE(n2, 2) * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(b, t2, TDP_FIELD_SIZE(n2, 2) * sizeof(double)), TARGET_SUCCESS);
+  assert_memory_equal(a, b, TDP_FIELD_SIZE(n2, 2) * sizeof(double));
+  targetSetErrorAbort(0);
+  expectError(copyToTarget3DHalo(t, h, ext1, 2), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget3DHalo", "differ from targetInit's 8 x 7 x 6");
+  targetSetErrorAbort(1);
+  assert_int_equal(targetFree(t), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t2), TARGET_SUCCESS);
+  /* the group's teardown finalizes this session */
+  free(h);
+  free(a);
+  free(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kernel_2014_style),
       cmocka_unit_test(test_index_coords_3d),
       cmocka_unit_test(test_init3d_halo_edge),
       cmocka_unit_test(test_halo_misuse),
+      cmocka_unit_test(test_init3d_after_finalize),
       cmocka_unit_test(test_in_place_conversion),
       cmocka_unit_test(test_const_address_and_copy_back),
       cmocka_unit_test(test_deep_copies),

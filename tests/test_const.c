@@ -131,11 +131,47 @@ static void test_target_to_target(void **state) {
   free(g);
 }
 
+/* Issue 25 item 5: every constant call is held to the constant's size, as
+ * copyConstToTarget was: main let copyTargetToConst and copyConstFromTarget
+ * run past the constant (ASan: global-buffer-overflow on the C backend),
+ * and the host side of copyConstFromTarget past a local array. */
+static void test_const_sizes(void **state) {
+  (void) state;
+  double table[NK], back[NK], small[2], s = 0.0, *t = NULL;
+  for (int i = 0; i < NK; i++) table[i] = 3.0 * i;
+  assert_int_equal(targetMalloc(&t, 2 * NK * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t, table, sizeof(table)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t + NK, table, sizeof(table)), TARGET_SUCCESS);
+  assert_int_equal(copyConstToTarget(tk_table, table, sizeof(table)), TARGET_SUCCESS);
+  targetSetErrorAbort(0);
+  expectError(copyTargetToConst(&tk_scalar, t, 2 * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyTargetToConst", "16 bytes into a constant of 8 bytes");
+  expectError(copyTargetToConst(tk_table, t, (NK + 1) * sizeof(double)),
+              TARGET_ERROR_INVALID_VALUE, "copyTargetToConst", "136 bytes into a constant of 128");
+  expectError(copyTargetToConst(&tk_table[NK - 2], t, 3 * sizeof(double)),
+              TARGET_ERROR_INVALID_VALUE, "copyTargetToConst", "24 bytes into a constant of 16");
+  expectError(copyConstFromTarget(back, &tk_scalar, 2 * sizeof(double)),
+              TARGET_ERROR_INVALID_VALUE, "copyConstFromTarget", "16 bytes from a constant of 8");
+  expectError(copyConstFromTarget(back, tk_table, (NK + 1) * sizeof(double)),
+              TARGET_ERROR_INVALID_VALUE, "copyConstFromTarget", "from a constant of 128");
+  expectError(copyConstFromTarget(small, tk_table, sizeof(tk_table)), TARGET_ERROR_INVALID_VALUE,
+              "copyConstFromTarget", "128 bytes asked of the host value but it holds 16");
+  expectError(copyConstToTarget(tk_table, small, sizeof(tk_table)), TARGET_ERROR_INVALID_VALUE,
+              "copyConstToTarget", "128 bytes asked of the host value but it holds 16");
+  targetSetErrorAbort(1);
+  /* nothing moved; the right sizes pass */
+  assert_int_equal(copyConstFromTarget(back, tk_table, sizeof(back)), TARGET_SUCCESS);
+  assert_memory_equal(back, table, sizeof(table));
+  assert_int_equal(copyConstFromTarget(&s, &tk_scalar, sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t), TARGET_SUCCESS);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_const_read_back),
       cmocka_unit_test(test_const_address_and_device_copies),
       cmocka_unit_test(test_target_to_target),
+      cmocka_unit_test(test_const_sizes),
   };
   return cmocka_run_group_tests_name("const " TARGETDP_CONFIG, tests, tuSetup, tuTeardown);
 }

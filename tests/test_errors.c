@@ -410,6 +410,99 @@ static void test_interior_pointers(void **state) {
   assert_int_equal(targetFree(t), TARGET_SUCCESS);
 }
 
+/* Issue 25 item 5. A host buffer whose size the compiler knows (a local
+ * or global array, a struct; a malloc of a known size when optimising)
+ * holds no more than that: every host entry point refuses a count past it,
+ * as copyConstToTarget refuses a count past its constant, instead of
+ * writing past a 512-byte stack array. And a pointer exactly at the end of
+ * a target allocation has nothing left (t + 8 of 8 doubles), in every
+ * build: main took copyToTarget(t + 8, h, 64) for a host pointer and
+ * returned 0. Each refusal leaves everything untouched. */
+static double te_global[16];
+
+/* targetFaceBox returns a site count, -1 when it refuses. */
+#define expectFaceBoxError(call, sub)                                                  \
+  do {                                                                                 \
+    long r_ = (call);                                                                  \
+    if (r_ != -1) fail_msg("%s returned %ld, want -1; last message: %s", #call, r_,      \
+                           targetLastErrorString());                                   \
+    assert_int_equal(targetLastError(), TARGET_ERROR_INVALID_VALUE);                   \
+    tuAssertContains(targetLastErrorString(), "targetDP: targetFaceBox failed at ");  \
+    tuAssertContains(targetLastErrorString(), "test_errors.c:");                       \
+    tuAssertContains(targetLastErrorString(), sub);                                    \
+  } while (0)
+
+static void test_host_object_sizes(void **state) {
+  (void) state;
+  enum { N = 64 }; /* a 512-byte host array; a 1024-byte target array */
+  double h[N], h0[N], big[2 * N], *t = NULL, *t8 = NULL;
+  int sites[2] = {0, 1}, sites3[3] = {0, 1, 2};
+  char mask[8];
+  long ext3[3] = {4, 4, 4}, lo[4] = {0, 0, 0, 0}, hi[4] = {1, 1, 1, 1}, ext4[4] = {4, 4, 4, 4};
+  targetStream_t s = NULL;
+  tuFillDouble(h0, N, -1.0, 1.0, 25);
+  tuFillDouble(big, 2 * N, 2.0, 3.0, 26);
+  memcpy(h, h0, sizeof(h));
+  memset(mask, 1, sizeof(mask));
+  assert_int_equal(targetMalloc(&t, 2 * N * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t8, 8 * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t, big, sizeof(big)), TARGET_SUCCESS);
+  assert_int_equal(copyToTarget(t8, big, 8 * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetStreamCreate(&s), TARGET_SUCCESS);
+
+  /* copies: 800 bytes of a 512-byte array, either way, sync or async */
+  expectError(copyFromTarget(h, t, 100 * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTarget", "800 bytes asked of the host array but it holds 512");
+  expectError(copyToTarget(t, h, 100 * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget", "800 bytes asked of the host array but it holds 512");
+  expectError(copyFromTarget(h + 60, t, 5 * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTarget", "40 bytes asked of the host array but it holds 32");
+  expectError(copyFromTarget(te_global, t, 17 * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTarget", "136 bytes asked of the host array but it holds 128");
+  expectError(copyFromTargetAsync(h, t, 100 * sizeof(double), s), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTargetAsync", "800 bytes asked of the host array but it holds 512");
+  expectError(copyToTargetAsync(t, h, 100 * sizeof(double), s), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetAsync", "holds 512");
+  /* the host field of subset copies, their site list and mask */
+  expectError(copyFromTargetSites(h, t, 2 * N, 1, sites, 2), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTargetSites", "1024 bytes asked of the host field but it holds 512");
+  expectError(copyToTargetSites(t, big, 2 * N, 1, sites, 3), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetSites", "12 bytes asked of the site list but it holds 8");
+  expectError(copyFromTargetMasked(h, t, 2 * N, 1, mask), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTargetMasked", "holds 512");
+  expectError(copyToTargetMasked(t, big, 2 * N, 1, mask), TARGET_ERROR_INVALID_VALUE,
+              "copyToTargetMasked", "128 bytes asked of the mask but it holds 8");
+  expectError(copyFromTargetSitesFloat((float *) h, (float *) t, 4 * N, 1, sites3, 3),
+              TARGET_ERROR_INVALID_VALUE, "copyFromTargetSites", "holds 512");
+  /* boxes: ndim entries of each array */
+  expectError(targetPackBox(t8, t, 4, ext3, lo, hi, 1, s), TARGET_ERROR_INVALID_VALUE,
+              "targetPackBox", "32 bytes asked of the extents but it holds 24");
+  expectFaceBoxError(targetFaceBox(4, ext3, 1, 0, 0, TARGET_FACE_HALO, lo, hi),
+                     "32 bytes asked of the extents but it holds 24");
+  expectFaceBoxError(targetFaceBox(4, ext4, 1, 0, 0, TARGET_FACE_HALO, lo, ext3),
+                     "32 bytes asked of hi but it holds 24");
+
+  /* a pointer exactly at the end of a target allocation: nothing remains */
+  expectError(copyToTarget(t8 + 8, h, 8 * sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyToTarget", "64 bytes asked of the target array but only 0 remain");
+  expectError(copyFromTarget(h, t8 + 8, sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyFromTarget", "only 0 remain");
+  expectError(targetZero(t8 + 8, 1), TARGET_ERROR_INVALID_VALUE, "targetZero", "only 0 remain");
+  expectError(copyTargetToTarget(t8 + 8, t, sizeof(double)), TARGET_ERROR_INVALID_VALUE,
+              "copyTargetToTarget", "only 0 remain");
+
+  /* the right sizes still pass */
+  assert_int_equal(copyFromTarget(h, t, sizeof(h)), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(h + 60, t, 4 * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetFaceBox(4, ext4, 1, 0, 0, TARGET_FACE_HALO, lo, hi), 64L);
+  assert_int_equal(targetStreamSynchronize(s), TARGET_SUCCESS);
+  assert_int_equal(targetStreamDestroy(s), TARGET_SUCCESS);
+  assert_memory_equal(h, big, 60 * sizeof(double));
+  assert_memory_equal(h + 60, big, 4 * sizeof(double));
+  assert_int_equal(targetFree(t8), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t), TARGET_SUCCESS);
+}
+
 static void test_recovers_after_errors(void **state) {
   (void) state;
   double *t = NULL, h[8] = {1, 2, 3, 4, 5, 6, 7, 8}, back[8];
@@ -440,6 +533,7 @@ int main(void) {
       cmocka_unit_test(test_bad_reductions_and_conversions),
       cmocka_unit_test(test_bad_sizes_every_call),
       cmocka_unit_test(test_interior_pointers),
+      cmocka_unit_test(test_host_object_sizes),
       cmocka_unit_test(test_recovers_after_errors),
   };
   return cmocka_run_group_tests_name("errors " TARGETDP_CONFIG, tests, setupNoAbort,

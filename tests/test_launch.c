@@ -81,10 +81,135 @@ static void test_impossible_launch_named(void **state) {
 #endif
 }
 
+/* Issue 25 item 5: a launch over a negative extent (an int nx * ny * nz
+ * that overflowed) ran nothing and succeeded, on both backends. Every
+ * launch form refuses it before the kernel runs, naming the form, the
+ * kernel and the file:line of the launch; so does a box launch over a box
+ * that is not one (made by hand, past the checked constructors). The
+ * kernels mark that they ran, outside their loops. */
+TDP_KERNEL void klTouch(int *ran, long n) {
+  ran[0] = 1;
+  TDP_TLP(base, n) {
+    TDP_ILP(v) ran[1] = 1;
+  }
+}
+TDP_KERNEL void klTouchReduce(int *ran, long n, double *t_sum) {
+  double s = 0.0;
+  ran[0] = 1;
+  TDP_TLP_SUM(base, n, s) {
+    TDP_ILP_REDUCE(v) s += 1.0;
+  }
+  targetBlockAddDouble(t_sum, s);
+}
+TDP_KERNEL_TPB(64) void klTouch64(int *ran, long n) {
+  ran[0] = 1;
+  TDP_TLP(base, n) {
+    TDP_ILP(v) ran[1] = 1;
+  }
+}
+TDP_KERNEL_LANES void klTouchLanes(int *ran, long n) {
+  ran[0] = 1;
+  TDP_TLP(base, n) {
+    TDP_ILP(v) ran[1] = 1;
+  }
+}
+TDP_KERNEL void klTouchBox(int *ran, targetBox box) {
+  ran[0] = 1;
+  TDP_TLP_3D(box, x, y, z0, base) {
+    TDP_ILP(v) ran[1] = (base + v >= 0);
+  }
+}
+
+/* The launch on line `line` was refused by form, naming the kernel and sub. */
+static void expectRefused(const char *form, const char *kernel, int line, const char *sub) {
+  char want[200];
+  if (targetLastError() != TARGET_ERROR_INVALID_VALUE)
+    fail_msg("the %s of %s at line %d was not refused (last error %d: %s)", form, kernel, line,
+             (int) targetLastError(), targetLastErrorString());
+  snprintf(want, sizeof(want), "targetDP: %s failed at %s:%d: kernel %s not launched", form,
+           __FILE__, line, kernel);
+  tuAssertContains(targetLastErrorString(), want);
+  tuAssertContains(targetLastErrorString(), sub);
+}
+
+static void test_launch_negative_extent(void **state) {
+  (void) state;
+  /* 1300^3 sites overflow an int: what nx * ny * nz gives with int extents */
+  const unsigned int nx = 1300;
+  const int n = (int) (nx * nx * nx);
+  assert_true(n < 0);
+  int *t_ran = NULL, ran[2] = {0, 0}, line;
+  double *t_sum = NULL;
+  targetStream_t s = NULL;
+  assert_int_equal(targetCalloc(&t_ran, 2 * sizeof(int)), TARGET_SUCCESS);
+  assert_int_equal(targetCalloc(&t_sum, sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetStreamCreate(&s), TARGET_SUCCESS);
+  targetSetErrorAbort(0);
+  line = __LINE__ + 1;
+  TDP_LAUNCH(klTouch, n, t_ran, (long) n);
+  expectRefused("TDP_LAUNCH", "klTouch", line, "-2097967296 sites");
+  line = __LINE__ + 1;
+  TDP_LAUNCH(klTouch, -1, t_ran, -1L);
+  expectRefused("TDP_LAUNCH", "klTouch", line, "-1 sites");
+  line = __LINE__ + 1;
+  TDP_LAUNCH_NOSTRIDE(klTouch, n, t_ran, (long) n);
+  expectRefused("TDP_LAUNCH_NOSTRIDE", "klTouch", line, "negative");
+  line = __LINE__ + 1;
+  TDP_LAUNCH_REDUCE(klTouchReduce, n, t_ran, (long) n, t_sum);
+  expectRefused("TDP_LAUNCH_REDUCE", "klTouchReduce", line, "negative");
+  line = __LINE__ + 1;
+  TDP_LAUNCH_TPB(klTouch64, n, 64, t_ran, (long) n);
+  expectRefused("TDP_LAUNCH_TPB", "klTouch64", line, "negative");
+  line = __LINE__ + 1;
+  TDP_LAUNCH_LANES(klTouchLanes, n, 1, t_ran, (long) n);
+  expectRefused("TDP_LAUNCH_LANES", "klTouchLanes", line, "negative");
+  line = __LINE__ + 1;
+  TDP_LAUNCH_STREAM(klTouch, n, s, t_ran, (long) n);
+  expectRefused("TDP_LAUNCH_STREAM", "klTouch", line, "negative");
+  line = __LINE__ + 1;
+  TDP_LAUNCH_REDUCE_STREAM(klTouchReduce, n, s, t_ran, (long) n, t_sum);
+  expectRefused("TDP_LAUNCH_REDUCE_STREAM", "klTouchReduce", line, "negative");
+  /* a box made by hand: y from 3 to 1; a 7-D box; an extent of 0 */
+  targetBox box;
+  memset(&box, 0, sizeof(box));
+  box.ndim = 3;
+  for (int d = 0; d < 3; d++) {
+    box.extent[d] = 4;
+    box.hi[d] = 4;
+  }
+  box.lo[1] = 3;
+  box.hi[1] = 1;
+  line = __LINE__ + 1;
+  TDP_LAUNCH_BOX(klTouchBox, box, t_ran, box);
+  expectRefused("TDP_LAUNCH_BOX", "klTouchBox", line, "dimension 1: box [3, 1) does not fit");
+  box.hi[1] = 4;
+  box.ndim = 7;
+  line = __LINE__ + 1;
+  TDP_LAUNCH_BOX_STREAM(klTouchBox, box, s, t_ran, box);
+  expectRefused("TDP_LAUNCH_BOX_STREAM", "klTouchBox", line, "ndim 7");
+  box.ndim = 3;
+  box.extent[2] = 0;
+  box.hi[2] = 0;
+  line = __LINE__ + 1;
+  TDP_LAUNCH_BOX(klTouchBox, box, t_ran, box);
+  expectRefused("TDP_LAUNCH_BOX", "klTouchBox", line, "extent 0");
+  targetSetErrorAbort(1);
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(ran, t_ran, sizeof(ran)), TARGET_SUCCESS);
+  if (ran[0] || ran[1]) fail_msg("a refused kernel ran (%d, %d)", ran[0], ran[1]);
+  /* an extent of 0 is a launch of nothing, not an error */
+  TDP_LAUNCH(klTouch, 0, t_ran, 0L);
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  assert_int_equal(targetStreamDestroy(s), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_sum), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_ran), TARGET_SUCCESS);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_launch_tpb_every_site_once),
       cmocka_unit_test(test_impossible_launch_named),
+      cmocka_unit_test(test_launch_negative_extent),
   };
   return cmocka_run_group_tests_name("launch " TARGETDP_CONFIG, tests, tuSetup, tuTeardown);
 }

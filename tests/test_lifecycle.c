@@ -15,6 +15,12 @@ TDP_KERNEL void klScale(double *a, int n) {
   }
 }
 
+TDP_KERNEL void klBox(double *a, targetBox box) {
+  TDP_TLP_2D(box, x, y0, base) {
+    TDP_ILP(v) a[base + v] *= 2.0;
+  }
+}
+
 /* The call must fail with the lifecycle error, naming itself, this file
  * and the line of the call, and when ("before targetInit()"...). */
 #define expectLifecycle(call, name, when)                                          \
@@ -81,6 +87,19 @@ static void expectAllRefused(const char *when) {
     assert_int_equal(targetLastError(), TARGET_ERROR_NOT_INITIALISED);
     snprintf(want, sizeof(want), "targetDP: TDP_LAUNCH failed at %s:%d: kernel klScale launched %s",
              __FILE__, line, when);
+    tuAssertContains(targetLastErrorString(), want);
+    /* a box launch too (issue 25: on the C backend it ran) */
+    targetBox box;
+    memset(&box, 0, sizeof(box));
+    box.ndim = 2;
+    box.extent[0] = box.hi[0] = 2;
+    box.extent[1] = box.hi[1] = 4;
+    line = __LINE__ + 1;
+    TDP_LAUNCH_BOX(klBox, box, h, box);
+    assert_int_equal(targetLastError(), TARGET_ERROR_NOT_INITIALISED);
+    snprintf(want, sizeof(want),
+             "targetDP: TDP_LAUNCH_BOX failed at %s:%d: kernel klBox launched %s", __FILE__, line,
+             when);
     tuAssertContains(targetLastErrorString(), want);
   }
   /* nothing was written */

@@ -254,12 +254,52 @@ static void test_pack_errors(void **state) {
   targetSetErrorAbort(1);
 }
 
+/* Issue 25 item 5: targetFaceBox wrote lo[4] and hi[4] for ndim 5 and
+ * returned boxes outside the lattice for a negative halo or one deeper
+ * than half the extent along its axis. Each is refused (-1, file:line). */
+#define expectFaceRefused(call, sub)                                                   \
+  do {                                                                                 \
+    long r_ = (call);                                                                  \
+    if (r_ != -1) fail_msg("%s returned %ld, want -1 (refused)", #call, r_);             \
+    assert_int_equal(targetLastError(), TARGET_ERROR_INVALID_VALUE);                   \
+    tuAssertContains(targetLastErrorString(), "targetDP: targetFaceBox failed at ");  \
+    tuAssertContains(targetLastErrorString(), "test_pack.c:");                         \
+    tuAssertContains(targetLastErrorString(), sub);                                    \
+  } while (0)
+
+static void test_face_box_errors(void **state) {
+  (void) state;
+  long n[5] = {6, 7, 8, 9, 10}, lo[5] = {0, 0, 0, 0, 0}, hi[5] = {0, 0, 0, 0, 0};
+  targetSetErrorAbort(0);
+  expectFaceRefused(targetFaceBox(5, n, 1, 0, 0, TARGET_FACE_HALO, lo, hi), "ndim 5");
+  expectFaceRefused(targetFaceBox(0, n, 1, 0, 0, TARGET_FACE_HALO, lo, hi), "ndim 0");
+  expectFaceRefused(targetFaceBox(3, n, -1, 0, 0, TARGET_FACE_HALO, lo, hi), "nhalo -1");
+  expectFaceRefused(targetFaceBox(3, n, 0, 0, 0, TARGET_FACE_HALO, lo, hi), "nhalo 0");
+  /* the halo and the edge of both sides must fit: 2 nhalo <= the extent */
+  expectFaceRefused(targetFaceBox(3, n, 4, 0, 1, TARGET_FACE_EDGE, lo, hi),
+                    "nhalo 4 is deeper than half the extent 6 of axis 0");
+  expectFaceRefused(targetFaceBox(3, n, 4, 0, 0, TARGET_FACE_HALO, lo, hi), "deeper");
+  expectFaceRefused(targetFaceBox(3, n, 1, 3, 0, TARGET_FACE_HALO, lo, hi), "dim 3");
+  expectFaceRefused(targetFaceBox(3, n, 1, -1, 0, TARGET_FACE_HALO, lo, hi), "dim -1");
+  expectFaceRefused(targetFaceBox(3, n, 1, 0, 2, TARGET_FACE_HALO, lo, hi), "side 2");
+  expectFaceRefused(targetFaceBox(3, n, 1, 0, 0, (targetFaceRegion_t) 7, lo, hi), "region 7");
+  expectFaceRefused(targetFaceBox(3, NULL, 1, 0, 0, TARGET_FACE_HALO, lo, hi), "NULL");
+  long z[3] = {6, 0, 8};
+  expectFaceRefused(targetFaceBox(3, z, 1, 0, 0, TARGET_FACE_HALO, lo, hi), "extent 0");
+  /* nothing was written past ndim, and the limits still pass */
+  assert_true(lo[4] == 0 && hi[4] == 0);
+  assert_int_equal(targetFaceBox(3, n, 3, 0, 1, TARGET_FACE_EDGE, lo, hi), 3 * 7 * 8);
+  assert_true(lo[0] == 0 && hi[0] == 3);
+  targetSetErrorAbort(1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pack_unpack_boxes),
       cmocka_unit_test(test_face_boxes),
       cmocka_unit_test(test_periodic_exchange),
       cmocka_unit_test(test_pack_errors),
+      cmocka_unit_test(test_face_box_errors),
   };
   return cmocka_run_group_tests_name("pack " TARGETDP_CONFIG, tests, tuSetup, tuTeardown);
 }

@@ -9,6 +9,8 @@
 # unavailable or unknown forced transport): one clear message from every
 # rank, non-zero status, no hang. Site-list faces (halo_sites.c): one
 # parity or both, double or float, 1 to 8 ranks, both transports.
+# Ranks that disagree on the configuration (tests/mpi/halo_misuse.c): one
+# message from every rank at targetHaloCreate; a freed halo refused.
 # Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 . tests/suites/lib/common.bash # $tmp, ok, notok
@@ -153,6 +155,31 @@ for bin in "${bins[@]}"; do
   bin=$dcb TARGETDP_DEVCOMM=foo bad "$cfg: unknown TARGETDP_DEVCOMM" 2 "TARGETDP_DEVCOMM=foo: must be auto, mpi or nccl"
   bin=$dcb TARGETDP_DEVCOMM=nccl bad "$cfg: NCCL forced on the host" 3 "TARGETDP_DEVCOMM=nccl: NCCL is not available: C backend"
   TARGETDP_HALO=nccl TARGETDP_DEVCOMM=foo bad "$cfg: halo nccl with an unknown TARGETDP_DEVCOMM" 2 "TARGETDP_DEVCOMM=foo" 3 8x8x8 0x0x0 1 1 111
+  # Ranks that disagree (issue 25 item 6; tests/mpi/halo_misuse.c): rank 1
+  # differs in one field, every rank must refuse at targetHaloCreate with
+  # one message naming it. On main: extents exchanged wrong values (rc 0),
+  # periodic hung, ncomp and nhalo aborted inside MPI without a word.
+  mis=$(dirname "$bin")/halo_misuse
+  for m in extents ncomp nhalo periodic dims ndim type pack; do
+    bin=$mis bad "$cfg: ranks disagree on $m" 2 "the ranks disagree on" "$m"
+  done
+  bin=$mis bad "$cfg: ranks disagree on nhalo, 3 ranks" 3 "the ranks disagree on the halo depth" nhalo
+  log=$tmp/mis.log
+  if timeout -k 5 60 mpirun --oversubscribe -np 2 "$mis" none >"$log" 2>&1 &&
+     grep -q "halo_misuse: none: exchange rc 0" "$log"; then
+    ok "$cfg: ranks that agree: created and exchanged (the control)"
+  else
+    notok "$cfg: ranks that agree: created and exchanged (the control)" "$log"
+  fi
+  # A freed halo (checked handles, as streams and events): every call on it
+  # stops with file:line (main used the freed memory).
+  for m in freed freed-wait freed-info freed-free; do
+    call=targetHaloExchange
+    case $m in freed-wait) call=targetHaloWait ;; freed-info) call=targetHaloGetInfo ;;
+                freed-free) call=targetHaloFree ;; esac
+    bin=$mis bad "$cfg: $call after targetHaloFree" 2 \
+      "targetDP: $call failed at tests/mpi/halo_misuse.c:[0-9]*: .*not a live halo" "$m"
+  done
 done
 # The device communicator under nvcc with and without NCCL (issue 29): the
 # build finds NCCL (make nccl-where) or is told not to (NCCL=0), and both

@@ -68,7 +68,42 @@ done
 cfg_c=$("$P/bin/targetDP-config" --backend c --config)
 check "targetDP-config --config names the library's build (c: $cfg_c)" \
   test "$cfg_c" = "backend=c $(make -s CONFIG=gcc-openmp -f Makefile \
-    --eval 'pcfg: ; @echo layout=$(LAYOUT) VVL=$(VVL) SAL=$(SAL) TPB=$(TPB)' pcfg)"
+    --eval 'pcfg: ; @echo layout=$(LAYOUT) VVL=$(VVL) SAL=$(SAL) TPB=$(TPB)' pcfg) arch=portable"
+
+# ---- the CPU it targets (issue 25 item 10): portable unless ARCH is given.
+# A library built with -march=native on a login node dies with an illegal
+# instruction on a compute node of an older CPU. The library's own code is
+# read back: no VEX/EVEX (AVX) instruction in a portable build (the
+# compiler's default x86-64 target has none), some in ARCH=native where
+# this CPU has AVX2 (the reductions and fills vectorise).
+avx_count() { # library: AVX (v-prefixed) instructions and ymm/zmm operands in its code
+  objdump -d --no-show-raw-insn "$1" | awk -F'\t' 'NF >= 2 && ($2 ~ /^v[a-z]/ || $2 ~ /%[yz]mm/) { n++ }
+    END { print n + 0 }'
+}
+arch_c=$("$P/bin/targetDP-config" --backend c --arch 2>&1)
+check "targetDP-config --arch says the default install is portable ($arch_c)" \
+  grep -q '^portable' <<<"$arch_c"
+check "the installed config header says what the library targets" \
+  grep -q 'TARGETDP_INSTALL_ARCH "portable"' "$P/include/targetDP/config_c.h"
+if command -v objdump >/dev/null 2>&1; then
+  n=$(avx_count "$P/lib/libtargetDP_c.a")
+  check "the default install (no ARCH) has no AVX instruction: no -march=native ($n found)" test "$n" -eq 0
+else
+  skip "the default install has no AVX instruction" "no objdump"
+fi
+check "make install ARCH=native: the library for this CPU, and it says so" bash -c \
+  'make -s -j2 CONFIG=gcc-openmp install ARCH=native PREFIX="$1" >/dev/null &&
+   "$1/bin/targetDP-config" --arch | grep -q "^native" &&
+   grep -q "TARGETDP_INSTALL_ARCH \"native\"" "$1/include/targetDP/config_c.h"' _ "$T/native"
+if command -v objdump >/dev/null 2>&1 && grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
+  n=$(avx_count "$T/native/lib/libtargetDP_c.a")
+  check "make install ARCH=native uses this CPU's AVX ($n instructions)" test "$n" -gt 0
+else
+  skip "make install ARCH=native uses AVX" "no objdump or no AVX2 here"
+fi
+rm -rf "$T/native"
+check "in-tree builds keep the preset's -march=native (the benchmarks want it)" bash -c \
+  'make -s CONFIG=gcc-openmp -f Makefile --eval "pf: ; @echo \$(CFLAGS)" pf | grep -q -- -march=native'
 check "targetDP-config refuses a backend that is not installed" bash -c \
   '! "$1/bin/targetDP-config" --backend hip --cflags 2>&1 && "$1/bin/targetDP-config" --backend hip --cflags 2>&1 | grep -q "not installed"' _ "$P"
 
@@ -79,12 +114,12 @@ seen_config() { # compiler-preprocess-command...: the joined TARGETDP_CONFIG str
   "$@" | sed -n 's/^const char \*probe = \(.*\);$/\1/p' | sed 's/" *"//g; s/"//g'
 }
 got=$(seen_config gcc -E -I"$P/include" "$T/probe.c")
-check "gcc -I<prefix>/include alone sees the C library's configuration ($got)" test "$got" = "$cfg_c"
+check "gcc -I<prefix>/include alone sees the C library's configuration ($got)" test "$got" = "${cfg_c% arch=*}"
 if [ "$have_nvcc" = 1 ]; then
   cfg_cuda=$("$P/bin/targetDP-config" --backend cuda --config)
   got=$(seen_config "$NVCC_BIN" -x cu -E -I"$P/include" "$T/probe.c" 2>/dev/null)
   check "nvcc -I<prefix>/include alone sees the CUDA library's configuration ($got)" \
-    test "$got" = "$cfg_cuda"
+    test "$got" = "${cfg_cuda% arch=*}"
   check "the CUDA library's TPB comes from its preset (256), not the header default (128)" \
     grep -q 'TPB=256' <<<"$cfg_cuda"
 fi

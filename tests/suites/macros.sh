@@ -69,6 +69,30 @@ for cfg in "2+2 2+2" "2+2 4*2" "1+1 2+2" "2+2 2+2 -DTDP_ILP_SIMD"; do
       $M/vvl_expression.c ${LIBSRC[*]} -o $exe -lm && $exe"
   done
 done
+# Sizes the compiler knows (issue 25 item 5): constants and host arrays
+# passed by name are held to their size by every call at -O0 as at -O2, in
+# C and C++ (tests/macros/object_sizes.c; the library built once, serial).
+LIBOBJ=()
+libok=1
+for f in "${LIBSRC[@]}"; do
+  o="$OUTD/os_$(basename "$f" .c).o"
+  gcc "${W[@]}" -c "$f" -o "$o" >"$OUTD/os_lib.log" 2>&1 || { libok=0; break; }
+  LIBOBJ+=("$o")
+done
+for cc in gcc clang g++ clang++; do
+  if ! have $cc || [ "$libok" = 0 ]; then
+    echo "ok - sizes the compiler knows, $cc # SKIP no $cc or the library did not build"
+    continue
+  fi
+  lang=(-std=c99)
+  case $cc in *++) lang=(-x c++ -std=c++17) ;; esac
+  for opt in -O0 -O2; do
+    check "constants and host arrays held to their size at $opt, $cc" bash -c "
+      $cc ${lang[*]} $opt -Wall -Wextra -Werror -I. -c $M/object_sizes.c -o $OUTD/os.o &&
+      $cc $OUTD/os.o ${LIBOBJ[*]} -o $OUTD/os -lm && $OUTD/os | grep -q PASS"
+  done
+done
+
 if [ -x "$NVCC_BIN" ]; then
   check "-DVVL=1+1 -DSAL=2+2 AoSoA compiles with nvcc" "$NVCC_BIN" -x cu -std=c++17 \
     -arch=sm_90 -Xcompiler -Wall,-Wextra -Werror all-warnings -I. -DTARGETDP_AOSOA \
