@@ -106,7 +106,9 @@ LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC
             $(BUILD)/obj/targetDP_compat.o $(BUILD)/obj/targetDP_box.o \
             $(BUILD)/obj/targetDP_profile.o \
             $(BUILD)/obj/targetDP_scan_$(if $(filter cuda,$(TARGET)),CUDA,C).o \
-            $(BUILD)/obj/targetDP_async.o $(BUILD)/obj/targetDP_pack.o
+            $(BUILD)/obj/targetDP_async.o $(BUILD)/obj/targetDP_pack.o \
+            $(BUILD)/obj/targetDP_team.o \
+            $(BUILD)/obj/targetDP_team_$(if $(filter cuda,$(TARGET)),CUDA,C).o
 
 # Header dependencies come from the compilers (-MMD -MP: a .d file beside
 # each object, a phony target per header so a deleted header is no error).

@@ -1254,5 +1254,6 @@ int targetDeviceId(void);
 #include "targetDP_compat.h"
 #endif
 #include "targetDP_box.h"
+#include "targetDP_team.h" /* teams, team scratch, barriers, team reductions */
 
 #endif /* TARGETDP_H */

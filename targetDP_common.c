@@ -256,6 +256,7 @@ int tdpFinalize(const char *f, int l) {
   free_all_allocs(at);
   tdpProfileFinalize_();
   tdpBackendScanFinalize();
+  tdpTeamFinalize_();
   tdpBackendFinalize();
   state = TDP_FINALIZED;
   return TARGET_SUCCESS;
