@@ -5,6 +5,11 @@
  * (targetDP_team_C.c, targetDP_team_CUDA.cu) finds the limits and calls
  * tdpTeamCheck_. Uses only the error machinery of targetDP_internal.h.
  */
+/* Compiled by the host C compiler in a CUDA build too: the backend's
+ * object carries the library's configuration mark (targetDP.h), not this. */
+#ifndef TDP_NO_CONFIG_MARK
+#define TDP_NO_CONFIG_MARK
+#endif
 #include "targetDP_internal.h"
 
 #define SITE(name) ((tdpSite){name, f, l})

@@ -351,7 +351,7 @@ static inline int tdpTeamNoBreak_(int st, const char *file, int line) {
 typedef struct {
   int once;
   int nthreads, nlanes;
-  long nteams;
+  long league; /* the number of teams */
   char *base;        /* this OpenMP thread's scratch */
   size_t off, bytes; /* handed out so far, and the launch's scratch_bytes */
 } tdpTeam_;
@@ -363,7 +363,7 @@ static inline tdpTeam_ tdpTeamThread_(long nteams, const char *file, int line) {
   t.once = 1;
   t.nthreads = tdpTeamNow_.nthreads;
   t.nlanes = tdpTeamNow_.nlanes;
-  t.nteams = nteams;
+  t.league = nteams;
   t.base = tdpTeamThreadScratch_();
   t.off = 0;
   t.bytes = tdpTeamNow_.scratch;
@@ -384,7 +384,7 @@ static inline tdpTeam_ tdpTeamStart_(tdpTeam_ t) {
   for (tdpTeam_ tdp_tthr_ = tdpTeamThread_((long) (nteams), __FILE__, __LINE__);          \
        tdp_tthr_.once; tdp_tthr_.once = 0)                                               \
     TDP_OMP_(for schedule(static))                                                       \
-    for (long team = 0; team < tdp_tthr_.nteams; team++)                                 \
+    for (long team = 0; team < tdp_tthr_.league; team++)                                 \
       for (tdpTeam_ tdp_team_ = tdpTeamStart_(tdp_tthr_); tdp_team_.once; tdp_team_.once = 0) \
         TDP_TEAM_NOBREAK_(int tdp_in_team_ = 1, tdp_in_team_ == 1)
 
