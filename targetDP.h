@@ -1254,6 +1254,7 @@ int targetDeviceId(void);
 #include "targetDP_compat.h"
 #endif
 #include "targetDP_box.h"
-#include "targetDP_team.h" /* teams, team scratch, barriers, team reductions */
+#include "targetDP_team.h"     /* teams, team scratch, barriers, team reductions */
+#include "targetDP_contract.h" /* batched contractions (team kernels or the vendor's GEMM) */
 
 #endif /* TARGETDP_H */

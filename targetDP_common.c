@@ -257,6 +257,7 @@ int tdpFinalize(const char *f, int l) {
   tdpProfileFinalize_();
   tdpBackendScanFinalize();
   tdpTeamFinalize_();
+  tdpContractFinalize_();
   tdpBackendFinalize();
   state = TDP_FINALIZED;
   return TARGET_SUCCESS;

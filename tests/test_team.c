@@ -210,7 +210,8 @@ static int childPrivOob(void) {
   double *t = NULL;
   targetInit();
   targetCalloc(&t, 2 * sizeof(double));
-  TDP_LAUNCH_TEAMS(kPrivOob, 2, 64, 1, 0, t, 2);
+  static volatile int planted = 2; /* volatile: no compile-time warning about the plant */
+  TDP_LAUNCH_TEAMS(kPrivOob, 2, 64, 1, 0, t, planted);
   targetSynchronize();
   printf("(the private index out of bounds went unnoticed)\n");
   return 99;
