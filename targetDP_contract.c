@@ -79,8 +79,9 @@ tdpContractPath targetContractChoice(long nl, long nr, long nk) {
 /* out[row] (= or +=) sum_k rows[row][k] * vecs[row / per][k]: rpt rows
  * per team (one per team thread), a row's k over the thread's lanes. */
 TDP_TEAM_KERNEL(256) void tdpContractDotRows_(double *out, const double *rows, const double *vecs,
-                                              long nrows, long per, long nk, int rpt, int add) {
-  TDP_TEAMS(team, (nrows + rpt - 1) / rpt) {
+                                              long nrows, long per, long nk, long nteams, int rpt,
+                                              int add) {
+  TDP_TEAMS(team, nteams) {
     TDP_TEAM_THREADS(i, rpt) {
       const long row = team * rpt + i;
       if (row < nrows) {
@@ -97,10 +98,9 @@ TDP_TEAM_KERNEL(256) void tdpContractDotRows_(double *out, const double *rows, c
  * t = l * tr + r; the rows of the tile through scratch, CONTRACT_TK at a
  * time (zeros past the ends, so every slice is a full one). */
 TDP_TEAM_KERNEL(1024) void tdpContractTiled_(double *out, const double *left, const double *right,
-                                             long ncells, long nl, long nr, long nk, int tl, int tr,
-                                             int add) {
-  const long ntl = (nl + tl - 1) / tl, ntr = (nr + tr - 1) / tr;
-  TDP_TEAMS(team, ncells * ntl * ntr) {
+                                             long nl, long nr, long nk, long nteams, long ntl,
+                                             long ntr, int tl, int tr, int add) {
+  TDP_TEAMS(team, nteams) {
     const long c = team / (ntl * ntr), tile = team % (ntl * ntr);
     const long l0 = tile / ntr * tl, r0 = tile % ntr * tr;
     const int ml = (int) (nl - l0 < tl ? nl - l0 : tl), mr = (int) (nr - r0 < tr ? nr - r0 : tr);
@@ -159,18 +159,18 @@ static int contract_team(double *out, const double *left, const double *right, l
     const int rows_left = nr == 1;
     const long per = rows_left ? nl : nr, nrows = nc * per;
     const long lanes = pow2_at_least(nk, 32), rpt = 256 / lanes;
-    TDP_LAUNCH_TEAMS(tdpContractDotRows_, (nrows + rpt - 1) / rpt, rpt, lanes, 0, out,
-                     rows_left ? left : right, rows_left ? right : left, nrows, per, nk, (int) rpt,
-                     add);
+    const long nteams = (nrows + rpt - 1) / rpt;
+    TDP_LAUNCH_TEAMS(tdpContractDotRows_, nteams, rpt, lanes, 0, out, rows_left ? left : right,
+                     rows_left ? right : left, nrows, per, nk, nteams, (int) rpt, add);
   } else {
     const int whole = nl * nr <= 1024;
     const int tl = whole ? (int) nl : CONTRACT_TILE, tr = whole ? (int) nr : CONTRACT_TILE;
     const long nthreads = ((long) tl * tr + 31) / 32 * 32;
-    const long nteams = nc * ((nl + tl - 1) / tl) * ((nr + tr - 1) / tr);
+    const long ntl = (nl + tl - 1) / tl, ntr = (nr + tr - 1) / tr, nteams = nc * ntl * ntr;
     const size_t bytes = TDP_SCRATCH_BYTES(double, tl * (CONTRACT_TK + 1)) +
                          TDP_SCRATCH_BYTES(double, tr * (CONTRACT_TK + 1));
-    TDP_LAUNCH_TEAMS(tdpContractTiled_, nteams, nthreads, 1, bytes, out, left, right, nc, nl, nr,
-                     nk, tl, tr, add);
+    TDP_LAUNCH_TEAMS(tdpContractTiled_, nteams, nthreads, 1, bytes, out, left, right, nl, nr, nk,
+                     nteams, ntl, ntr, tl, tr, add);
   }
   return TARGET_SUCCESS;
 }

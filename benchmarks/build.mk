@@ -28,3 +28,6 @@ bench: $(BENCH_BINS)
 .PHONY: bench-where
 bench-where:
 	@echo $(BUILD)
+
+# The team benchmarks (teams and team scratch, issue 30).
+-include benchmarks/teams/build.mk
