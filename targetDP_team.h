@@ -348,6 +348,7 @@ extern "C" {
 typedef struct {
   int active;
   int nthreads, nlanes;
+  long nteams;            /* launched */
   size_t scratch, stride; /* bytes per team, and between threads' buffers */
   char *buf;              /* one buffer per OpenMP thread */
 } tdpTeamLaunch_;
@@ -375,6 +376,10 @@ static inline tdpTeam_ tdpTeamThread_(long nteams, const char *file, int line) {
   tdpTeam_ t;
   if (!tdpTeamNow_.active)
     tdpTeamFail_("TDP_TEAMS in a kernel not launched by TDP_LAUNCH_TEAMS", file, line);
+  /* as on a GPU, where the teams past the launch's would never run */
+  if (nteams > tdpTeamNow_.nteams)
+    tdpTeamFail_("TDP_TEAMS(team, nteams) with more teams than its TDP_LAUNCH_TEAMS launched",
+                 file, line);
   t.once = 1;
   t.nthreads = tdpTeamNow_.nthreads;
   t.nlanes = tdpTeamNow_.nlanes;
@@ -473,12 +478,14 @@ static inline void tdpTeamPrivCheck_(int nthreads, int maxthreads, const char *f
 }
 
 /* TDP_LAUNCH_TEAMS: the checks, then kernel(args) (a function call, as
- * TDP_LAUNCH) with the launch recorded for its TDP_TEAMS loops. */
+ * TDP_LAUNCH) with the launch recorded for its TDP_TEAMS loops; no call
+ * for 0 teams, as no launch on a GPU. */
 #define TDP_LAUNCH_TEAMS(kernel, nteams, nthreads, nlanes, scratch_bytes, ...)             \
   do {                                                                                     \
-    if (tdpTeamLaunchBegin_(NULL, #kernel, (nteams), (nthreads), (nlanes), (scratch_bytes), \
+    const long tdp_lt_n_ = (nteams);                                                       \
+    if (tdpTeamLaunchBegin_(NULL, #kernel, tdp_lt_n_, (nthreads), (nlanes), (scratch_bytes), \
                             __FILE__, __LINE__) == TARGET_SUCCESS) {                       \
-      if (tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS) {                 \
+      if (tdp_lt_n_ > 0 && tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS) { \
         TDP_PROFILE_START_(#kernel);                                                       \
         kernel(__VA_ARGS__);                                                               \
         TDP_PROFILE_STOP_(#kernel);                                                        \

@@ -15,7 +15,7 @@
 #include <omp.h>
 #endif
 
-tdpTeamLaunch_ tdpTeamNow_ = {0, 0, 0, 0, 0, NULL};
+tdpTeamLaunch_ tdpTeamNow_ = {0, 0, 0, 0, 0, 0, NULL};
 static size_t buf_bytes = 0; /* allocated */
 
 void tdpTeamFail_(const char *what, const char *file, int line) {
@@ -59,6 +59,7 @@ int tdpTeamLaunchBegin_(const void *func, const char *kernel, long nteams, long 
                      "kernel %s: no memory for %zu threads' team scratch of %zu bytes", kernel,
                      nthr, scratch_bytes);
   }
+  tdpTeamNow_.nteams = nteams;
   tdpTeamNow_.nthreads = (int) nthreads;
   tdpTeamNow_.nlanes = (int) nlanes;
   tdpTeamNow_.scratch = scratch_bytes;
