@@ -310,9 +310,9 @@ static int available(int impl) {
 
 static int autoReps(const tbOptions *o, spT *p) {
   if (o->reps > 0) return o->reps;
-  const double t = tbTime(runSpmv, p, 2);
+  const double t = tbTime(runSpmv, p, 1);
   int r = t > 0.0 ? (int) (0.02 / t) : 2000;
-  return r < 3 ? 3 : r > 2000 ? 2000 : r;
+  return r < 1 ? 1 : r > 2000 ? 2000 : r;
 }
 
 static int benchMatrix(const tbOptions *o, const csrT *h, int lanes_opt, int validate_only) {
