@@ -8,7 +8,7 @@
 #   a thread or each loop; scratch allocated in a thread loop; a 2-D access
 #   to 1-D scratch (tests/macros/team_misuse.c);
 # - the team benchmarks build warning-free (gcc-openmp, gcc-serial,
-#   gxx-openmp, clang-openmp where clang has OpenMP) and validate every
+#   clang-openmp where clang has OpenMP; C++: the nvcc build) and validate every
 #   implementation at small sizes: the nine Intrepid contractions in both
 #   modes (bench_contract), CSR SpMV on the 3-D Laplacian and the power-law
 #   matrix (bench_spmv); a planted wrong element fails them loudly;
@@ -72,7 +72,7 @@ for cc in "${compilers[@]}"; do
 done
 
 # ---------------------------------------------------------------- benchmarks
-cfgs=("CONFIG=gcc-openmp" "CONFIG=gcc-serial" "CONFIG=gxx-openmp")
+cfgs=("CONFIG=gcc-openmp" "CONFIG=gcc-serial")
 if have clang && echo 'int main(void){return 0;}' | clang -fopenmp -x c - -o /dev/null 2>/dev/null; then
   cfgs+=("CONFIG=clang-openmp")
 else
