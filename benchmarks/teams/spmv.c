@@ -12,8 +12,8 @@
  *                (a partition made once per matrix, as cuSPARSE's buffer
  *                is): a thread per row, its entries over the thread's
  *                lanes with a vector sum (CSR-vector: Bell & Garland,
- *                SC09); a row too long for one thread is a block of its
- *                own, summed by the whole team (a team reduction)
+ *                SC09); a row of more than 8 lanes' worth is a block of
+ *                its own, summed by the whole team (a team reduction)
  *   CUDA build:  cusparse-alg1, cusparse-alg2 (cusparseSpMV, generic API,
  *                CUSPARSE_SPMV_CSR_ALG1 / ALG2)
  *   C build:     omp (a parallel for over rows, static schedule)
@@ -159,22 +159,23 @@ static void csrFree(csrT *a) {
 
 /* ---------------------------------------------------------------------- */
 /* The row blocks of the team kernel: rows in order, a block closing once
- * it holds `target` entries; a row of more than `target` entries is a
- * block of its own (summed by the whole team). */
-static long partition(const csrT *a, long target, long **blocks) {
+ * it holds `target` entries; a row of more than `longrow` entries is a
+ * block of its own, summed by the whole team (left to one thread's lanes,
+ * a row of a few hundred entries kept its team's other threads idle). */
+static long partition(const csrT *a, long target, long longrow, long **blocks) {
   long nb = 0, cap = a->nnz / (target > 0 ? target : 1) + a->n / 64 + 16;
   long *b = (long *) malloc((size_t) (cap + 1) * sizeof(long));
   long start = 0, acc = 0;
   b[0] = 0;
   for (long i = 0; i < a->n; i++) {
     const long len = a->rp[i + 1] - a->rp[i];
-    if (len > target && i > start) { /* close the block before a long row */
+    if (len > longrow && i > start) { /* close the block before a long row */
       b[++nb] = i;
       start = i;
       acc = 0;
     }
     acc += len;
-    if (acc >= target || i - start + 1 >= 4096 || len > target) {
+    if (acc >= target || i - start + 1 >= 4096 || len > longrow) {
       b[++nb] = i + 1;
       start = i + 1;
       acc = 0;
@@ -331,8 +332,8 @@ static int benchMatrix(const tbOptions *o, const csrT *h, int lanes_opt, int val
   /* a block of 4 entries per hardware thread; a row longer than 8 lanes'
    * worth goes to the whole team */
   long *hb = NULL;
-  p.nblocks = partition(h, 4L * 256, &hb);
   p.longrow = 8 * lanes;
+  p.nblocks = partition(h, 4L * 256, p.longrow, &hb);
   targetMalloc(&p.rp, (size_t) (p.n + 1) * sizeof(int));
   targetMalloc(&p.ci, (size_t) (p.nnz + 1) * sizeof(int));
   targetMalloc(&p.v, (size_t) (p.nnz + 1) * sizeof(double));
