@@ -251,7 +251,7 @@ typedef struct {
   int lanes, longrow, impl;
 #ifdef __CUDACC__
   cusparseHandle_t sp;
-  cusparseSpMatDescr_t A;
+  cusparseSpMatDescr_t A[2]; /* one per algorithm: each keeps its own preprocessing */
   cusparseDnVecDescr_t vx, vy;
   void *buf[2];
 #endif
@@ -280,7 +280,7 @@ static void runSpmv(void *arg) {
   case I_CUSP2: {
     const double one = 1.0, zero = 0.0;
     const int k = p->impl == I_CUSP2;
-    spCheck(cusparseSpMV(p->sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, p->A, p->vx, &zero, p->vy,
+    spCheck(cusparseSpMV(p->sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, p->A[k], p->vx, &zero, p->vy,
                          CUDA_R_64F, cuspAlg[k], p->buf[k]),
             "cusparseSpMV");
     break;
@@ -357,24 +357,30 @@ static int benchMatrix(const tbOptions *o, const csrT *h, int lanes_opt, int val
   }
 #ifdef __CUDACC__
   spCheck(cusparseCreate(&p.sp), "cusparseCreate");
-  spCheck(cusparseCreateCsr(&p.A, p.n, p.n, p.nnz, p.rp, p.ci, p.v, CUSPARSE_INDEX_32I,
-                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
-          "cusparseCreateCsr");
+  for (int k = 0; k < 2; k++)
+    spCheck(cusparseCreateCsr(&p.A[k], p.n, p.n, p.nnz, p.rp, p.ci, p.v, CUSPARSE_INDEX_32I,
+                              CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
+            "cusparseCreateCsr");
   spCheck(cusparseCreateDnVec(&p.vx, p.n, p.x, CUDA_R_64F), "cusparseCreateDnVec");
   spCheck(cusparseCreateDnVec(&p.vy, p.n, p.y, CUDA_R_64F), "cusparseCreateDnVec");
   for (int k = 0; k < 2; k++) {
     const double one = 1.0, zero = 0.0;
     size_t bytes = 0;
-    spCheck(cusparseSpMV_bufferSize(p.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, p.A, p.vx, &zero,
-                                    p.vy, CUDA_R_64F, cuspAlg[k], &bytes),
+    spCheck(cusparseSpMV_bufferSize(p.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, p.A[k], p.vx,
+                                    &zero, p.vy, CUDA_R_64F, cuspAlg[k], &bytes),
             "cusparseSpMV_bufferSize");
     if (cudaMalloc(&p.buf[k], bytes > 0 ? bytes : 8) != cudaSuccess) {
       fprintf(stderr, "cudaMalloc of cuSPARSE's buffer failed\n");
       exit(1);
     }
-    spCheck(cusparseSpMV_preprocess(p.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, p.A, p.vx, &zero,
-                                    p.vy, CUDA_R_64F, cuspAlg[k], p.buf[k]),
-            "cusparseSpMV_preprocess");
+    /* the analysis cuSPARSE may do once per matrix (optional: without it
+     * cusparseSpMV does any it needs on each call) */
+    const cusparseStatus_t st =
+        cusparseSpMV_preprocess(p.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, p.A[k], p.vx, &zero,
+                                p.vy, CUDA_R_64F, cuspAlg[k], p.buf[k]);
+    if (st != CUSPARSE_STATUS_SUCCESS)
+      printf("(cusparseSpMV_preprocess for %s: %s; timed without it)\n", implName[I_CUSP1 + k],
+             cusparseGetErrorString(st));
   }
 #endif
   int longest = 0;
@@ -434,7 +440,8 @@ static int benchMatrix(const tbOptions *o, const csrT *h, int lanes_opt, int val
   }
   fflush(stdout);
 #ifdef __CUDACC__
-  cusparseDestroySpMat(p.A);
+  cusparseDestroySpMat(p.A[0]);
+  cusparseDestroySpMat(p.A[1]);
   cusparseDestroyDnVec(p.vx);
   cusparseDestroyDnVec(p.vy);
   cusparseDestroy(p.sp);
