@@ -187,18 +187,16 @@ benchStats benchSummarise(const benchTiming *k, int reps) {
   return s;
 }
 
-#ifndef __CUDACC__
-static int host_threads(void) {
+int benchHostThreads(void) {
 #ifdef _OPENMP
   return omp_get_max_threads();
 #else
   return 1;
 #endif
 }
-#endif
 
 /* The GPU's name, or the CPU's model name, without commas (a CSV field). */
-static const char *device_name(void) {
+const char *benchDeviceName(void) {
   static char name[256] = "";
   if (name[0]) return name;
   snprintf(name, sizeof(name), "unknown");
@@ -227,9 +225,10 @@ static const char *device_name(void) {
 
 void benchPrintConfig(FILE *f, const benchOptions *o) {
   (void) o;
-  fprintf(f, "# %s (preset %s)\n# device: %s", targetConfigString(), BENCH_CONFIG, device_name());
+  fprintf(f, "# %s (preset %s)\n# device: %s", targetConfigString(), BENCH_CONFIG,
+          benchDeviceName());
 #ifndef __CUDACC__
-  fprintf(f, ", %d threads", host_threads());
+  fprintf(f, ", %d threads", benchHostThreads());
 #endif
   fprintf(f, "\n");
 }
@@ -251,14 +250,14 @@ void benchCsvRow(const benchOptions *o, const char *precision, const benchTiming
   const char *threads = "";
 #else
   char threads[16];
-  snprintf(threads, sizeof(threads), "%d", host_threads());
+  snprintf(threads, sizeof(threads), "%d", benchHostThreads());
 #endif
   char ratio[32] = "";
   if (!isnan(s->ratio)) snprintf(ratio, sizeof(ratio), "%.4f", s->ratio);
   const char *commit = getenv("BENCH_COMMIT");
   fprintf(f, "%s,%s,%s,%s,%s,%d,%d,%d,%s,%s,%ld,%d,%s,%s,%.0f,%.6e,%.6e,%.2f,%.2f,%s,%.1f,%s,%s\n",
-          o->bench, TARGETDP_BACKEND, BENCH_CONFIG, device_name(), TARGETDP_LAYOUT, VVL, SAL,
-          TARGET_TPB, threads, precision, k->size, o->reps, k->kernel, benchImplName[k->impl],
+          o->bench, TARGETDP_BACKEND, BENCH_CONFIG, benchDeviceName(), TARGETDP_LAYOUT, VVL,
+          SAL, TARGET_TPB, threads, precision, k->size, o->reps, k->kernel, benchImplName[k->impl],
           k->bytes, s->best_s, s->median_s, s->best_gbs, s->median_gbs, ratio, pct_triad,
           commit ? commit : "", k->variant ? k->variant : "");
   fclose(f);

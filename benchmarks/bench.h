@@ -136,6 +136,11 @@ benchStats benchSummarise(const benchTiming *k, int reps);
 void benchCsvRow(const benchOptions *o, const char *precision, const benchTiming *k,
                  const benchStats *s, double pct_triad);
 
+/* The GPU's name, or the CPU's model name, without commas (a CSV field);
+ * the OpenMP threads of the host (1 without OpenMP). */
+const char *benchDeviceName(void);
+int benchHostThreads(void);
+
 /* "backend c, AOSOA VVL 4 SAL 4 TPB 128, <device>": the first line of a table. */
 void benchPrintConfig(FILE *f, const benchOptions *o);
 

@@ -1,14 +1,17 @@
 # Benchmarks: `make bench` builds and runs STREAM (targetDP beside native)
 # and the layout kernels for the current configuration and prints the
-# tables; BENCH_ARGS / LAYOUT_ARGS / BLOCKS_ARGS pass options. bench_blocks:
-# scans, compaction and box launches beside a copy. The layout x VVL sweep
+# tables, then the legacy-kernel corpus (make corpus-bench, its own
+# fragment benchmarks/corpus/build.mk); BENCH_ARGS / LAYOUT_ARGS /
+# BLOCKS_ARGS pass options. bench_blocks: scans, compaction and box
+# launches beside a copy. The layout x VVL sweep
 # (one build per configuration) is benchmarks/sweep_layout.sh; the device
 # run is benchmarks/run_device.sh. See docs/performance.md.
 .PHONY: bench bench-build
 
 BENCH_BINS := $(BUILD)/bench_stream $(BUILD)/bench_layout $(BUILD)/bench_su3 $(BUILD)/bench_blocks \
   $(BUILD)/bench_d2q9
-BENCH_OBJS := $(BUILD)/obj/benchmarks/bench.o $(BUILD)/obj/common/timer.o $(BUILD)/obj/common/cli.o
+BENCH_OBJS := $(BUILD)/obj/benchmarks/bench.o $(BUILD)/obj/common/timer.o $(BUILD)/obj/common/cli.o \
+              $(BUILD)/obj/common/fileio.o
 
 bench-build: $(BENCH_BINS)
 
@@ -23,11 +26,15 @@ bench: $(BENCH_BINS)
 	$(BUILD)/bench_stream $(BENCH_ARGS)
 	$(BUILD)/bench_layout $(LAYOUT_ARGS)
 	$(BUILD)/bench_blocks $(BLOCKS_ARGS)
+	$(MAKE) corpus-bench
 
 # For scripts: the build folder of this configuration.
 .PHONY: bench-where
 bench-where:
 	@echo $(BUILD)
+
+# The legacy-kernel corpus (issue 28): its own fragment.
+include benchmarks/corpus/build.mk
 
 # The team benchmarks (teams and team scratch, issue 30).
 -include benchmarks/teams/build.mk

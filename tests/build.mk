@@ -40,7 +40,7 @@ tests-mpi: $(TESTS_MPI_BINS)
 FUZZ_CC ?= clang
 FUZZ_FLAGS ?= -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 fuzz-build: build/fuzz/fuzz_params
-build/fuzz/fuzz_params: tests/fuzz/fuzz_params.c apps/lb/params.c common/cli.c apps/lb/params.h \
-                        common/cli.h
+build/fuzz/fuzz_params: tests/fuzz/fuzz_params.c apps/lb/params.c common/cli.c common/fileio.c \
+                        apps/lb/params.h common/cli.h common/fileio.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -std=c99 -Wall -Wextra -I$(CURDIR) $(filter %.c,$^) -o $@

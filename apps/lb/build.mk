@@ -7,7 +7,8 @@
 .PHONY: lb run lb-run lb-build-dir
 
 LB_SRCS := $(filter-out apps/lb/lbcmp.c apps/lb/halobench.c,$(wildcard apps/lb/*.c)) \
-           common/decomp.c common/cli.c common/timer.c common/fileio.c common/triad.c
+           common/decomp.c common/cli.c common/timer.c common/fileio.c common/triad.c \
+           common/pario.c
 LB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LB_SRCS))
 LBCMP_OBJS := $(BUILD)/obj/apps/lb/lbcmp.o $(BUILD)/obj/apps/lb/chkformat.o $(BUILD)/obj/common/fileio.o
 
@@ -16,7 +17,7 @@ LBCMP_OBJS := $(BUILD)/obj/apps/lb/lbcmp.o $(BUILD)/obj/apps/lb/chkformat.o $(BU
 LB_CPPFLAGS := $(MPI_CPPFLAGS) $(LB_FLAGS)
 
 $(BUILD)/obj/apps/lb/%.o: PROG_CPPFLAGS += $(LB_CPPFLAGS)
-$(BUILD)/obj/common/decomp.o: PROG_CPPFLAGS += $(LB_CPPFLAGS)
+$(BUILD)/obj/common/decomp.o $(BUILD)/obj/common/pario.o: PROG_CPPFLAGS += $(LB_CPPFLAGS)
 
 $(BUILD)/lb: $(LB_OBJS) $(LIB)
 	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MPI_LDLIBS)

@@ -5,7 +5,7 @@
 #include "checkpoint.h"
 #include "common/fileio.h"
 #include "chkformat.h"
-#include "pario.h"
+#include "common/pario.h"
 #include "targetDP.h"
 
 /* This rank's interior, in file order (x, y, z, p), <-> h_f in the build's
@@ -51,12 +51,12 @@ static uint64_t global_sum(uint64_t local, MPI_Comm comm) {
  * meant to be written (the header byte for byte, this rank's block value
  * for value, and the checksum over all), so that a file the file system
  * accepted but does not hold never replaces a good checkpoint. */
-static void verify(lbPFile *f, const lbGeom *g, const lbChkHeader *h, const double *block,
+static void verify(pioFile *f, const lbGeom *g, const lbChkHeader *h, const double *block,
                    double *back, size_t nblock, MPI_Comm comm) {
   MPI_File fh;
   int rc = MPI_File_open(comm, f->tmp, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
   if (rc != MPI_SUCCESS) { /* collective: every rank failed alike */
-    lbPFail(f, "reopening it to verify failed");
+    pioFail(f, "reopening it to verify failed");
     return;
   }
   if (f->rank == 0) {
@@ -65,16 +65,16 @@ static void verify(lbPFile *f, const lbGeom *g, const lbChkHeader *h, const doub
     int n = -1;
     if (MPI_File_read_at(fh, 0, &hb, (int) sizeof(hb), MPI_BYTE, &st) != MPI_SUCCESS ||
         (MPI_Get_count(&st, MPI_BYTE, &n), n != (int) sizeof(hb)) || memcmp(&hb, h, sizeof(hb)))
-      lbPFail(f, "reading it back: the header differs from the one written");
+      pioFail(f, "reading it back: the header differs from the one written");
   }
   const int start[3] = {g->offset[0], g->offset[1], g->offset[2]};
-  if (lbPReadBlock(fh, sizeof(*h), g->global, g->n, start, NVEL * (int) sizeof(double), back))
-    lbPFail(f, "reading this rank's block back failed");
+  if (pioReadBlock(fh, sizeof(*h), 3, g->global, g->n, start, NVEL * (int) sizeof(double), back))
+    pioFail(f, "reading this rank's block back failed");
   else if (memcmp(back, block, nblock * sizeof(double)))
-    lbPFail(f, "reading it back: this rank's block differs from the one written");
+    pioFail(f, "reading it back: this rank's block differs from the one written");
   MPI_File_close(&fh);
   const uint64_t sum = global_sum(block_checksum(g, back), comm) + lbChkHeaderSum(h);
-  if (sum != h->checksum) lbPFail(f, "reading it back: the checksum does not match");
+  if (sum != h->checksum) pioFail(f, "reading it back: the checksum does not match");
 }
 
 int lbCheckpointWrite(lbLattice *L, const decompInfo *dc, const lbParams *p, long step,
@@ -104,18 +104,20 @@ int lbCheckpointWrite(lbLattice *L, const decompInfo *dc, const lbParams *p, lon
   }
   h.step = step;
   h.tau = p->tau;
+  h.rho = p->rho;
+  h.lbcase = p->lbcase;
   h.checksum = global_sum(block_checksum(g, block), dc->comm) + lbChkHeaderSum(&h);
-  lbPFile f;
-  int rc = lbPOpenWrite(&f, dc->comm, path, err, len);
+  pioFile f;
+  int rc = pioOpenWrite(&f, dc->comm, path, err, len);
   if (rc == 0) {
     const int rec[3] = {g->offset[0], g->offset[1], g->offset[2]};
-    lbPWriteAt(&f, 0, &h, (int) sizeof(h));
-    lbPWriteBlock(&f, sizeof(h), g->global, g->n, rec, NVEL * (int) sizeof(double), block);
-    lbPClose(&f, (long long) sizeof(h) + (long long) lbChkCount(&h) * 8);
+    pioWriteAt(&f, 0, &h, (int) sizeof(h));
+    pioWriteBlock(&f, sizeof(h), 3, g->global, g->n, rec, NVEL * (int) sizeof(double), block);
+    pioClose(&f, (long long) sizeof(h) + (long long) lbChkCount(&h) * 8);
     int failed = f.failed, anyfailed = 0;
     MPI_Allreduce(&failed, &anyfailed, 1, MPI_INT, MPI_MAX, dc->comm);
     if (!anyfailed) verify(&f, g, &h, block, block + nblock, nblock, dc->comm);
-    rc = lbPCommit(&f, "checkpoint", err, len);
+    rc = pioCommit(&f, "checkpoint", err, len);
   }
   free(block);
   return rc;
@@ -130,27 +132,44 @@ static const char *walls_name(const int32_t w[3], char *buf) {
   return n ? buf : "none";
 }
 
-/* Every parameter of the header that changes the physics must be the
- * run's: a restart with another tau, force or walls would silently be a
- * different flow. Names each difference with both values. */
+/* A number as short as it reads back exactly (0.8, not 0.80000000000000004). */
+static const char *num(double v, char *buf, size_t len) {
+  for (int digits = 6; digits <= 17; digits++) {
+    snprintf(buf, len, "%.*g", digits, v);
+    if (strtod(buf, NULL) == v) break;
+  }
+  return buf;
+}
+
+/* Every parameter of the header that changes the physics, or the verdict
+ * on it, must be the run's: a restart with another tau, force or walls
+ * would silently be a different flow, one with another rho or case a
+ * verdict on the wrong analytic answer (the Poiseuille profile scales with
+ * 1/rho). Names each difference with both values. */
 static int same_physics(const lbChkHeader *h, const lbParams *p, const char *path, char *err,
                         size_t len) {
-  char diff[900] = "", a[8], b[8];
+  char diff[900] = "", a[40], b[40];
   size_t n = 0;
   int32_t w[3];
   for (int d = 0; d < 3; d++) w[d] = p->walls[d] != 0;
   if (h->tau != p->tau)
-    n += (size_t) snprintf(diff + n, sizeof(diff) - n, "; tau: %.17g in the checkpoint, %.17g now",
-                           h->tau, p->tau);
+    n += (size_t) snprintf(diff + n, sizeof(diff) - n, "; tau: %s in the checkpoint, %s now",
+                           num(h->tau, a, sizeof(a)), num(p->tau, b, sizeof(b)));
   for (int d = 0; d < 3 && n < sizeof(diff); d++) {
     if (h->force[d] != p->force[d])
       n += (size_t) snprintf(diff + n, sizeof(diff) - n,
-                             "; force along %c: %.17g in the checkpoint, %.17g now", "xyz"[d],
-                             h->force[d], p->force[d]);
+                             "; force along %c: %s in the checkpoint, %s now", "xyz"[d],
+                             num(h->force[d], a, sizeof(a)), num(p->force[d], b, sizeof(b)));
   }
   if (n < sizeof(diff) && memcmp(w, h->walls, sizeof(w)))
     n += (size_t) snprintf(diff + n, sizeof(diff) - n, "; walls: %s in the checkpoint, %s now",
                            walls_name(h->walls, a), walls_name(w, b));
+  if (h->version >= 3 && n < sizeof(diff) && h->rho != p->rho)
+    n += (size_t) snprintf(diff + n, sizeof(diff) - n, "; rho: %s in the checkpoint, %s now",
+                           num(h->rho, a, sizeof(a)), num(p->rho, b, sizeof(b)));
+  if (h->version >= 3 && n < sizeof(diff) && h->lbcase != p->lbcase)
+    n += (size_t) snprintf(diff + n, sizeof(diff) - n, "; case: %s in the checkpoint, %s now",
+                           lbCaseName(h->lbcase), lbCaseName(p->lbcase));
   if (n == 0) return 0;
   snprintf(err, len, "restart from '%s' with other physics%s (restart with the checkpoint's "
                      "values, or start a new run)", path, diff);
@@ -199,6 +218,10 @@ int lbCheckpointRead(lbLattice *L, const decompInfo *dc, const lbParams *p, cons
     }
   }
   if (same_physics(&h, p, path, err, len)) return -1;
+  if (h.version < 3 && dc->rank == 0)
+    printf("# checkpoint '%s' is version %u: it does not record rho and case, so this run's "
+           "(rho %g, case %s) are used unchecked\n", path, h.version, p->rho,
+           lbCaseName(p->lbcase));
   const size_t nblock = (size_t) g->n[0] * g->n[1] * g->n[2] * NVEL;
   double *block = (double *) malloc(nblock * sizeof(double));
   MPI_File fh;
@@ -207,7 +230,7 @@ int lbCheckpointRead(lbLattice *L, const decompInfo *dc, const lbParams *p, cons
   int rc = block ? MPI_File_open(dc->comm, path_copy, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh) : -1;
   if (rc == MPI_SUCCESS) {
     const int start[3] = {g->offset[0], g->offset[1], g->offset[2]};
-    rc = lbPReadBlock(fh, sizeof(h), g->global, g->n, start, NVEL * (int) sizeof(double), block);
+    rc = pioReadBlock(fh, sizeof(h), 3, g->global, g->n, start, NVEL * (int) sizeof(double), block);
     MPI_File_close(&fh);
   }
   int failed = rc != MPI_SUCCESS, any = 0;

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,9 +44,14 @@ int lbChkCheckHeader(const lbChkHeader *h, long long file_bytes, const char *pat
     snprintf(err, len, "checkpoint '%s' was written with the other byte order", path);
     return -1;
   }
-  if (h->version != LB_CHK_VERSION || h->nvel != NVEL) {
+  if (h->version < LB_CHK_VERSION_OLDEST || h->version > LB_CHK_VERSION || h->nvel != NVEL) {
     snprintf(err, len, "checkpoint '%s' is version %u with %d velocities; this program reads "
-                       "version %d with %d", path, h->version, h->nvel, LB_CHK_VERSION, NVEL);
+                       "versions %d to %d with %d", path, h->version, h->nvel,
+             LB_CHK_VERSION_OLDEST, LB_CHK_VERSION, NVEL);
+    return -1;
+  }
+  if (h->version >= 3 && (!(h->rho > 0.0) || !isfinite(h->rho) || h->lbcase < 0 || h->lbcase > 2)) {
+    snprintf(err, len, "checkpoint '%s' is corrupt: impossible rho or case in the header", path);
     return -1;
   }
   for (int d = 0; d < 3; d++) {

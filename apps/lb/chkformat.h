@@ -12,7 +12,8 @@
 #include <stdint.h>
 
 #define LB_CHK_MAGIC "LBD3Q19C"
-#define LB_CHK_VERSION 2 /* 2: the walls are in the header */
+#define LB_CHK_VERSION 3 /* 2: the walls are in the header; 3: rho and the case too */
+#define LB_CHK_VERSION_OLDEST 2 /* read, with rho and case unchecked (not recorded) */
 #define LB_CHK_ENDIAN 0x01020304u
 
 typedef struct {
@@ -22,12 +23,15 @@ typedef struct {
   int32_t nvel;       /* 19 */
   int32_t size[3];    /* global grid */
   int64_t step;       /* steps done */
-  double tau;         /* the physics of the run that wrote it: a restart */
-  double force[3];    /* must use the same (size, tau, force, walls) */
-  uint64_t checksum;  /* lbChkHeaderSum(header) + sum of lbChkTerm over the data */
+  double tau;         /* the physics and the verdict of the run that wrote */
+  double force[3];    /* it: a restart must use the same (size, tau, force, */
+  uint64_t checksum;  /* walls, rho, case); lbChkHeaderSum(header) + sum of lbChkTerm over the data */
   int32_t walls[3];   /* 1: bounce-back walls at both ends of that axis */
   int32_t pad;        /* zero */
-  char reserved[32];  /* zero */
+  double rho;         /* version 3: the initial density (the Poiseuille verdict's rho) */
+  int32_t lbcase;     /* version 3: LB_CASE_* of params.h (the metric and the verdict) */
+  int32_t pad2;       /* zero */
+  char reserved[16];  /* zero */
 } lbChkHeader;
 
 /* The layout above has no padding on any ABI we target; refuse to build
@@ -42,8 +46,9 @@ uint64_t lbChkHeaderSum(const lbChkHeader *h);
 /* Doubles in the data part. */
 uint64_t lbChkCount(const lbChkHeader *h);
 
-/* Header sanity (magic, version, byte order, sizes) and, if file_bytes >=
- * 0, that the file is exactly as long as the header says. 0 or -1 + err. */
+/* Header sanity (magic, version 2 or 3, byte order, sizes) and, if
+ * file_bytes >= 0, that the file is exactly as long as the header says.
+ * 0 or -1 + err. (Version 2 has rho and lbcase zero: not recorded.) */
 int lbChkCheckHeader(const lbChkHeader *h, long long file_bytes, const char *path, char *err,
                      size_t errlen);
 

@@ -11,42 +11,69 @@
  *                                      [--reps 200] [--flush 64]
  * A field of 19 distributions on the block with halo, in the build's
  * layout, as lb allocates it (apps/lb/lattice.c). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cli.h"
 #include "common/decomp.h"
 #include "common/timer.h"
 #include "halo.h"
 #include "kernels.h"
 #include "lattice.h"
 
-static int parse3(const char *s, int v[3]) {
-  return sscanf(s, "%d%*[x,]%d%*[x,]%d", &v[0], &v[1], &v[2]) == 3 ? 0 : -1;
-}
+typedef struct {
+  int size[3], req[3];
+  long reps, flush_mb;
+} options;
+
+/* The parser of the apps (common/cli.h): strict numbers, unknown options
+ * and conflicts refused. */
+static const cliKey keys[] = {
+    {"size", CLI_INTS, offsetof(options, size), 3, 0, 0, 0, NULL,
+     "NX,NY,NZ  global grid (default 64^3 per rank along x)"},
+    {"decomposition", CLI_INTS, offsetof(options, req), 3, 0, 0, 0, NULL,
+     "PX,PY,PZ  MPI ranks per axis (0: choose)"},
+    {"reps", CLI_LONG, offsetof(options, reps), 1, 0, 1, 1000000, NULL, "N  timed exchanges"},
+    {"flush", CLI_LONG, offsetof(options, flush_mb), 1, 0, 0, 1 << 20, NULL,
+     "MB  swept before each timed call (0: warm caches)"},
+};
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int size[3] = {64, 64, 64}, req[3] = {0, 0, 0}, reps = 200, wrank = 0, nranks = 1;
+  int wrank = 0, nranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  int given_size = 0;
-  long flush_mb = 64;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "--size")) given_size = !parse3(argv[i + 1], size);
-    else if (!strcmp(argv[i], "--decomposition")) parse3(argv[i + 1], req);
-    else if (!strcmp(argv[i], "--reps")) reps = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "--flush")) flush_mb = atol(argv[i + 1]);
-    else {
-      if (!wrank) fprintf(stderr, "lbhalo: unknown option %s\n", argv[i]);
-      MPI_Finalize();
-      return 2;
-    }
+  options o = {{64, 64, 64}, {0, 0, 0}, 200, 64};
+  int given[4];
+  char err[1200];
+  const int nkeys = (int) (sizeof(keys) / sizeof(keys[0]));
+  const int rc = cliLoad(argc, argv, keys, nkeys, NULL, &o, given, err, sizeof(err));
+  if (rc == 1 && !wrank) cliUsage(stdout, keys, nkeys);
+  if (rc < 0 && !wrank) fprintf(stderr, "lbhalo: error: %s\n", err);
+  if (rc) {
+    MPI_Finalize();
+    return rc < 0 ? 2 : 0;
   }
+  int *size = o.size, *req = o.req;
+  const int reps = (int) o.reps;
+  const long flush_mb = o.flush_mb;
+  const int given_size = given[0];
   if (!given_size) size[0] = 64 * nranks; /* 64^3 per rank along x */
+  const long long ext[3] = {size[0], size[1], size[2]};
+  long long sites = 0;
+  if (size[0] < 1 || size[1] < 1 || size[2] < 1 || cliProduct(ext, 3, 2000000000LL, &sites)) {
+    char n[64];
+    if (!wrank)
+      fprintf(stderr, "lbhalo: error: size %d x %d x %d: each extent >= 1 and at most 2e9 sites "
+                      "(it has %s)\n", size[0], size[1], size[2],
+              cliProductText(ext, 3, n, sizeof(n)));
+    MPI_Finalize();
+    return 2;
+  }
   const int periodic[3] = {1, 1, 1};
   decompInfo dc;
-  char err[1200];
   if (decompCreate(MPI_COMM_WORLD, size, req, periodic, &dc, err, sizeof(err))) {
     if (!wrank) fprintf(stderr, "lbhalo: %s\n", err);
     MPI_Finalize();

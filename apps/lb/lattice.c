@@ -1,8 +1,10 @@
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cli.h"
 #include "kernels.h"
 #include "lattice.h"
 #include "targetDP.h"
@@ -35,6 +37,18 @@ void lbGeomInit(lbGeom *g, const decompInfo *dc) {
 
 int lbLatticeCreate(lbLattice *L, const decompInfo *dc) {
   memset(L, 0, sizeof(*L));
+  /* The geometry counts sites in an int: the block with its halo layers
+   * and padding, checked in 64 bits first (params.c caps the grid at 2e9
+   * sites, which leaves room; this keeps it so). */
+  const long long ext[3] = {dc->local[0] + 2LL, dc->local[1] + 2LL, dc->local[2] + 2LL};
+  long long nh = 0;
+  if (cliProduct(ext, 3, INT_MAX - 4LL * LB_ALIGN - 4LL * VVL, &nh)) {
+    char n[64];
+    fprintf(stderr, "lb: a %d x %d x %d block with its halo has %s sites: more than an int "
+                    "indexes\n", dc->local[0], dc->local[1], dc->local[2],
+            cliProductText(ext, 3, n, sizeof(n)));
+    return -1;
+  }
   lbGeomInit(&L->g, dc);
   const int nall = L->g.nall;
   L->fbytes = TDP_FIELD_SIZE(nall, NVEL) * sizeof(double);

@@ -69,10 +69,21 @@ static void device_name(char *out, size_t len) {
   out[n] = '\0';
 }
 
+/* 100 a / b as "%.1f", or "-" when there is no b (no triad ran: a share
+ * of nothing is not 0%). */
+static const char *pct(double a, double b, char *buf, size_t len) {
+  if (b > 0) snprintf(buf, len, "%.1f", 100.0 * a / b);
+  else snprintf(buf, len, "-");
+  return buf;
+}
+
 /* Rank 0 prints per-kernel time, bandwidth (minimal bytes: 19 doubles read
- * and written per site per pass) and its share of the triad of this run. */
-static int report0(const lbParams *p, const decompInfo *dc, const lbGeom *g, const lbTimes *loc,
-                   double triad, const lbHalo *halo, char *err, size_t len) {
+ * and written per site per pass) and its share of the triad of this run,
+ * and makes the summary CSV row (row[0] = '\0' on the other ranks and when
+ * no step ran). Collective (the slowest rank's times). */
+static void report(const lbParams *p, const decompInfo *dc, const lbGeom *g, const lbTimes *loc,
+                   double triad, const lbHalo *halo, char *row, size_t rowlen) {
+  row[0] = '\0';
   /* The phases of the sequential steps' exchanges only: in an overlapped
    * step the exchange shares the device with the interior update, and its
    * phases would count waiting for it (that time is wait, per step). */
@@ -93,7 +104,8 @@ static int report0(const lbParams *p, const decompInfo *dc, const lbGeom *g, con
   t.seq_steps = loc->seq_steps;
   t.ovl_steps = loc->ovl_steps;
   targetHaloTimes ht = {worst[5], worst[6], worst[7], worst[8], ph->exchanges};
-  if (dc->rank != 0 || loc->steps == 0) return 0;
+  if (dc->rank != 0 || loc->steps == 0) return;
+  char pb[3][32];
   const double ns = (double) (t.seq_steps ? t.seq_steps : 1);
   const double nx = (double) (ht.exchanges ? ht.exchanges : 1);
   const double no = (double) (t.ovl_steps ? t.ovl_steps : 1);
@@ -127,67 +139,55 @@ static int report0(const lbParams *p, const decompInfo *dc, const lbGeom *g, con
       continue;
     }
     const double gbs = pass_gb / per;
-    printf("# %-10s %10.4f %10.2f %9.1f\n", names[k], 1e3 * per, gbs,
-           triad > 0 ? 100.0 * gbs / triad : 0.0);
+    printf("# %-10s %10.4f %10.2f %9s\n", names[k], 1e3 * per, gbs,
+           pct(gbs, triad, pb[0], sizeof(pb[0])));
   }
   const double step_gbs = pass_gb / step, mlups = sites / step * 1e-6;
-  printf("# %-10s %10.4f %10.2f %9.1f  MLUPS %.1f\n", "step", 1e3 * step, step_gbs,
-         triad > 0 ? 100.0 * step_gbs / triad : 0.0, mlups);
+  printf("# %-10s %10.4f %10.2f %9s  MLUPS %.1f\n", "step", 1e3 * step, step_gbs,
+         pct(step_gbs, triad, pb[0], sizeof(pb[0])), mlups);
   if (t.ovl_steps)
     printf("# overlapped step %.4f ms against %.4f ms sequential: %.0f%% of the halo hidden; "
            "%.4f ms a step waiting for the exchange after the interior launch\n",
            1e3 * ovl_step, 1e3 * seq_step, hidden, 1e3 * t.wait / no);
   if (triad > 0) printf("# triad      %.2f GB/s (all ranks together, same run)\n", triad);
-  if (!p->summary[0]) return 0;
-  FILE *fp = fopen(p->summary, "a");
-  if (!fp) {
-    snprintf(err, len, "cannot append to summary '%s': %s", p->summary, strerror(errno));
-    return -1;
-  }
-  setvbuf(fp, NULL, _IONBF, 0); /* a failed row leaves nothing in a buffer */
-  char row[1024], device[128];
+  if (!p->summary[0]) return;
+  char device[128];
   device_name(device, sizeof(device));
-  int n = 0;
-  fseek(fp, 0, SEEK_END);
-  if (ftell(fp) == 0)
-    n = snprintf(row, sizeof(row),
-                 "backend,layout,vvl,kernel,ranks,threads,nx,ny,nz,steps,mlups,step_ms,"
-                 "update_ms,propagate_ms,collide_ms,halo_ms,update_gbs,step_gbs,triad_gbs,"
-                 "update_pct_triad,step_pct_triad,halo_path,device,pack_ms,transfer_ms,"
-                 "unpack_ms,hidden_pct,seq_step_ms,halo_mb,self_ms,wait_ms,overlap\n");
   const double upd = (t.update + t.propagate + t.collide) / ns;
-  n += snprintf(row + n, sizeof(row) - (size_t) n,
-                "%s,%s,%d,%s,%d,%d,%d,%d,%d,%ld,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%.2f,%.2f,"
-                "%.1f,%.1f,%s,%s,%.5f,%.5f,%.5f,%.1f,%.5f,%.4f,%.5f,%.5f,%d\n",
-                TARGETDP_BACKEND, TARGETDP_LAYOUT, VVL,
-                p->kernel == LB_KERNEL_FUSED ? "fused" : "split", dc->nranks, threads(),
-                g->global[0], g->global[1], g->global[2], loc->steps, mlups, 1e3 * step,
-                1e3 * t.update / ns, 1e3 * t.propagate / ns, 1e3 * t.collide / ns,
-                1e3 * t.halo / ns, pass_gb / upd, step_gbs, triad,
-                triad > 0 ? 100.0 * pass_gb / upd / triad : 0.0,
-                triad > 0 ? 100.0 * step_gbs / triad : 0.0,
-                lbHaloPath(halo), device, 1e3 * ht.pack_s / nx, 1e3 * ht.transfer_s / nx,
-                1e3 * ht.unpack_s / nx, hidden, 1e3 * seq_step, halo->bytes * 1e-6,
-                1e3 * ht.self_s / nx, t.ovl_steps ? 1e3 * t.wait / no : 0.0,
-                t.ovl_steps && p->overlap); /* step_ms is the overlapped one */
-  const long before = ftell(fp);
-  const int bad = fioWriteFlush(fp, row, (size_t) n), why = errno;
-  int cut = 1;
-  if (bad && before >= 0) cut = fioTruncate(fp, before) == 0; /* no torn row */
-  if (fclose(fp) != 0 || bad) {
-    char space[1200];
-    snprintf(err, len, "appending to summary '%s' failed: %s%s; %s", p->summary,
-             strerror(bad ? why : errno), cut ? "" : " (its last row may be partial)",
-             fioFreeSpace(p->summary, space, sizeof(space)));
-    return -1;
-  }
-  return 0;
+  /* no triad: its columns are empty (not measured), not 0 */
+  char tri[32] = "";
+  if (triad > 0) snprintf(tri, sizeof(tri), "%.2f", triad);
+  snprintf(row, rowlen,
+           "%s,%s,%d,%s,%d,%d,%d,%d,%d,%ld,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%.2f,%s,"
+           "%s,%s,%s,%s,%.5f,%.5f,%.5f,%.1f,%.5f,%.4f,%.5f,%.5f,%d\n",
+           TARGETDP_BACKEND, TARGETDP_LAYOUT, VVL,
+           p->kernel == LB_KERNEL_FUSED ? "fused" : "split", dc->nranks, threads(),
+           g->global[0], g->global[1], g->global[2], loc->steps, mlups, 1e3 * step,
+           1e3 * t.update / ns, 1e3 * t.propagate / ns, 1e3 * t.collide / ns,
+           1e3 * t.halo / ns, pass_gb / upd, step_gbs, tri,
+           triad > 0 ? pct(pass_gb / upd, triad, pb[1], sizeof(pb[1])) : "",
+           triad > 0 ? pct(step_gbs, triad, pb[2], sizeof(pb[2])) : "",
+           lbHaloPath(halo), device, 1e3 * ht.pack_s / nx, 1e3 * ht.transfer_s / nx,
+           1e3 * ht.unpack_s / nx, hidden, 1e3 * seq_step, halo->bytes * 1e-6,
+           1e3 * ht.self_s / nx, t.ovl_steps ? 1e3 * t.wait / no : 0.0,
+           t.ovl_steps && p->overlap); /* step_ms is the overlapped one */
 }
 
-/* Collective (the summary file's fate is shared): 0, or -1 + err. */
-static int report(const lbParams *p, const decompInfo *dc, const lbGeom *g, const lbTimes *loc,
-                  double triad, const lbHalo *halo, char *err, size_t len) {
-  int failed = report0(p, dc, g, loc, triad, halo, err, len);
+static const char summary_header[] =
+    "backend,layout,vvl,kernel,ranks,threads,nx,ny,nz,steps,mlups,step_ms,"
+    "update_ms,propagate_ms,collide_ms,halo_ms,update_gbs,step_gbs,triad_gbs,"
+    "update_pct_triad,step_pct_triad,halo_path,device,pack_ms,transfer_ms,"
+    "unpack_ms,hidden_pct,seq_step_ms,halo_mb,self_ms,wait_ms,overlap\n";
+
+/* Collective (the summary file's fate is shared): rank 0 appends its row
+ * (common/fileio: checked, a failed row cut off). 0, or -1 + err. */
+static int write_summary(const lbParams *p, const decompInfo *dc, const char *row, char *err,
+                         size_t len) {
+  int failed = 0;
+  if (dc->rank == 0 && p->summary[0] && row[0])
+    failed = fioAppendRow(p->summary, summary_header, row, err, len) != 0;
+  else if (dc->rank == 0 && p->summary[0])
+    printf("# summary: no step was run, no row appended to '%s'\n", p->summary);
   MPI_Bcast(&failed, 1, MPI_INT, 0, dc->comm);
   if (failed && dc->rank != 0) snprintf(err, len, "rank 0 failed writing the summary");
   return failed ? -1 : 0;
@@ -204,18 +204,17 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (rc) return fail(wrank, err, 2);
+  /* Every file of the run, before any work: a FIFO (whose open would
+   * block), a directory, a missing or read-only directory is refused now,
+   * not after the run (common/fileio: stat and access, never an open). */
+  if (wrank == 0) rc = lbParamsCheckFiles(&p, err, sizeof(err)) != 0;
+  MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (rc) return fail(wrank, err, 2);
 
   decompInfo dc;
   const int periodic[3] = {!p.walls[0], !p.walls[1], !p.walls[2]};
   if (decompCreate(MPI_COMM_WORLD, p.size, p.decomposition, periodic, &dc, err, sizeof(err)))
     return fail(wrank, err, 2);
-  /* Cheap early check, before setup: a typo, a FIFO (whose open would
-   * block), a directory or a device is refused without opening it. */
-  if (p.restart[0] && dc.rank == 0) rc = fioCheckRegular(p.restart, "restart checkpoint", err,
-                                                         sizeof(err)) != 0;
-  MPI_Bcast(&rc, 1, MPI_INT, 0, dc.comm);
-  if (rc) return fail(dc.rank, err, 2);
-
   targetInit(); /* on CUDA, picks GPU (node-local rank) % (GPUs on the node) */
   if (dc.rank == 0) {
     printf("# lb D3Q19: %s\n", targetConfigString());
@@ -410,14 +409,28 @@ int main(int argc, char **argv) {
   }
   if (dc.rank == 0 && chk_step >= 0) printf("# checkpoint: %s (step %ld)\n", chk, chk_step);
 
-  if (report(&p, &dc, &L.g, &tm, triad, &halo, err, sizeof(err)) ||
-      lbOutputClose(&out, err, sizeof(err)))
+  char row[1024];
+  report(&p, &dc, &L.g, &tm, triad, &halo, row, sizeof(row));
+  int closed = lbOutputClose(&out, err, sizeof(err)) == 0; /* rank 0's CSV */
+  MPI_Bcast(&closed, 1, MPI_INT, 0, dc.comm);
+  if (!closed) {
+    if (dc.rank != 0) snprintf(err, sizeof(err), "rank 0 failed closing the CSV");
     return fail(dc.rank, err, 1);
+  }
+  /* The verdict before the summary: a summary that cannot be written
+   * fails the run, but does not hide what the run found. */
   int status = 0;
-  if (p.validate) {
-    int v = lbValidate(&p, &dc, obs, nobs);
+  if (p.validate && tm.steps == 0) {
+    if (dc.rank == 0)
+      printf("# validation skipped: no step was run (%s)\n",
+             p.restart[0] ? "the restart checkpoint is already at steps" : "steps = 0");
+  } else if (p.validate) {
+    const int v = lbValidate(&p, &dc, obs, nobs);
+    if (v < 0 && dc.rank == 0)
+      printf("# validation skipped: case %s has no check\n", lbCaseName(p.lbcase));
     status = v == 0;
   }
+  if (write_summary(&p, &dc, row, err, sizeof(err))) return fail(dc.rank, err, 1);
   free(obs);
   targetStreamDestroy(upd_stream);
   lbHaloFree(&halo);

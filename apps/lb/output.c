@@ -6,8 +6,8 @@
 
 #include "common/fileio.h"
 
+#include "common/pario.h"
 #include "output.h"
-#include "pario.h"
 
 /* Rank 0's reason, on every rank: the collective decision to stop. */
 static int agree(const decompInfo *dc, int failed, char *err, size_t len) {
@@ -103,6 +103,9 @@ int lbOutputOpen(lbOutput *o, const lbParams *p, const decompInfo *dc, long rest
     int resumed = restart_step >= 0 ? csv_resume(o, o->path, header, restart_step, err, len) : 0;
     failed = resumed < 0;
     o->skip_first = resumed == 1 && o->have_mass0; /* the old run wrote that row or skipped it */
+    /* stat before the open: fopen of a FIFO blocks until a reader comes
+     * (main checked every output before the run; this is the last word) */
+    if (!failed && !o->csv) failed = fioCheckOutput(o->path, "CSV time series", err, len) != 0;
     if (!failed && !o->csv) {
       o->csv = fopen(o->path, "w");
       if (!o->csv)
@@ -222,20 +225,20 @@ int lbWriteVTK(lbLattice *L, const decompInfo *dc, const lbParams *p, long step,
                        step, g->global[0], g->global[1], g->global[2], npts);
   int nmid = snprintf(mid, sizeof(mid), "\nVECTORS velocity float\n");
   snprintf(path, sizeof(path), "%s_%08ld.vtk", p->output, step);
-  lbPFile f;
-  int rc = lbPOpenWrite(&f, dc->comm, path, err, len);
+  pioFile f;
+  int rc = pioOpenWrite(&f, dc->comm, path, err, len);
   if (rc == 0) {
     MPI_Offset off = nhead;
-    lbPWriteAt(&f, 0, head, nhead);
-    lbPWriteBlock(&f, off, gs, ls, st, 4, rho);
+    pioWriteAt(&f, 0, head, nhead);
+    pioWriteBlock(&f, off, 3, gs, ls, st, 4, rho);
     off += 4 * npts;
-    lbPWriteAt(&f, off, mid, nmid);
+    pioWriteAt(&f, off, mid, nmid);
     off += nmid;
-    lbPWriteBlock(&f, off, gs, ls, st, 12, vel);
+    pioWriteBlock(&f, off, 3, gs, ls, st, 12, vel);
     off += 12 * npts;
-    lbPWriteAt(&f, off, "\n", 1);
-    lbPClose(&f, (long long) off + 1);
-    rc = lbPCommit(&f, "VTK snapshot", err, len);
+    pioWriteAt(&f, off, "\n", 1);
+    pioClose(&f, (long long) off + 1);
+    rc = pioCommit(&f, "VTK snapshot", err, len);
   }
   free(rho);
   free(vel);

@@ -36,9 +36,16 @@ typedef struct {
   long inject_nan;          /* test hook: a NaN into the fields at this step (0: off) */
 } lbParams;
 
-/* Fills p from defaults, the file and argv. Returns 0; 1 after --help
- * (usage printed); -1 with the reason in err. Prints nothing else. */
+/* Fills p from defaults, the file and argv (common/cli.h), and checks
+ * every value and every conflict. Returns 0; 1 after --help (usage
+ * printed); -1 with the reason in err. Prints nothing else. */
 int lbParamsLoad(int argc, char **argv, lbParams *p, char *err, size_t errlen);
+/* The files of a run, before any work (stat and access only, one rank):
+ * the restart checkpoint a regular file; every file the run will write
+ * (<output>.csv, .chk, each VTK snapshot, their .tmp names, the summary)
+ * absent or a regular file, in a directory that exists and is writable;
+ * the summary no file the run writes otherwise. 0, or -1 + err. */
+int lbParamsCheckFiles(const lbParams *p, char *err, size_t errlen);
 void lbParamsPrint(FILE *out, const lbParams *p);
 const char *lbCaseName(int lbcase);
 

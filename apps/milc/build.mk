@@ -3,10 +3,10 @@
 .PHONY: milc milc-build-dir
 
 MILC_LIB_SRCS := apps/milc/lattice.c apps/milc/gauge.c apps/milc/kernels.c apps/milc/cg.c \
-                 apps/milc/io.c common/cli.c common/timer.c
+                 apps/milc/io.c common/cli.c common/timer.c common/fileio.c common/pario.c
 MILC_LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(MILC_LIB_SRCS))
-MILC_OBJS := $(BUILD)/obj/apps/milc/main.o $(BUILD)/obj/common/triad.o \
-             $(BUILD)/obj/common/decomp.o $(MILC_LIB_OBJS)
+MILC_OBJS := $(BUILD)/obj/apps/milc/main.o $(BUILD)/obj/apps/milc/options.o \
+             $(BUILD)/obj/common/triad.o $(BUILD)/obj/common/decomp.o $(MILC_LIB_OBJS)
 MILCCHECK_OBJS := $(BUILD)/obj/apps/milc/check.o $(MILC_LIB_OBJS)
 
 # MPI through the wrapper's own flags, spelled nvcc's way under TARGET=cuda
@@ -20,7 +20,7 @@ ifeq ($(TARGET),cuda)
   MILC_MPI_LINK := $(call milc_nvcc,$(MILC_MPI_LINK))
 endif
 $(BUILD)/obj/apps/milc/%.o: PROG_CPPFLAGS += $(MILC_MPI_COMPILE) -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
-$(BUILD)/obj/common/decomp.o: PROG_CPPFLAGS += $(MILC_MPI_COMPILE)
+$(BUILD)/obj/common/decomp.o $(BUILD)/obj/common/pario.o: PROG_CPPFLAGS += $(MILC_MPI_COMPILE)
 $(MILC_OBJS) $(BUILD)/obj/apps/milc/check.o: $(wildcard apps/milc/*.h)
 
 $(BUILD)/milc: $(MILC_OBJS) $(LIB)

@@ -38,10 +38,21 @@ typedef struct {
   milcCgVariant variant;
 } milcCgParams;
 
+/* Why a solve stopped without an answer (docs/milc.md): never reported
+ * as converged, whatever the residual says. */
+typedef enum {
+  MILC_CG_NO_BREAKDOWN = 0,
+  MILC_CG_BREAKDOWN_PAP,         /* <p, M p> not positive and finite: stopped */
+  MILC_CG_BREAKDOWN_START,       /* |b|^2 or |b - M x0|^2 not finite: nothing iterated */
+  MILC_CG_BREAKDOWN_ZERO_SOURCE, /* |b| = 0: no relative residual to meet */
+  MILC_CG_BREAKDOWN_RESIDUAL     /* the true residual |b - M x|^2 not finite */
+} milcCgBreakdown;
+
 typedef struct {
   long iterations;
   int converged;
-  int breakdown;        /* <p, M p> was not positive and finite: stopped */
+  milcCgBreakdown breakdown;
+  double breakdown_value; /* the quantity that broke (<p, M p>, |b|^2, |r|^2) */
   int restarts;         /* restarts from the true residual */
   double residual;      /* last iterated |r| / |b| */
   double true_residual; /* |b - M x| / |b|, recomputed from scratch */

@@ -41,10 +41,22 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
   res->iterations = 0;
   res->restarts = 0;
   res->converged = 0;
-  res->breakdown = 0;
+  res->breakdown = MILC_CG_NO_BREAKDOWN;
+  res->breakdown_value = 0.0;
   res->residual = bb > 0.0 ? sqrt(rr / bb) : 0.0;
-  if (cp->verbose && rank == 0) printf("iter %6d  |r|/|b| %.6e\n", 0, res->residual);
-  for (;;) {
+  res->true_residual = res->residual;
+  /* A NaN residual fails every "> tol" test, so the loops below would not
+   * run and the solve would end as a residual of NaN: stop here instead,
+   * as for a zero source, whose relative residual means nothing. */
+  if (!isfinite(bb) || !isfinite(rr)) {
+    res->breakdown = MILC_CG_BREAKDOWN_START;
+    res->breakdown_value = isfinite(bb) ? rr : bb;
+  } else if (bb == 0.0) {
+    res->breakdown = MILC_CG_BREAKDOWN_ZERO_SOURCE;
+  }
+  if (cp->verbose && rank == 0 && !res->breakdown)
+    printf("iter %6d  |r|/|b| %.6e\n", 0, res->residual);
+  while (!res->breakdown) {
     R(milcAxpbyNorm)(o, p, r, r, E, 1.0, 0.0); /* p = r */
     if (ahead && res->residual > cp->tol && res->iterations < cp->maxiter) {
       /* One iteration queued ahead of the host (milcCgAheadIteration): the
@@ -69,7 +81,8 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
         milcOpsDone(o, mark[j % 4]);
         const double pap = h_s[2 * (j % 4)], rr_new = h_s[2 * (j % 4) + 1];
         if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) {
-          res->breakdown = 1;
+          res->breakdown = MILC_CG_BREAKDOWN_PAP;
+          res->breakdown_value = pap;
           break;
         }
         res->iterations++;
@@ -90,13 +103,15 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
             R(milcDslashAxpbyQueued)(o, t_U, t, p, q, E, cp->mass * cp->mass, -1.0);
         rr_new = R(milcRUpdate)(o, r, q, E, 0.0, t_pap, rr, &pap);
         if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) { /* r unchanged (alpha 0) */
-          res->breakdown = 1;
+          res->breakdown = MILC_CG_BREAKDOWN_PAP;
+          res->breakdown_value = pap;
           break;
         }
       } else {
         pap = R(milcDslashAxpby)(o, t_U, t, p, q, E, cp->mass * cp->mass, -1.0);
         if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) {
-          res->breakdown = 1;
+          res->breakdown = MILC_CG_BREAKDOWN_PAP;
+          res->breakdown_value = pap;
           break;
         }
         rr_new = R(milcRUpdate)(o, r, q, E, rr / pap, NULL, rr, NULL);
@@ -117,7 +132,8 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
       /* M is positive definite: anything else is a fault (a NaN in the
        * links, a broken operator), not something to iterate on. */
       if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) {
-        res->breakdown = 1;
+        res->breakdown = MILC_CG_BREAKDOWN_PAP;
+        res->breakdown_value = pap;
         break;
       }
       const double alpha = rr / pap;
@@ -137,6 +153,10 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
     R(milcApplyM)(o, t_U, t_x, q, t, cp->mass);
     rr = R(milcAxpbyNorm)(o, r, t_b, q, E, 1.0, -1.0);
     res->true_residual = bb > 0.0 ? sqrt(rr / bb) : 0.0;
+    if (!isfinite(rr) && !res->breakdown) {
+      res->breakdown = MILC_CG_BREAKDOWN_RESIDUAL;
+      res->breakdown_value = rr;
+    }
     if (res->breakdown || res->true_residual <= cp->tol || res->iterations >= cp->maxiter ||
         res->restarts >= MILC_CG_RESTARTS)
       break;

@@ -21,6 +21,8 @@
 #include <string.h>
 
 #include "cg.h"
+#include "common/cli.h"
+#include "common/fileio.h"
 #include "gauge.h"
 #include "kernels.h"
 #include "lattice.h"
@@ -365,6 +367,23 @@ static void checkRandomSolve(ctx *c) {
          "random field: true residual <= requested tolerance", d);
 }
 
+/* A zero source has no relative residual to meet: the solve must say so,
+ * not report "converged" after 0 iterations (issue 27). */
+static void checkZeroSource(ctx *c) {
+  milcGaugeRandom(&c->L, c->h_U, 5);
+  uploadLinks(c);
+  targetZero(c->t_b, c->vb / sizeof(double));
+  targetZero(c->t_c, c->vb / sizeof(double));
+  milcCgParams cp = {0.1, 1e-10, 100, 0, 0, MILC_CG_FUSED};
+  milcCgResult r;
+  milcCgSolve(&c->ops, c->t_U, c->t_c, c->t_b, &cp, &c->w, &r);
+  char d[200];
+  snprintf(d, sizeof(d), "converged %d, breakdown %d, %ld iterations", r.converged,
+           (int) r.breakdown, r.iterations);
+  report(!r.converged && r.breakdown == MILC_CG_BREAKDOWN_ZERO_SOURCE && r.iterations == 0,
+         "zero source: a breakdown (zero source), not converged", d);
+}
+
 static void checkGaugeCovariance(ctx *c) {
   const uint64_t gseed = 99;
   const double mass = 0.3;
@@ -452,7 +471,20 @@ static void checkSinglePrecision(ctx *c) {
 }
 
 /* --compare A B TOL */
-static int compare(const char *a, const char *b, double tol) {
+static int compare(const char *a, const char *b, const char *tol_text) {
+  /* Bad input is status 2, not a comparison: a typo is no tolerance 0, a
+   * FIFO (stat first) no file to block on. */
+  double tol = 0.0;
+  char err[600];
+  if (cliNumbers(tol_text, &tol, 1, CLI_REAL) != 1 || tol < 0.0) {
+    fprintf(stderr, "milccheck: the tolerance must be a finite number >= 0, not '%s'\n", tol_text);
+    return 2;
+  }
+  if (fioCheckRegular(a, "solution", err, sizeof(err)) ||
+      fioCheckRegular(b, "solution", err, sizeof(err))) {
+    fprintf(stderr, "milccheck: %s\n", err);
+    return 2;
+  }
   FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
   if (!fa || !fb) {
     printf("FAIL: compare (cannot read '%s' or '%s')\n", a, b);
@@ -483,7 +515,7 @@ static int compare(const char *a, const char *b, double tol) {
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   if (argc == 5 && strcmp(argv[1], "--compare") == 0) {
-    const int rc = compare(argv[2], argv[3], atof(argv[4]));
+    const int rc = compare(argv[2], argv[3], argv[4]);
     MPI_Finalize();
     return rc;
   }
@@ -504,6 +536,7 @@ int main(int argc, char **argv) {
   checkFreeField(&c);
   checkAntiHermitian(&c);
   checkRandomSolve(&c);
+  checkZeroSource(&c);
   checkGaugeCovariance(&c);
   checkHaloAxes(&c);
   checkSinglePrecision(&c);

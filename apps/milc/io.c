@@ -1,23 +1,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/fileio.h"
+#include "common/pario.h"
 #include "io.h"
 
 int milcVectorWrite(const milcLattice *L, MPI_Comm comm, const double *h_v, int p, const char *path,
                     char *err, size_t errlen) {
   const milcGeom *g = &L->g;
-  MPI_File fh;
-  int rc = MPI_File_open(comm, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
-  if (rc != MPI_SUCCESS) {
-    snprintf(err, errlen, "cannot open '%s' for writing", path);
-    return -1;
-  }
-  MPI_File_set_size(fh, 0);
+  pioFile f;
+  if (pioOpenWrite(&f, comm, path, err, errlen)) return -1;
   const int nrow = g->n[0] / 2;
   double *row = (double *) malloc((size_t) nrow * MILC_NV * sizeof(double));
-  int bad = row == NULL;
+  if (!row) pioFail(&f, "no memory for a row");
   /* Rows in the order of the half index h: nrow consecutive h per row. */
-  for (int h0 = 0; !bad && h0 < g->nhalf; h0 += nrow) {
+  for (int h0 = 0; row && h0 < g->nhalf; h0 += nrow) {
     int x[4], s;
     for (int k = 0; k < nrow; k++) {
       const int site = milcSite(g, p, h0 + k, &s, x);
@@ -27,19 +24,13 @@ int milcVectorWrite(const milcLattice *L, MPI_Comm comm, const double *h_v, int 
     milcSite(g, p, h0, &s, x);
     const long gi = milcGlobalIndex(L->global, g, x);
     const MPI_Offset off = (MPI_Offset) (gi / 2) * MILC_NV * sizeof(double);
-    if (MPI_File_write_at(fh, off, row, nrow * MILC_NV, MPI_DOUBLE, MPI_STATUS_IGNORE) !=
-        MPI_SUCCESS)
-      bad = 1;
+    pioWriteMine(&f, off, row, nrow * MILC_NV * (int) sizeof(double));
   }
   free(row);
-  MPI_File_close(&fh);
-  int any = 0;
-  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
-  if (any) {
-    snprintf(err, errlen, "writing '%s' failed", path);
-    return -1;
-  }
-  return 0;
+  long long sites = 1;
+  for (int d = 0; d < 4; d++) sites *= L->global[d]; /* checked in 64 bits by main */
+  pioClose(&f, sites / 2 * MILC_NV * (long long) sizeof(double));
+  return pioCommit(&f, "solution", err, errlen);
 }
 
 /* ---------------------------------------------------------------- gauge files */
@@ -86,25 +77,15 @@ static int row_site(const milcLattice *L, int x, int y, int z, int t) {
 int milcGaugeWrite(const milcLattice *L, MPI_Comm comm, const double *h_U, const char *path,
                    char *err, size_t errlen) {
   const milcGeom *g = &L->g;
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
   const int n0 = g->n[0];
+  pioFile f;
+  if (pioOpenWrite(&f, comm, path, err, errlen)) return -1;
   double *row = (double *) malloc((size_t) n0 * MILC_NL * sizeof(double));
-  int bad = row == NULL;
-  char tmp[1100];
-  snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-  MPI_File fh;
-  if (MPI_File_open(comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh) !=
-      MPI_SUCCESS) {
-    free(row);
-    snprintf(err, errlen, "cannot create gauge file '%s'", tmp);
-    return -1;
-  }
-  MPI_File_set_size(fh, 0);
+  if (!row) pioFail(&f, "no memory for a row");
   uint64_t sum = 0;
   for (int t = 0; t < g->n[3]; t++)
     for (int z = 0; z < g->n[2]; z++)
-      for (int y = 0; !bad && y < g->n[1]; y++) {
+      for (int y = 0; row && y < g->n[1]; y++) {
         const long gi0 = row_start(L, y, z, t);
         for (int x = 0; x < n0; x++) {
           const int site = row_site(L, x, y, z, t);
@@ -115,35 +96,23 @@ int milcGaugeWrite(const milcLattice *L, MPI_Comm comm, const double *h_U, const
           }
         }
         const MPI_Offset off = MILC_GAUGE_HEADER + (MPI_Offset) gi0 * MILC_NL * sizeof(double);
-        if (MPI_File_write_at(fh, off, row, n0 * MILC_NL, MPI_DOUBLE, MPI_STATUS_IGNORE) !=
-            MPI_SUCCESS)
-          bad = 1;
+        pioWriteMine(&f, off, row, n0 * MILC_NL * (int) sizeof(double));
       }
   free(row);
   uint64_t total = 0;
   MPI_Allreduce(&sum, &total, 1, MPI_UINT64_T, MPI_SUM, comm);
-  if (rank == 0) {
-    milcGaugeHeader h;
-    memset(&h, 0, sizeof(h));
-    memcpy(h.magic, MILC_GAUGE_MAGIC, 8);
-    h.version = MILC_GAUGE_VERSION;
-    h.per_site = MILC_NL;
-    for (int d = 0; d < 4; d++) h.global[d] = L->global[d];
-    h.checksum = total;
-    if (MPI_File_write_at(fh, 0, &h, (int) sizeof(h), MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-      bad = 1;
-  }
-  MPI_File_close(&fh);
-  int any = 0;
-  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
-  if (!any && rank == 0) any = rename(tmp, path) != 0;
-  MPI_Bcast(&any, 1, MPI_INT, 0, comm);
-  if (any) {
-    if (rank == 0) remove(tmp);
-    snprintf(err, errlen, "writing gauge file '%s' failed", path);
-    return -1;
-  }
-  return 0;
+  milcGaugeHeader h;
+  memset(&h, 0, sizeof(h));
+  memcpy(h.magic, MILC_GAUGE_MAGIC, 8);
+  h.version = MILC_GAUGE_VERSION;
+  h.per_site = MILC_NL;
+  for (int d = 0; d < 4; d++) h.global[d] = L->global[d];
+  h.checksum = total;
+  pioWriteAt(&f, 0, &h, (int) sizeof(h));
+  long long sites = 1;
+  for (int d = 0; d < 4; d++) sites *= L->global[d]; /* checked in 64 bits by main */
+  pioClose(&f, MILC_GAUGE_HEADER + sites * MILC_NL * (long long) sizeof(double));
+  return pioCommit(&f, "gauge file", err, errlen);
 }
 
 int milcGaugeRead(const milcLattice *L, MPI_Comm comm, double *h_U, const char *path, char *err,
@@ -151,8 +120,18 @@ int milcGaugeRead(const milcLattice *L, MPI_Comm comm, double *h_U, const char *
   const milcGeom *g = &L->g;
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
+  /* stat before the open: MPI_File_open of a FIFO blocks every rank */
+  char why0[600] = "";
+  if (rank == 0) fioCheckRegular(path, "gauge file", why0, sizeof(why0));
+  MPI_Bcast(why0, (int) sizeof(why0), MPI_CHAR, 0, comm);
+  if (why0[0]) {
+    snprintf(err, errlen, "%s", why0);
+    return -1;
+  }
   MPI_File fh;
-  if (MPI_File_open(comm, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh) != MPI_SUCCESS) {
+  char path_copy[1100];
+  snprintf(path_copy, sizeof(path_copy), "%s", path);
+  if (MPI_File_open(comm, path_copy, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh) != MPI_SUCCESS) {
     snprintf(err, errlen, "cannot read gauge file '%s'", path);
     return -1;
   }
@@ -162,9 +141,9 @@ int milcGaugeRead(const milcLattice *L, MPI_Comm comm, double *h_U, const char *
   char why[400] = "";
   MPI_Offset size = 0;
   MPI_File_get_size(fh, &size);
-  double sites = 1.0;
-  for (int d = 0; d < 4; d++) sites *= L->global[d];
-  const double want = MILC_GAUGE_HEADER + sites * MILC_NL * sizeof(double);
+  long long sites = 1;
+  for (int d = 0; d < 4; d++) sites *= L->global[d]; /* checked in 64 bits by main */
+  const long long want = MILC_GAUGE_HEADER + sites * MILC_NL * (long long) sizeof(double);
   if (rank == 0) {
     MPI_Status st;
     int got = 0;
@@ -186,9 +165,9 @@ int milcGaugeRead(const milcLattice *L, MPI_Comm comm, double *h_U, const char *
                "not %d x %d x %d x %d",
                path, (long long) h.global[0], (long long) h.global[1], (long long) h.global[2],
                (long long) h.global[3], L->global[0], L->global[1], L->global[2], L->global[3]);
-    } else if ((double) size != want) {
-      snprintf(why, sizeof(why), "gauge file '%s' is %s: %lld bytes, the lattice needs %.0f", path,
-               (double) size < want ? "truncated" : "too long", (long long) size, want);
+    } else if ((long long) size != want) {
+      snprintf(why, sizeof(why), "gauge file '%s' is %s: %lld bytes, the lattice needs %lld",
+               path, (long long) size < want ? "truncated" : "too long", (long long) size, want);
     }
   }
   MPI_Bcast(why, sizeof(why), MPI_CHAR, 0, comm);
@@ -207,8 +186,10 @@ int milcGaugeRead(const milcLattice *L, MPI_Comm comm, double *h_U, const char *
       for (int y = 0; !bad && y < g->n[1]; y++) {
         const long gi0 = row_start(L, y, z, t);
         const MPI_Offset off = MILC_GAUGE_HEADER + (MPI_Offset) gi0 * MILC_NL * sizeof(double);
-        if (MPI_File_read_at(fh, off, row, n0 * MILC_NL, MPI_DOUBLE, MPI_STATUS_IGNORE) !=
-            MPI_SUCCESS) {
+        MPI_Status st;
+        int got = -1;
+        if (MPI_File_read_at(fh, off, row, n0 * MILC_NL, MPI_DOUBLE, &st) != MPI_SUCCESS ||
+            (MPI_Get_count(&st, MPI_DOUBLE, &got), got != n0 * MILC_NL)) {
           bad = 1;
           break;
         }

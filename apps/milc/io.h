@@ -11,7 +11,10 @@
 
 #include "lattice.h"
 
-/* h_v: host vector in the build's layout. Collective. 0, or -1 + err. */
+/* h_v: host vector in the build's layout. Collective. Written through
+ * common/pario.h (PATH.tmp, every byte count, the sync and the size
+ * checked, renamed only then; an old PATH kept on failure). 0, or -1 with
+ * err naming the file, what failed and the free space, on every rank. */
 int milcVectorWrite(const milcLattice *L, MPI_Comm comm, const double *h_v, int p, const char *path,
                     char *err, size_t errlen);
 
@@ -25,7 +28,9 @@ int milcVectorWrite(const milcLattice *L, MPI_Comm comm, const double *h_v, int 
  * The checksum is a sum over every value of a hash of (position, bits)
  * modulo 2^64: order-free, so each rank adds its own part. Written as
  * PATH.tmp and renamed when complete. Reading checks the magic, version,
- * lattice, length and checksum and refuses the file with the reason. */
+ * lattice, length and checksum and refuses the file with the reason (a
+ * path that is not a regular file is refused before MPI_File_open, which
+ * a FIFO would block). Writing: through common/pario.h, as milcVectorWrite. */
 int milcGaugeWrite(const milcLattice *L, MPI_Comm comm, const double *h_U, const char *path,
                    char *err, size_t errlen);
 /* h_U: interior sites filled in the build's layout (halo: milcHaloFill). */

@@ -2,13 +2,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cli.h"
 #include "lattice.h"
 
 int milcLatticeCreate(milcLattice *L, const int global[4], const int n[4], const int offset[4],
                       char *err, size_t errlen) {
   memset(L, 0, sizeof(*L));
   milcGeom *g = &L->g;
-  long vhalo = 1, nint = 1;
+  long long ext[4];
   for (int d = 0; d < 4; d++) {
     /* Staggered fermions need even extents: the phases and the even/odd
      * split must be the same on the periodic images. */
@@ -21,16 +22,20 @@ int milcLatticeCreate(milcLattice *L, const int global[4], const int n[4], const
     /* An axis held whole wraps periodically on the rank: no halo. */
     g->hw[d] = n[d] < global[d];
     L->halo = L->halo || g->hw[d];
-    g->nh[d] = n[d] + 2 * g->hw[d];
+    ext[d] = (long long) n[d] + 2LL * g->hw[d];
+    g->nh[d] = (int) ext[d]; /* used only once the product is checked */
     g->offset[d] = offset[d];
-    vhalo *= g->nh[d];
-    nint *= n[d];
   }
-  if (vhalo > (1L << 30)) {
-    snprintf(err, errlen, "local lattice of %ld sites (halo included) is too large for int indices",
-             vhalo);
+  /* Sites are counted in ints: the block with its halo, checked in 64
+   * bits before any product is used (65536^4 wraps a long to 0). */
+  long long vhalo = 0;
+  if (cliProduct(ext, 4, 1LL << 30, &vhalo)) {
+    char num[64];
+    snprintf(err, errlen, "local lattice of %s sites (halo included) is too large for int "
+             "indices (at most 2^30)", cliProductText(ext, 4, num, sizeof(num)));
     return -1;
   }
+  const long nint = (long) n[0] * n[1] * n[2] * n[3]; /* < vhalo: no overflow */
   g->str[0] = 1;
   for (int d = 1; d < 4; d++) g->str[d] = g->str[d - 1] * g->nh[d - 1];
   for (int d = 0; d < 4; d++) {

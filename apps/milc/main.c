@@ -16,194 +16,63 @@
 #include "io.h"
 #include "kernels.h"
 #include "lattice.h"
+#include "options.h"
 #include "targetDP.h"
 
-static const char *const known[] = {
-    "--size=", "--decomposition=", "--mass=", "--tol=", "--maxiter=", "--seed=",
-    "--precision=", "--gauge=", "--print_every=", "--save=", "--gauge_file=", "--save_gauge=",
-    "--triad=", "--timing=", "--cg=", "--runs=", "--help", NULL};
-
-static void usage(void) {
-  printf(
-      "milc: staggered CG, (m^2 - D^2) x = b on the even sites\n"
-      "  --size X,Y,Z,T       global lattice (or one number for all four; default 8)\n"
-      "  --decomposition a,b,c,d  MPI ranks per axis (0: chosen, least halo surface; default 0)\n"
-      "  --mass m             quark mass, > 0 (default 0.1)\n"
-      "  --tol t              relative residual |r|/|b|, in (0, 1) (default 1e-8)\n"
-      "  --maxiter n          iteration limit (default 1000)\n"
-      "  --seed s             gauge field and source (default 1)\n"
-      "  --precision p        double or single: storage of the target fields (double)\n"
-      "  --gauge random|unit  random SU(3) or the free field (default random)\n"
-      "  --print_every n      progress line interval (default 10; 0: none)\n"
-      "  --save FILE          write the solution (even sites, global order)\n"
-      "  --gauge_file FILE    read the links from a file written by --save_gauge\n"
-      "  --save_gauge FILE    write the links (header, checksum; MPI-IO)\n"
-      "  --triad n            run a STREAM triad on n doubles per array after the solve and\n"
-      "                       give each kernel's bandwidth as %% of it (default 0: off)\n"
-      "  --timing events|sync kernels timed by events on the target, no host synchronisation\n"
-      "                       (default), or the target synchronised around each (as before)\n"
-      "  --cg fused|classic|ahead  CG kernels as QUDA's (r, then x and p together; alpha on\n"
-      "                       the target on one rank; default), as before (x and r, then p),\n"
-      "                       or fused with the host one iteration behind (one rank)\n"
-      "  --runs T:C,T:C,...   solve once per item (timing T, cg C; x from 0 each time) on the\n"
-      "                       same fields, one table and summary line each: variants\n"
-      "                       interleaved in one run (default: --timing:--cg, once)\n");
-}
-
-/* "8", "8,8,8,16" or "8x8x8x16": n numbers, or one for all. */
-static int parse4(const char *s, int v[4], char *err, size_t errlen, const char *what) {
-  int k = 0;
-  const char *c = s;
-  while (k < 4) {
-    char *end;
-    long x = strtol(c, &end, 10);
-    if (end == c || x < 0 || x > 1000000) break;
-    v[k++] = (int) x;
-    if (*end == '\0') {
-      c = end;
-      break;
-    }
-    if (*end != ',' && *end != 'x') {
-      k = -1;
-      break;
-    }
-    c = end + 1;
-  }
-  if (k == 1 && *c == '\0') {
-    v[1] = v[2] = v[3] = v[0];
-  } else if (k != 4 || *c != '\0') {
-    snprintf(err, errlen, "%s needs four integers like 8,8,8,16 (or one for all), not '%s'", what,
-             s);
-    return -1;
-  }
-  return 0;
-}
-
-static int fail(int rank, const char *err) {
+/* One message (rank 0), every rank leaves with the status: 2 for input
+ * refused before any work, 1 for a file that could not be written. */
+static int fail_with(int rank, const char *err, int status) {
   if (rank == 0) fprintf(stderr, "milc: error: %s\n", err);
   MPI_Finalize();
-  return 2;
+  return status;
 }
+static int fail(int rank, const char *err) { return fail_with(rank, err, 2); }
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank = 0, nranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  char err[512];
-  if (cliFlag(argc, argv, "--help")) {
-    if (rank == 0) usage();
+  char err[1200];
+  /* Every option, conflict, size and file is checked before any work
+   * (options.c; docs/milc.md): a wrapped size, a FIFO, a missing directory
+   * never reach the solve. */
+  milcOptions opt;
+  int rc = milcOptionsLoad(argc, argv, &opt, err, sizeof(err));
+  if (rc == 1) { /* --help */
+    if (rank == 0) milcOptionsUsage();
     MPI_Finalize();
     return 0;
   }
-  if (cliCheck(argc, argv, known)) return fail(rank, "bad command line (see --help)");
-
-  int global[4], request[4] = {0, 0, 0, 0};
-  if (parse4(cliString(argc, argv, "--size", "8"), global, err, sizeof(err), "size"))
-    return fail(rank, err);
-  if (parse4(cliString(argc, argv, "--decomposition", "0"), request, err, sizeof(err),
-             "decomposition"))
-    return fail(rank, err);
-  const double mass = cliDouble(argc, argv, "--mass", 0.1);
-  const double tol = cliDouble(argc, argv, "--tol", 1e-8);
-  const long maxiter = cliLong(argc, argv, "--maxiter", 1000, 1, 1000000000L);
-  const long seed = cliLong(argc, argv, "--seed", 1, 0, 0x7fffffffffffffffL);
-  const long print_every = cliLong(argc, argv, "--print_every", 10, 0, 1000000000L);
-  const long triad_n = cliLong(argc, argv, "--triad", 0, 0, 1L << 30);
-  const char *precision = cliString(argc, argv, "--precision", "double");
-  const char *gauge = cliString(argc, argv, "--gauge", "random");
-  const char *timing = cliString(argc, argv, "--timing", "events");
-  const char *cgv = cliString(argc, argv, "--cg", "fused");
-  const char *runs_arg = cliString(argc, argv, "--runs", NULL);
-  const char *save = cliString(argc, argv, "--save", NULL);
-  const char *gauge_file = cliString(argc, argv, "--gauge_file", NULL);
-  const char *save_gauge = cliString(argc, argv, "--save_gauge", NULL);
-
-  if (!(mass > 0.0) || !isfinite(mass))
-    return fail(rank, "mass must be a finite number > 0 (m^2 - D^2 is then positive definite)");
-  if (!(tol > 0.0 && tol < 1.0)) return fail(rank, "tol must be in (0, 1)");
-  milcPrecision prec = MILC_DOUBLE;
-  if (strcmp(precision, "double") == 0) {
-    prec = MILC_DOUBLE;
-  } else if (strcmp(precision, "single") == 0) {
-    prec = MILC_SINGLE;
-  } else {
-    snprintf(err, sizeof(err), "precision must be double or single, not '%s'", precision);
-    return fail(rank, err);
-  }
-  if (strcmp(timing, "events") && strcmp(timing, "sync")) {
-    snprintf(err, sizeof(err), "timing must be events or sync, not '%s'", timing);
-    return fail(rank, err);
-  }
-  if (strcmp(cgv, "fused") && strcmp(cgv, "classic") && strcmp(cgv, "ahead")) {
-    snprintf(err, sizeof(err), "cg must be fused, classic or ahead, not '%s'", cgv);
-    return fail(rank, err);
-  }
-  /* The solves: --runs, or the one of --timing and --cg. */
-  enum { MAXRUNS = 32 };
+  if (rc) return fail(rank, err);
+  if (milcOptionsCheckSizes(&opt, nranks, err, sizeof(err))) return fail(rank, err);
+  if (rank == 0) rc = milcOptionsCheckFiles(&opt, err, sizeof(err)) != 0;
+  MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (rc) return fail(rank, err);
+  const int *global = opt.size, *request = opt.decomposition;
+  const double mass = opt.mass, tol = opt.tol;
+  const long maxiter = opt.maxiter, seed = opt.seed, print_every = opt.print_every;
+  const long triad_n = opt.triad;
+  const milcPrecision prec = opt.precision == 1 ? MILC_SINGLE : MILC_DOUBLE;
+  const char *precision = prec == MILC_SINGLE ? "single" : "double";
+  const char *gauge = opt.gauge == MILC_GAUGE_UNIT ? "unit" : "random";
+  const char *save = opt.save[0] ? opt.save : NULL;
+  const char *gauge_file = opt.gauge_file[0] ? opt.gauge_file : NULL;
+  const char *save_gauge = opt.save_gauge[0] ? opt.save_gauge : NULL;
+  const int nruns = opt.nruns;
+  enum { MAXRUNS = MILC_MAXRUNS };
   milcTiming run_timing[MAXRUNS];
   milcCgVariant run_cg[MAXRUNS];
-  int nruns = 0;
-  if (runs_arg) {
-    const char *c = runs_arg;
-    while (*c) {
-      const size_t len = strcspn(c, ",");
-      char item[64];
-      if (len == 0 || len >= sizeof(item) || nruns == MAXRUNS) {
-        nruns = -1;
-        break;
-      }
-      memcpy(item, c, len);
-      item[len] = '\0';
-      char *colon = strchr(item, ':');
-      if (!colon) {
-        nruns = -1;
-        break;
-      }
-      *colon = '\0';
-      const int t = !strcmp(item, "events") ? 0 : !strcmp(item, "sync") ? 1 : -1;
-      const int v = !strcmp(colon + 1, "fused")     ? 0
-                    : !strcmp(colon + 1, "classic") ? 1
-                    : !strcmp(colon + 1, "ahead")   ? 2
-                                                    : -1;
-      if (t < 0 || v < 0) {
-        nruns = -1;
-        break;
-      }
-      run_timing[nruns] = t ? MILC_TIME_SYNC : MILC_TIME_EVENTS;
-      run_cg[nruns++] = v == 2 ? MILC_CG_AHEAD : v ? MILC_CG_CLASSIC : MILC_CG_FUSED;
-      c += len;
-      if (*c == ',') c++;
-    }
-    if (nruns <= 0) {
-      snprintf(err, sizeof(err),
-               "runs must be 1 to %d items timing:cg (events|sync : fused|classic|ahead), comma "
-               "separated, not '%s'", (int) MAXRUNS, runs_arg);
-      return fail(rank, err);
-    }
-  } else {
-    run_timing[0] = strcmp(timing, "sync") ? MILC_TIME_EVENTS : MILC_TIME_SYNC;
-    run_cg[0] = !strcmp(cgv, "classic") ? MILC_CG_CLASSIC
-                : !strcmp(cgv, "ahead")   ? MILC_CG_AHEAD
-                                          : MILC_CG_FUSED;
-    nruns = 1;
-  }
-  if (strcmp(gauge, "random") && strcmp(gauge, "unit")) {
-    snprintf(err, sizeof(err), "gauge must be random or unit, not '%s'", gauge);
-    return fail(rank, err);
+  for (int k = 0; k < nruns; k++) {
+    run_timing[k] = opt.run_timing[k] == 1 ? MILC_TIME_SYNC : MILC_TIME_EVENTS;
+    run_cg[k] = opt.run_cg[k] == 2 ? MILC_CG_AHEAD : opt.run_cg[k] == 1 ? MILC_CG_CLASSIC
+                                                                        : MILC_CG_FUSED;
   }
 
   /* Decomposition (common/decomp): every axis must split evenly into even
    * local extents, so the choice is made on the half extents. */
   int dims[4], local[4], half[4];
-  for (int d = 0; d < 4; d++) {
-    if (global[d] < 2 || global[d] % 2) {
-      snprintf(err, sizeof(err), "size along %c must be even and >= 2, not %d", "xyzt"[d],
-               global[d]);
-      return fail(rank, err);
-    }
-    half[d] = global[d] / 2;
-  }
+  for (int d = 0; d < 4; d++) half[d] = global[d] / 2; /* even: options.c */
   if (decompChooseDimsN(nranks, 4, half, request, dims, err, sizeof(err))) {
     /* Say why in the user's terms: no split at all, or only odd ones. */
     if (decompChooseDimsN(nranks, 4, global, request, dims, err, sizeof(err)))
@@ -243,21 +112,35 @@ int main(int argc, char **argv) {
   if (gauge_file) {
     if (milcGaugeRead(&L, comm, h_U, gauge_file, err, sizeof(err))) return fail(rank, err);
     gauge = gauge_file;
-  } else if (strcmp(gauge, "unit") == 0) {
+  } else if (opt.gauge == MILC_GAUGE_UNIT) {
     milcGaugeUnit(&L, h_U);
   } else {
     milcGaugeRandom(&L, h_U, (uint64_t) seed);
   }
+  if (opt.inject_nan && offset[0] == 0 && offset[1] == 0 && offset[2] == 0 && offset[3] == 0) {
+    const int x0[4] = {0, 0, 0, 0}; /* test hook: global site 0, link x, real part of (0, 0) */
+    h_U[TDP_INDEX(L.g.nall, MILC_NL, milcSiteAt(&L.g, x0), 0)] = NAN;
+  }
   if (save_gauge && milcGaugeWrite(&L, comm, h_U, save_gauge, err, sizeof(err)))
-    return fail(rank, err);
+    return fail_with(rank, err, 1);
   if (rank == 0) {
     printf("# milc staggered CG: %s\n", targetConfigString());
     printf("# lattice %d x %d x %d x %d, %d rank(s) as %d x %d x %d x %d, precision %s\n",
            global[0], global[1], global[2], global[3], nranks, dims[0], dims[1], dims[2], dims[3],
            precision);
-    printf("# gauge %s, seed %ld, mass %g, tol %g, maxiter %ld, %s%s%s%s\n", gauge, seed, mass,
-           tol, maxiter, runs_arg ? "runs " : "timing ", runs_arg ? runs_arg : timing,
-           runs_arg ? "" : ", cg ", runs_arg ? "" : cgv);
+    if (opt.runs[0])
+      printf("# gauge %s, seed %ld, mass %g, tol %g, maxiter %ld, runs %s\n", gauge, seed, mass,
+             tol, maxiter, opt.runs);
+    else
+      printf("# gauge %s, seed %ld, mass %g, tol %g, maxiter %ld, timing %s, cg %s\n", gauge,
+             seed, mass, tol, maxiter, milcTimingName(opt.timing), milcCgName(opt.cg));
+    for (int k = 0; k < nruns; k++) {
+      if (run_cg[k] == MILC_CG_AHEAD && nranks > 1) { /* cg.h: fused there; said, once */
+        printf("# --cg ahead needs one rank: fused on %d ranks\n", nranks);
+        break;
+      }
+    }
+    if (opt.inject_nan) printf("# inject_nan: a NaN in the link of site 0, direction x\n");
   }
 
   void *t_U = milcFieldAlloc(&L, MILC_NL, esize), *t_b = milcFieldAlloc(&L, MILC_NV, esize),
@@ -320,25 +203,49 @@ int main(int argc, char **argv) {
       const char *names[MILC_K_NKIND] = {"dslash", "blas", "halo"};
       for (int i = 0; i < MILC_K_NKIND; i++) {
         const double gbs = tmax[i] > 0 ? bsum[i] / tmax[i] * 1e-9 : 0.0;
-        printf("# %-8s %8ld %10.4f %10.2f %10.2f %8.1f\n", names[i], cnt[k].calls[i], tmax[i],
-               tmax[i] > 0 ? fsum[i] / tmax[i] * 1e-9 : 0.0, gbs,
-               triad > 0 && i != MILC_K_HALO ? 100.0 * gbs / triad : 0.0);
+        char pct[32] = "-"; /* no triad ran (or the halo): no share to give, not 0 */
+        if (triad > 0 && i != MILC_K_HALO) snprintf(pct, sizeof(pct), "%.1f", 100.0 * gbs / triad);
+        printf("# %-8s %8ld %10.4f %10.2f %10.2f %8s\n", names[i], cnt[k].calls[i], tmax[i],
+               tmax[i] > 0 ? fsum[i] / tmax[i] * 1e-9 : 0.0, gbs, pct);
       }
-      const double gbs = rk->bytes / rk->seconds * 1e-9;
+      const double gbs = rk->seconds > 0 ? rk->bytes / rk->seconds * 1e-9 : 0.0;
       if (triad > 0)
         printf("# triad %.2f GB/s (all ranks together, this run); CG %.1f%% of it\n", triad,
                100.0 * gbs / triad);
-      printf("CG %s: iterations %ld, restarts %d, |r|/|b| %.3e, true residual %.3e, time %.4f s, "
-             "%.2f GFLOP/s, %.2f GB/s\n",
-             rk->converged ? "converged" : "NOT converged", rk->iterations, rk->restarts,
-             rk->residual, rk->true_residual, rk->seconds, rk->flops / rk->seconds * 1e-9, gbs);
+      if (rk->breakdown) /* no residual to report: it is not a number */
+        printf("CG broke down: iterations %ld, restarts %d, time %.4f s\n", rk->iterations,
+               rk->restarts, rk->seconds);
+      else
+        printf("CG %s: iterations %ld, restarts %d, |r|/|b| %.3e, true residual %.3e, time "
+               "%.4f s, %.2f GFLOP/s, %.2f GB/s\n",
+               rk->converged ? "converged" : "NOT converged", rk->iterations, rk->restarts,
+               rk->residual, rk->true_residual, rk->seconds,
+               rk->seconds > 0 ? rk->flops / rk->seconds * 1e-9 : 0.0, gbs);
     }
   }
-  if (res.breakdown && rank == 0)
+  char value[40];
+  if (rank == 0 && res.breakdown)
+    snprintf(value, sizeof(value), isnan(res.breakdown_value) ? "NaN" : "%g",
+             res.breakdown_value);
+  if (rank == 0 && res.breakdown == MILC_CG_BREAKDOWN_PAP)
     fprintf(stderr,
-            "milc: error: CG broke down at iteration %ld: <p, M p> is not positive and "
-            "finite (non-finite links or source?)\n",
-            res.iterations);
+            "milc: error: CG broke down at iteration %ld: <p, M p> = %s is not positive and "
+            "finite (a NaN or infinity in the links or the source, or m^2 |p|^2 beyond a "
+            "double: mass %g?)\n",
+            res.iterations, value, mass);
+  else if (rank == 0 && res.breakdown == MILC_CG_BREAKDOWN_START)
+    fprintf(stderr,
+            "milc: error: CG broke down before the first iteration: %s = %s is not finite (a "
+            "non-finite value in the links or the source)\n",
+            isfinite(res.breakdown_value) ? "|b|^2" : "|b - M x0|^2", value);
+  else if (rank == 0 && res.breakdown == MILC_CG_BREAKDOWN_ZERO_SOURCE)
+    fprintf(stderr, "milc: error: CG broke down before the first iteration: the source b is 0, "
+                    "so |r|/|b| means nothing (the solution is x = 0)\n");
+  else if (rank == 0 && res.breakdown == MILC_CG_BREAKDOWN_RESIDUAL)
+    fprintf(stderr,
+            "milc: error: CG broke down after iteration %ld: the true residual |b - M x|^2 = %s "
+            "is not finite\n",
+            res.iterations, value);
   else if (!res.converged && rank == 0)
     fprintf(stderr,
             "milc: error: not converged in %ld iterations and %d restarts (true residual "
@@ -348,8 +255,14 @@ int main(int argc, char **argv) {
                 ? "; single precision cannot reach this tolerance here: use double"
                 : "");
   int status = res.converged ? 0 : 1;
-  if (save) {
+  if (save && res.breakdown) { /* x is no answer (NaN, or nothing done): keep the old file */
+    if (rank == 0)
+      fprintf(stderr, "milc: --save '%s' not written: the solve broke down (an old file of that "
+                      "name is unchanged)\n", save);
+  } else if (save) {
     milcDownload(&L, h_v, t_x, MILC_NV, prec);
+    /* the verdict above stands; a solution that cannot be written fails
+     * the run (common/pario: the old file kept, one message, every rank) */
     if (milcVectorWrite(&L, comm, h_v, MILC_EVEN, save, err, sizeof(err))) {
       if (rank == 0) fprintf(stderr, "milc: error: %s\n", err);
       status = 1;

@@ -12,6 +12,15 @@
 #   Odd input: restarts with other physics, FIFO/directory/device as
 #   restart file, over-long parameter lines, an out-of-range triad size,
 #   --steps 0 with a checkpoint, bad lbcmp tolerances.
+#   Issue 27: every path the run writes (CSV, checkpoint, snapshots, their
+#   .tmp, summary) and reads (params) checked before any work: FIFOs,
+#   directories, missing or read-only directories, one file for two uses;
+#   strict numbers (5x, 1e-400), NUL bytes, conflicting options; what is not
+#   done said (validation skipped, no triad); rho and case in the checkpoint
+#   (and a version-2 one read); the scaling plot's block per rank; the
+#   device scripts parse, and run_multigpu.sh's lb section rehearsed on the
+#   CPU (LB_SMOKE=1) runs the shear wave and compares checkpoints bitwise.
+#   Every run under `timeout`: a hang is a failure.
 # Prints `ok - name` / `not ok - name` lines and exits 0 (tests/README.md).
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 . tests/suites/lib/common.bash # $tmp, ok, notok
@@ -73,11 +82,13 @@ else
   notok "CSV after a restart from step 20 (old rows to 30) equals the uninterrupted run's (rc $rc)" "$tmp/cont.csv"
   diff <(strip "$tmp/cont.csv") <(strip "$tmp/ref.csv") | head -n 8
 fi
-cp "$tmp/cont.csv" "$tmp/cont.csv.before"
-refused "restart onto a CSV of another case (other header)" "cont.csv' has the header" \
-  --output "$tmp/cont" "${flow[@]}" --case uniform --amplitude 0 --steps 40 \
-  --restart "$tmp/good20.chk"
-cmp -s "$tmp/cont.csv" "$tmp/cont.csv.before" && ok "the CSV with the other header is unchanged" ||
+# A CSV of another run (case uniform: another metric column) where the
+# restart would append (the case itself is in the checkpoint: issue 27).
+lb 1 other --size 16x12x8 --steps 2
+cp "$tmp/other.csv" "$tmp/other.csv.before"
+refused "restart onto a CSV of another case (other header)" "other.csv' has the header" \
+  --output "$tmp/other" "${flow[@]}" --steps 40 --restart "$tmp/good20.chk"
+cmp -s "$tmp/other.csv" "$tmp/other.csv.before" && ok "the CSV with the other header is unchanged" ||
   notok "the CSV with the other header is unchanged"
 
 # ---------------------------------------------------------------- restart: physics
@@ -131,6 +142,140 @@ if [ "$r" -eq 2 ] && grep -q "is a FIFO" "$tmp/cmp.log"; then
   ok "lbcmp refuses a FIFO without blocking"
 else
   notok "lbcmp refuses a FIFO without blocking (status $r; 124: it hung)" "$tmp/cmp.log"
+fi
+
+# ---------------------------------------------------------------- files of the wrong kind (issue 27)
+# Every path the run will write is checked before any work: a FIFO would
+# block its open (before step 0 for the CSV, after the last step for the
+# summary), a directory would fail the final rename after the whole run.
+mkfifo "$tmp/ff.csv" "$tmp/sum.fifo" "$tmp/p.fifo" "$tmp/ft.chk.tmp"
+mkdir "$tmp/sumdir" "$tmp/dv_00000002.vtk"
+tiny=(--size 8x8x8 --steps 2)
+refused "FIFO as the CSV time series <output>.csv (no hang)" \
+  "ff.csv': it is a FIFO, not a regular file" --output "$tmp/ff" "${tiny[@]}"
+refused "FIFO as --summary (no hang after the last step)" \
+  "sum.fifo': it is a FIFO, not a regular file" "${tiny[@]}" --summary "$tmp/sum.fifo"
+refused "FIFO as --params (no hang)" "p.fifo' is a FIFO, not a regular file" --params "$tmp/p.fifo"
+refused "FIFO at the checkpoint's temporary name" "ft.chk.tmp': it is a FIFO" --output "$tmp/ft" \
+  "${tiny[@]}" --checkpoint_every 1
+refused "directory as --summary" "sumdir': Is a directory" "${tiny[@]}" --summary "$tmp/sumdir"
+refused "directory as a VTK snapshot's name (before the run, not at its rename)" \
+  "dv_00000002.vtk': Is a directory" --output "$tmp/dv" "${tiny[@]}" --vtk_every 1
+refused "--summary in a directory that does not exist (before the run)" \
+  "cannot create '.*no/such/s.csv': No such file or directory" "${tiny[@]}" \
+  --summary "$tmp/no/such/s.csv"
+refused "--summary X.csv with --output X (one file for both)" "name the same file" \
+  --output "$tmp/same" "${tiny[@]}" --summary "$tmp/same.csv"
+refused "--summary onto the restart checkpoint" "name the same file" "${flow[@]}" --steps 40 \
+  --restart "$tmp/good20.chk" --summary "$tmp/good20.chk"
+ro=$tmp/ro
+mkdir -p "$ro"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o ro,size=64k tmpfs "$ro" 2>/dev/null; then
+  refused "--summary in a read-only directory (before the run)" "ro/s.csv': Read-only file system" \
+    "${tiny[@]}" --summary "$ro/s.csv"
+  umount "$ro"
+elif [ "$(id -u)" != 0 ]; then
+  chmod 555 "$ro"
+  refused "--summary in a read-only directory (before the run)" "ro/s.csv': Permission denied" \
+    "${tiny[@]}" --summary "$ro/s.csv"
+  chmod 755 "$ro"
+else
+  echo "ok - --summary in a read-only directory # SKIP root without mount (a read-only tmpfs is needed)"
+fi
+
+# ---------------------------------------------------------------- options (issue 27)
+refused "--steps 5x" "steps needs an integer, not '5x'" --size 8x8x8 --steps 5x
+refused "--tau 1e-400 (underflows a double)" "tau: '1e-400' underflows a double" --tau 1e-400
+refused "--overlap 1 with --kernel split" "overlap 1 needs kernel fused" --overlap 1 --kernel split
+refused "inject_nan beyond steps" "inject_nan 50 is beyond steps = 40" --inject_nan 50 --steps 40
+# A NUL hides the line's length from strlen: the tail past it (steps = 3)
+# was read as a line of its own on main.
+printf 'size = 8 8 8\ntau = 0.8\0%1020s steps = 3\n' "" >"$tmp/nul.params"
+refused "NUL byte inside a parameter-file line" "nul.params:2: .*NUL byte" --params "$tmp/nul.params"
+lb 1 zv --size 12x4x4 --case poiseuille --walls x --force 0,1e-6,0 --steps 0
+if [ "$rc" -eq 0 ] && grep -q "^# validation skipped: no step was run" "$tmp/zv.log" &&
+   ! grep -qE "^(PASS|FAIL)" "$tmp/zv.log"; then
+  ok "--steps 0: no verdict, and 'validation skipped' said"
+else
+  notok "--steps 0: no verdict, and 'validation skipped' said (rc $rc)" "$tmp/zv.log"
+fi
+lb 1 uv --size 8x8x8 --steps 2
+if [ "$rc" -eq 0 ] && grep -q "^# validation skipped: case uniform has no check" "$tmp/uv.log"; then
+  ok "case uniform: 'validation skipped' said"
+else
+  notok "case uniform: 'validation skipped' said (rc $rc)" "$tmp/uv.log"
+fi
+rm -f "$tmp/nts.csv"
+lb 1 nt --size 8x8x8 --steps 4 --summary "$tmp/nts.csv"
+pct=$(awk '$1 == "#" && ($2 == "update" || $2 == "step") { printf "%s ", $5 }' "$tmp/nt.log")
+if [ "$rc" -eq 0 ] && [ "$pct" = "- - " ] &&
+   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            { bad = $c["triad_gbs"] != "" || $c["step_pct_triad"] != "" || $c["update_pct_triad"] != "" }
+            END { exit bad || NR != 2 }' "$tmp/nts.csv"; then
+  ok "no triad run: %triad is '-' in the table and empty in the summary row"
+else
+  notok "no triad run: %triad is '-' in the table and empty in the summary row (table: '$pct')" "$tmp/nt.log"
+fi
+
+# ---------------------------------------------------------------- verdicts after a restart (issue 27)
+# The Poiseuille verdict depends on rho: the checkpoint stores it (and the
+# case), and a restart that contradicts them is refused.
+pflow=(--size 12x4x4 --case poiseuille --walls x --force 0,1e-5,0 --print_every 100
+       --checkpoint_every 100 --validate 0)
+lb 1 p100 "${pflow[@]}" --steps 100
+if [ "$rc" -ne 0 ]; then
+  notok "Poiseuille run for the restart checks (rc $rc)" "$tmp/p100.log"
+else
+  refused "restart with another rho" "rho: 1 in the checkpoint, 2 now" "${pflow[@]}" --steps 200 \
+    --restart "$tmp/p100.chk" --rho 2
+  refused "restart with another case" "case: poiseuille in the checkpoint, uniform now" \
+    "${pflow[@]}" --case uniform --steps 200 --restart "$tmp/p100.chk"
+fi
+# A checkpoint of version 2 (written by main at 904b6c2: no rho, no case)
+# is read, and the run says what it could not check.
+cp tests/suites/data/lb-v2-4x4x6.chk "$tmp/v2.chk"
+v2=(--size 4x4x6 --case poiseuille --walls z --force 1e-5,0,0 --print_every 10 --validate 0)
+lb 1 v2r "${v2[@]}" --tau 0.8 --steps 20 --restart "$tmp/v2.chk"
+if [ "$rc" -eq 0 ] && grep -q "^# checkpoint '.*v2.chk' is version 2: it does not record rho and case" "$tmp/v2r.log" &&
+   grep -q "^step       20 " "$tmp/v2r.log"; then
+  ok "a version-2 checkpoint is read, and the run says rho and case are unchecked"
+else
+  notok "a version-2 checkpoint is read, and the run says rho and case are unchecked (rc $rc)" "$tmp/v2r.log"
+fi
+refused "version-2 checkpoint with another tau" "tau: 0.8 in the checkpoint, 1 now" \
+  "${v2[@]}" --steps 20 --restart "$tmp/v2.chk"
+
+# ---------------------------------------------------------------- scaling plot (issue 27)
+# plot_scaling.py names the block per rank the rows have, not always 64^3.
+rm -f "$tmp/scal.csv"
+lb 1 s1 --size 16x16x16 --steps 4 --print_every 0 --summary "$tmp/scal.csv"
+lb 2 s2 --size 32x16x16 --decomposition 2,1,1 --steps 4 --print_every 0 --summary "$tmp/scal.csv"
+if python3 apps/lb/plot_scaling.py "$tmp/scal.csv" >"$tmp/plot.log" 2>&1 &&
+   grep -q "16^3 per rank" "$tmp/plot.log" && ! grep -q "64^3" "$tmp/plot.log" &&
+   grep -q "^    2 ranks" "$tmp/plot.log"; then
+  ok "plot_scaling.py names the rows' block per rank (16^3), not a fixed 64^3"
+else
+  notok "plot_scaling.py names the rows' block per rank (16^3), not a fixed 64^3" "$tmp/plot.log"
+fi
+
+# ---------------------------------------------------------------- device scripts (issue 27)
+# They need GPUs; here they must parse, and the CPU rehearsal of the
+# multi-GPU section (LB_SMOKE=1: the default C build, 2 and 4 ranks on the
+# host standing in for GPUs) must run the shear wave and compare the
+# checkpoints bitwise.
+for s in scripts/run_multigpu.sh apps/lb/run_device.sh apps/milc/run_device.sh tests/run_device.sh; do
+  if bash -n "$s" 2>"$tmp/n.log"; then ok "bash -n $s"; else notok "bash -n $s" "$tmp/n.log"; fi
+done
+LB_SMOKE=1 MG_PARTS=lb OUT="$tmp/mg" timeout -k 5 600 bash scripts/run_multigpu.sh >"$tmp/mg.log" 2>&1
+dl=$tmp/mg/lb_device.log
+nsame=$(grep -c "^ok - .*: checkpoint bitwise equal to 1 rank's" "$dl" 2>/dev/null)
+ncase=$(grep -c "^# case shearwave" "$dl" 2>/dev/null)
+if [ "${nsame:-0}" -ge 5 ] && ! grep -q "^not ok" "$dl" && [ "${ncase:-0}" -ge 7 ] &&
+   ! grep -q "^# case uniform" "$dl"; then
+  ok "run_multigpu.sh lb section, CPU rehearsal: shear wave throughout, $nsame checkpoints bitwise equal to 1 rank's"
+else
+  notok "run_multigpu.sh lb section, CPU rehearsal: shear wave throughout, checkpoints compared bitwise ($nsame compared, $ncase shear-wave runs)" "$tmp/mg.log"
+  grep -E "^(not ok|ok) -|^# case" "$dl" 2>/dev/null | head -n 20
 fi
 
 # ---------------------------------------------------------------- full disk

@@ -118,7 +118,7 @@ refused "case unknown" "case must be uniform, shearwave or poiseuille" 1 --case 
 refused "walls unknown axis" "walls must be none or axes" 1 --walls w
 refused "steps negative" "must be >= 0" 1 --steps -1
 refused "steps not integer" "steps needs an integer" 1 --steps 1.5
-refused "steps beyond a long" "steps needs an integer" 1 --steps 99999999999999999999
+refused "steps beyond a long" "steps must be an integer in" 1 --steps 99999999999999999999
 refused "print_every negative" "must be >= 0" 1 --print_every -1
 refused "vtk_every negative" "must be >= 0" 1 --vtk_every -1
 refused "checkpoint_every negative" "must be >= 0" 1 --checkpoint_every -1
@@ -163,17 +163,19 @@ lb 2 good "${flow[@]}" --steps 20
 if [ "$rc" -ne 0 ] || [ ! -f "$tmp/good.chk" ]; then
   notok "reference run for the checkpoint faults" "$tmp/good.log"
 else
-  # A checkpoint that cannot be written mid-run (its temporary name taken,
-  # as when the directory turns read-only): error, exit 1, the last good
-  # one untouched. The run restarts from good.chk and writes good.chk.
+  # A checkpoint whose temporary name is taken (by a directory, as a
+  # crashed tool might leave): refused before any step (issue 27; it used
+  # to fail mid-run), the last good checkpoint untouched. The run would
+  # restart from good.chk and write good.chk. (Writes that fail mid-run:
+  # lb_safety.sh, full disk.)
   cp "$tmp/good.chk" "$tmp/good20.chk"
   mkdir "$tmp/good.chk.tmp"
   lb 2 good "${flow[@]}" --steps 40 --restart "$tmp/good20.chk"
-  if [ "$rc" -eq 1 ] && grep -q "lb: error: cannot create '.*good.chk.tmp'" "$tmp/good.log" &&
-     cmp -s "$tmp/good.chk" "$tmp/good20.chk"; then
-    ok "checkpoint that cannot be written: error, exit 1, previous checkpoint intact"
+  if [ "$rc" -eq 2 ] && grep -q "lb: error: cannot create '.*good.chk.tmp': Is a directory" "$tmp/good.log" &&
+     ! grep -q "^step " "$tmp/good.log" && cmp -s "$tmp/good.chk" "$tmp/good20.chk"; then
+    ok "checkpoint whose temporary name is a directory: refused before any step, exit 2, previous checkpoint intact"
   else
-    notok "checkpoint that cannot be written: error, exit 1 (got $rc), previous checkpoint intact" \
+    notok "checkpoint whose temporary name is a directory: refused before any step, exit 2 (got $rc), previous checkpoint intact" \
       "$tmp/good.log"
   fi
   rmdir "$tmp/good.chk.tmp"

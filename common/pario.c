@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common/fileio.h"
+#include "fileio.h"
 #include "pario.h"
 
 /* Agree across ranks: did any fail? */
@@ -17,7 +17,7 @@ static int any(MPI_Comm comm, int flag) {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void fail(lbPFile *f, const char *fmt, ...) {
+static void fail(pioFile *f, const char *fmt, ...) {
   if (f->failed) return; /* the first failure is the one worth naming */
   f->failed = 1;
   va_list ap;
@@ -33,12 +33,21 @@ static const char *mpi_why(int rc, char *buf) {
   return buf;
 }
 
-int lbPOpenWrite(lbPFile *f, MPI_Comm comm, const char *path, char *err, size_t len) {
+int pioOpenWrite(pioFile *f, MPI_Comm comm, const char *path, char *err, size_t len) {
   memset(f, 0, sizeof(*f));
   f->comm = comm;
   MPI_Comm_rank(comm, &f->rank);
   snprintf(f->path, sizeof(f->path), "%s", path);
   snprintf(f->tmp, sizeof(f->tmp), "%s.tmp", path);
+  /* stat before the open: a FIFO under the temporary name would block
+   * MPI_File_open on every rank, a directory fail it without a reason */
+  char why0[600] = "";
+  if (f->rank == 0) fioCheckOutput(f->tmp, "temporary file", why0, sizeof(why0));
+  MPI_Bcast(why0, (int) sizeof(why0), MPI_CHAR, 0, comm);
+  if (why0[0]) {
+    snprintf(err, len, "%s", why0);
+    return -1;
+  }
   int rc = MPI_File_open(comm, f->tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &f->fh);
   if (any(comm, rc != MPI_SUCCESS)) {
     char why[MPI_MAX_ERROR_STRING] = "";
@@ -58,8 +67,8 @@ int lbPOpenWrite(lbPFile *f, MPI_Comm comm, const char *path, char *err, size_t 
   return 0;
 }
 
-void lbPWriteAt(lbPFile *f, MPI_Offset off, const void *buf, int nbytes) {
-  if (f->rank != 0 || f->failed) return;
+void pioWriteMine(pioFile *f, MPI_Offset off, const void *buf, int nbytes) {
+  if (f->failed) return;
   MPI_Status st;
   char why[MPI_MAX_ERROR_STRING];
   int rc = MPI_File_write_at(f->fh, off, buf, nbytes, MPI_BYTE, &st), done = -1;
@@ -74,27 +83,37 @@ void lbPWriteAt(lbPFile *f, MPI_Offset off, const void *buf, int nbytes) {
     fail(f, "short write at offset %lld: %d of %d bytes written", (long long) off, done, nbytes);
 }
 
-static int block_type(const int gsize[3], const int lsize[3], const int start[3], int recbytes,
-                      MPI_Datatype *rec, MPI_Datatype *block) {
-  int g[3], l[3], s[3];
-  memcpy(g, gsize, sizeof(g));
-  memcpy(l, lsize, sizeof(l));
-  memcpy(s, start, sizeof(s));
+void pioWriteAt(pioFile *f, MPI_Offset off, const void *buf, int nbytes) {
+  if (f->rank == 0) pioWriteMine(f, off, buf, nbytes);
+}
+
+/* The subarray type of a block; its record count in *count (a block of a
+ * checked lattice fits an int: the callers' sites per rank do). */
+static int block_type(int ndim, const int gsize[], const int lsize[], const int start[],
+                      int recbytes, MPI_Datatype *rec, MPI_Datatype *block, int *count) {
+  int g[4], l[4], s[4];
+  *count = 1;
+  for (int d = 0; d < ndim && d < 4; d++) {
+    g[d] = gsize[d];
+    l[d] = lsize[d];
+    s[d] = start[d];
+    *count *= lsize[d];
+  }
   MPI_Type_contiguous(recbytes, MPI_BYTE, rec);
   MPI_Type_commit(rec);
-  MPI_Type_create_subarray(3, g, l, s, MPI_ORDER_C, *rec, block);
+  MPI_Type_create_subarray(ndim, g, l, s, MPI_ORDER_C, *rec, block);
   return MPI_Type_commit(block);
 }
 
-void lbPWriteBlock(lbPFile *f, MPI_Offset disp, const int gsize[3], const int lsize[3],
-                   const int start[3], int recbytes, const void *buf) {
+void pioWriteBlock(pioFile *f, MPI_Offset disp, int ndim, const int gsize[], const int lsize[],
+                   const int start[], int recbytes, const void *buf) {
   /* Every rank takes part in the collective write even after a failure of
    * its own: the others are waiting in it. */
   MPI_Datatype rec, block;
-  block_type(gsize, lsize, start, recbytes, &rec, &block);
+  int count = 0;
+  block_type(ndim, gsize, lsize, start, recbytes, &rec, &block, &count);
   MPI_Status st;
   char native[] = "native", why[MPI_MAX_ERROR_STRING];
-  const int count = lsize[0] * lsize[1] * lsize[2];
   int rc = MPI_File_set_view(f->fh, disp, rec, block, native, MPI_INFO_NULL);
   if (rc == MPI_SUCCESS) {
     rc = MPI_File_write_all(f->fh, buf, count, rec, &st);
@@ -115,7 +134,7 @@ void lbPWriteBlock(lbPFile *f, MPI_Offset disp, const int gsize[3], const int ls
   MPI_Type_free(&rec);
 }
 
-void lbPClose(lbPFile *f, long long bytes) {
+void pioClose(pioFile *f, long long bytes) {
   char why[MPI_MAX_ERROR_STRING];
   if (!f->open) return;
   int rc = MPI_File_sync(f->fh);
@@ -133,9 +152,9 @@ void lbPClose(lbPFile *f, long long bytes) {
   }
 }
 
-void lbPFail(lbPFile *f, const char *what) { fail(f, "%s", what); }
+void pioFail(pioFile *f, const char *what) { fail(f, "%s", what); }
 
-int lbPCommit(lbPFile *f, const char *kind, char *err, size_t len) {
+int pioCommit(pioFile *f, const char *kind, char *err, size_t len) {
   if (f->open) fail(f, "not closed before the commit (a bug)");
   const int failed = any(f->comm, f->failed);
   if (!failed && f->rank == 0 && rename(f->tmp, f->path) != 0)
@@ -159,13 +178,13 @@ int lbPCommit(lbPFile *f, const char *kind, char *err, size_t len) {
   return -1;
 }
 
-int lbPReadBlock(MPI_File fh, MPI_Offset disp, const int gsize[3], const int lsize[3],
-                 const int start[3], int recbytes, void *buf) {
+int pioReadBlock(MPI_File fh, MPI_Offset disp, int ndim, const int gsize[], const int lsize[],
+                 const int start[], int recbytes, void *buf) {
   MPI_Datatype rec, block;
-  block_type(gsize, lsize, start, recbytes, &rec, &block);
+  int count = 0;
+  block_type(ndim, gsize, lsize, start, recbytes, &rec, &block, &count);
   MPI_Status st;
   char native[] = "native";
-  const int count = lsize[0] * lsize[1] * lsize[2];
   int done = -1;
   int rc = MPI_File_set_view(fh, disp, rec, block, native, MPI_INFO_NULL);
   if (rc == MPI_SUCCESS) rc = MPI_File_read_all(fh, buf, count, rec, &st);

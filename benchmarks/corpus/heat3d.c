@@ -1,0 +1,289 @@
+/*
+ * heat3d -- one explicit step of the 3-D heat equation, 7-point Laplacian,
+ * on an nx x ny x nz box whose walls (the outer layer) hold their values:
+ * the serial original copies them every step, as examples/heat_serial.c
+ * does in 2-D; its port is examples/heat_targetDP.c's recipe in 3-D.
+ * Validation: bitwise on the host (the same arithmetic).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchmarks/corpus/corpus.h"
+#include "benchmarks/corpus/proto_layer.h"
+
+#define ALPHA 0.1 /* stable for alpha <= 1/6 */
+
+/* ---------------------------------------------------------------------- */
+/* The serial original. */
+static void serial_step(double *unew, const double *u, int nx, int ny, int nz, double alpha) {
+  for (int i = 0; i < nx; i++) {
+    for (int j = 0; j < ny; j++) {
+      for (int k = 0; k < nz; k++) {
+        int s = (i * ny + j) * nz + k;
+        if (i == 0 || j == 0 || k == 0 || i == nx - 1 || j == ny - 1 || k == nz - 1) {
+          unew[s] = u[s];
+        } else {
+          double lap = u[s - ny * nz] + u[s + ny * nz] + u[s - nz] + u[s + nz] + u[s - 1] +
+                       u[s + 1] - 6.0 * u[s];
+          unew[s] = u[s] + alpha * lap;
+        }
+      }
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* The port by docs/porting.md (heat_targetDP.c in 3-D). */
+TDP_CONST double t_alpha;
+
+TDP_KERNEL void heat_port(double *unew, const double *u, int nx, int ny, int nz) {
+  int nsites = nx * ny * nz;
+  TDP_TLP(baseIndex, nsites) {
+    TDP_ILP(vecIndex) {
+      int s = baseIndex + vecIndex, i = s / (ny * nz), j = (s / nz) % ny, k = s % nz;
+      size_t is = TDP_INDEX(nsites, 1, s, 0);
+      if (i == 0 || j == 0 || k == 0 || i == nx - 1 || j == ny - 1 || k == nz - 1) {
+        unew[is] = u[is];
+      } else {
+        double lap = u[TDP_INDEX(nsites, 1, s - ny * nz, 0)] + u[TDP_INDEX(nsites, 1, s + ny * nz, 0)]
+                   + u[TDP_INDEX(nsites, 1, s - nz, 0)] + u[TDP_INDEX(nsites, 1, s + nz, 0)]
+                   + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]
+                   - 6.0 * u[is];
+        unew[is] = u[is] + t_alpha * lap;
+      }
+    }
+  }
+}
+
+/* The proto: the interior as a box, no test, and the walls copied by a
+ * boundary pass over the shell (PROTO_TLP_3D_SHELL). "box" is the same with
+ * the layer's box loop (TDP_TLP_3D), "proto" with proto_layer.h's. */
+#define HEAT_INTERIOR(name, TLP_3D)                                                      \
+  TDP_KERNEL void name(targetBox box, double *unew, const double *u) {                  \
+    const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],                 \
+               sx = box.extent[1] * box.extent[2];                                       \
+    TLP_3D(box, x, y, z0, base) {                                                        \
+      TDP_ILP(v) {                                                                       \
+        long s = base + v;                                                               \
+        size_t is = TDP_INDEX(nsites, 1, s, 0);                                          \
+        double lap = u[TDP_INDEX(nsites, 1, s - sx, 0)] + u[TDP_INDEX(nsites, 1, s + sx, 0)] \
+                   + u[TDP_INDEX(nsites, 1, s - sy, 0)] + u[TDP_INDEX(nsites, 1, s + sy, 0)] \
+                   + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]   \
+                   - 6.0 * u[is];                                                        \
+        unew[is] = u[is] + t_alpha * lap;                                                \
+      }                                                                                  \
+    }                                                                                    \
+  }
+HEAT_INTERIOR(heat_interior, PROTO_TLP_3D)
+HEAT_INTERIOR(heat_interior_box, TDP_TLP_3D)
+TDP_KERNEL void heat_walls(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box);
+  PROTO_TLP_3D_SHELL(box, 1, x, y, z0, base) {
+    TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
+  }
+}
+
+/* The smaller change: the recipe's body and wall test kept, in a box loop
+ * over the whole lattice, which gives (x, y, z) without a division. */
+TDP_KERNEL void heat_all(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box), nx = box.extent[0], ny = box.extent[1],
+             nz = box.extent[2], sy = nz, sx = ny * nz;
+  TDP_TLP_3D(box, x, y, z0, base) {
+    TDP_ILP(v) {
+      long s = base + v, z = z0 + v;
+      size_t is = TDP_INDEX(nsites, 1, s, 0);
+      if (x == 0 || y == 0 || z == 0 || x == nx - 1 || y == ny - 1 || z == nz - 1) {
+        unew[is] = u[is];
+      } else {
+        double lap = u[TDP_INDEX(nsites, 1, s - sx, 0)] + u[TDP_INDEX(nsites, 1, s + sx, 0)]
+                   + u[TDP_INDEX(nsites, 1, s - sy, 0)] + u[TDP_INDEX(nsites, 1, s + sy, 0)]
+                   + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]
+                   - 6.0 * u[is];
+        unew[is] = u[is] + t_alpha * lap;
+      }
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Native. */
+#ifdef __CUDACC__
+/* One thread per site in 3-D blocks, z (unit stride) along the warp, the
+ * walls copied by the same kernel (the textbook CUDA 7-point stencil, e.g.
+ * the naive kernel of Micikevicius, "3D finite difference computation on
+ * GPUs using CUDA", GPGPU-2 2009). */
+__global__ void __launch_bounds__(256)
+    nat_heat(double *__restrict__ un, const double *__restrict__ u, int nx, int ny, int nz,
+             double alpha) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y,
+            i = blockIdx.z * blockDim.z + threadIdx.z;
+  if (i >= nx || j >= ny || k >= nz) return;
+  const long sx = (long) ny * nz, s = i * sx + (long) j * nz + k;
+  if (i == 0 || j == 0 || k == 0 || i == nx - 1 || j == ny - 1 || k == nz - 1) {
+    un[s] = u[s];
+  } else {
+    double lap = u[s - sx] + u[s + sx] + u[s - nz] + u[s + nz] + u[s - 1] + u[s + 1] - 6.0 * u[s];
+    un[s] = u[s] + alpha * lap;
+  }
+}
+/* The same marching along x (the slowest dimension): each thread owns a
+ * (y, z) column and keeps u at x-1, x, x+1 in registers, so a site costs 5
+ * loads, not 7 (Micikevicius 2009, the register queue of his 2.5-D
+ * blocking, without the shared-memory tile: the H100's L1 serves the y, z
+ * neighbours). */
+__global__ void __launch_bounds__(256)
+    nat_heat_march(double *__restrict__ un, const double *__restrict__ u, int nx, int ny, int nz,
+                   double alpha) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (j >= ny || k >= nz) return;
+  const long sx = (long) ny * nz;
+  const bool wall = j == 0 || k == 0 || j == ny - 1 || k == nz - 1;
+  long s = (long) j * nz + k;
+  double below = u[s], here = u[s + sx];
+  un[s] = below;
+  for (int i = 1; i < nx - 1; i++) {
+    s += sx;
+    double above = u[s + sx];
+    if (wall) {
+      un[s] = here;
+    } else {
+      double lap = below + above + u[s - nz] + u[s + nz] + u[s - 1] + u[s + 1] - 6.0 * here;
+      un[s] = here + alpha * lap;
+    }
+    below = here;
+    here = above;
+  }
+  un[s + sx] = here;
+}
+static void nat_step(double *un, const double *u, int nx, int ny, int nz, int march) {
+  if (march) {
+    dim3 block(32, 8), grid((nz + 31) / 32, (ny + 7) / 8);
+    nat_heat_march<<<grid, block>>>(un, u, nx, ny, nz, ALPHA);
+  } else {
+    dim3 block(32, 4, 2), grid((nz + 31) / 32, (ny + 3) / 4, (nx + 1) / 2);
+    nat_heat<<<grid, block>>>(un, u, nx, ny, nz, ALPHA);
+  }
+  nativeSynchronize();
+}
+#else
+/* The OpenMP 7-point stencil of the literature (e.g. Datta et al., SC08,
+ * and the OpenMP examples of stencil codes): threads over the (x, y) rows,
+ * SIMD along z, restrict; a wall row is one memcpy, an interior row copies
+ * its two end sites and updates the rest. */
+static void nat_step(double *__restrict__ un, const double *__restrict__ u, int nx, int ny,
+                     int nz, int march) {
+  (void) march;
+  const long sx = (long) ny * nz;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int i = 0; i < nx; i++) {
+    for (int j = 0; j < ny; j++) {
+      const long r = i * sx + (long) j * nz;
+      if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) {
+        memcpy(un + r, u + r, nz * sizeof(double));
+        continue;
+      }
+      un[r] = u[r];
+      un[r + nz - 1] = u[r + nz - 1];
+#pragma omp simd
+      for (int k = 1; k < nz - 1; k++) {
+        const long s = r + k;
+        double lap = u[s - sx] + u[s + sx] + u[s - nz] + u[s + nz] + u[s - 1] + u[s + 1] -
+                     6.0 * u[s];
+        un[s] = u[s] + ALPHA * lap;
+      }
+    }
+  }
+}
+#endif
+
+/* ---------------------------------------------------------------------- */
+static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
+                                   {"port", CORPUS_PORT},
+                                   {"box", CORPUS_PROTO},
+                                   {"proto", CORPUS_PROTO},
+                                   {"proto-all", CORPUS_PROTO},
+                                   {CORPUS_NAT_NAME, CORPUS_NATIVE},
+#ifdef __CUDACC__
+                                   {"cuda-march", CORPUS_NATIVE}
+#endif
+};
+enum { NIMPL = sizeof(impls) / sizeof(impls[0]) };
+
+typedef struct {
+  int nx, ny, nz;
+  long n;
+  double *in[NIMPL], *out[NIMPL];
+  targetBox all, interior;
+} heat;
+
+static void *create(long sites, corpusSize *size) {
+  heat *H = (heat *) calloc(1, sizeof(heat));
+  H->nx = H->ny = (int) cbrt((double) sites);
+  if (H->nx < 3) H->nx = H->ny = 3;
+  H->nz = (int) (sites / ((long) H->nx * H->ny));
+  if (H->nz < 3) H->nz = 3;
+  H->n = (long) H->nx * H->ny * H->nz;
+  double *u = (double *) malloc(H->n * sizeof(double));
+  for (long s = 0; s < H->n; s++) u[s] = corpusValue(s, 2);
+  for (int k = 0; k < NIMPL; k++) {
+    H->in[k] = corpusNewField(impls[k].kind, H->n, 1, u);
+    H->out[k] = corpusNewField(impls[k].kind, H->n, 1, NULL);
+  }
+  free(u);
+  const double alpha = ALPHA;
+  copyConstToTarget(&t_alpha, &alpha, sizeof(double));
+  const long extent[3] = {H->nx, H->ny, H->nz};
+  targetBoxAll(&H->all, 3, extent);
+  targetBoxInterior(&H->interior, 3, extent, 1);
+  size->sites = H->n;
+  size->bytes = 2.0 * sizeof(double) * H->n;
+  snprintf(size->dims, sizeof(size->dims), "%dx%dx%d", H->nx, H->ny, H->nz);
+  return H;
+}
+
+static void destroy(void *p) {
+  heat *H = (heat *) p;
+  for (int k = 0; k < NIMPL; k++) {
+    corpusFreeField(impls[k].kind, H->in[k]);
+    corpusFreeField(impls[k].kind, H->out[k]);
+  }
+  free(H);
+}
+
+static void step(void *p, int k) {
+  heat *H = (heat *) p;
+  double *un = H->out[k];
+  const double *u = H->in[k];
+  const char *name = impls[k].name;
+  if (impls[k].kind == CORPUS_SERIAL) {
+    serial_step(un, u, H->nx, H->ny, H->nz, ALPHA);
+  } else if (impls[k].kind == CORPUS_PORT) {
+    TDP_LAUNCH(heat_port, H->n, un, u, H->nx, H->ny, H->nz);
+    targetSynchronize();
+  } else if (strcmp(name, "proto") == 0 || strcmp(name, "box") == 0) {
+    if (name[0] == 'b') TDP_LAUNCH_BOX(heat_interior_box, H->interior, H->interior, un, u);
+    else TDP_LAUNCH_BOX(heat_interior, H->interior, H->interior, un, u);
+    PROTO_LAUNCH_SHELL(heat_walls, H->all, 1, H->all, un, u);
+    targetSynchronize();
+  } else if (strcmp(name, "proto-all") == 0) {
+    TDP_LAUNCH_BOX(heat_all, H->all, H->all, un, u);
+    targetSynchronize();
+  } else {
+    nat_step(un, u, H->nx, H->ny, H->nz, strcmp(name, "cuda-march") == 0);
+  }
+}
+
+static long check(void *p, int k, int inject) {
+  heat *H = (heat *) p;
+  double *h = (double *) malloc(H->n * sizeof(double));
+  corpusFetchField(impls[k].kind, h, H->out[k], H->n, 1);
+  if (inject) h[H->n / 2] += 1.0;
+  long bad = corpusCompare("heat3d", impls[k].name, "field", h, H->out[0], H->n, corpusTolSame());
+  free(h);
+  return bad;
+}
+
+const corpusShape corpusHeat3d = {
+    "heat3d", "3-D 7-point heat step, walls copied every step", 16.0,
+    create, destroy, step, check, NIMPL, impls};

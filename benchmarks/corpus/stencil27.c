@@ -1,0 +1,254 @@
+/*
+ * stencil27 -- a 27-point stencil (the 3x3x3 neighbourhood, weights by the
+ * distance class: centre, 6 faces, 12 edges, 8 corners; a smoothing or
+ * compact-Laplacian step) on the interior of an nx x ny x nz lattice whose
+ * outer layer is held (copied every step). The legacy form sums over the
+ * offsets with three small loops and a weight table; every implementation
+ * sums in that order (di, dj, dk), so the results are bitwise equal on the
+ * host. Algebraic rewrites (partial sums shared between neighbours) change
+ * the rounding and the algorithm, not the loop form: out of scope here.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchmarks/corpus/corpus.h"
+#include "benchmarks/corpus/proto_layer.h"
+
+/* weight of an offset by |di| + |dj| + |dk| */
+#define W0 0.4
+#define W1 0.05
+#define W2 0.02
+#define W3 0.01
+
+/* ---------------------------------------------------------------------- */
+/* The serial original. */
+static void serial_step(double *unew, const double *u, int nx, int ny, int nz) {
+  const double w[4] = {W0, W1, W2, W3};
+  for (int i = 0; i < nx; i++) {
+    for (int j = 0; j < ny; j++) {
+      for (int k = 0; k < nz; k++) {
+        int s = (i * ny + j) * nz + k;
+        if (i == 0 || j == 0 || k == 0 || i == nx - 1 || j == ny - 1 || k == nz - 1) {
+          unew[s] = u[s];
+          continue;
+        }
+        double acc = 0.0;
+        for (int di = -1; di <= 1; di++)
+          for (int dj = -1; dj <= 1; dj++)
+            for (int dk = -1; dk <= 1; dk++)
+              acc += w[abs(di) + abs(dj) + abs(dk)] * u[s + (di * ny + dj) * nz + dk];
+        unew[s] = acc;
+      }
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* The port by docs/porting.md: the site loop, the coordinates from the
+ * site index, the body as it was, the weights a TDP_CONST table. */
+TDP_CONST double t_w[4];
+
+TDP_KERNEL void st27_port(double *unew, const double *u, int nx, int ny, int nz) {
+  int nsites = nx * ny * nz;
+  TDP_TLP(baseIndex, nsites) {
+    TDP_ILP(vecIndex) {
+      int s = baseIndex + vecIndex, i = s / (ny * nz), j = (s / nz) % ny, k = s % nz;
+      if (i == 0 || j == 0 || k == 0 || i == nx - 1 || j == ny - 1 || k == nz - 1) {
+        unew[TDP_INDEX(nsites, 1, s, 0)] = u[TDP_INDEX(nsites, 1, s, 0)];
+      } else {
+        double acc = 0.0;
+        for (int di = -1; di <= 1; di++)
+          for (int dj = -1; dj <= 1; dj++)
+            for (int dk = -1; dk <= 1; dk++)
+              acc += t_w[abs(di) + abs(dj) + abs(dk)] *
+                     u[TDP_INDEX(nsites, 1, s + (di * ny + dj) * nz + dk, 0)];
+        unew[TDP_INDEX(nsites, 1, s, 0)] = acc;
+      }
+    }
+  }
+}
+
+/* The proto: the interior as a box, the walls by a boundary pass over the shell. */
+TDP_KERNEL void st27_interior(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1], nz = box.extent[2];
+  PROTO_TLP_3D(box, x, y, z0, base) {
+    TDP_ILP(v) {
+      long s = base + v;
+      double acc = 0.0;
+      for (int di = -1; di <= 1; di++)
+        for (int dj = -1; dj <= 1; dj++)
+          for (int dk = -1; dk <= 1; dk++)
+            acc += t_w[abs(di) + abs(dj) + abs(dk)] *
+                   u[TDP_INDEX(nsites, 1, s + (di * ny + dj) * nz + dk, 0)];
+      unew[TDP_INDEX(nsites, 1, s, 0)] = acc;
+    }
+  }
+}
+TDP_KERNEL void st27_walls(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box);
+  PROTO_TLP_3D_SHELL(box, 1, x, y, z0, base) {
+    TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Native: the offsets unrolled by hand, in the legacy order (the form
+ * stencil benchmarks write, e.g. the 27-point kernels of Datta et al.,
+ * SC08), the weights literals. */
+static TDP_HOST_DEVICE inline double st27_sum(const double *__restrict__ u, long s, long sx,
+                                               long sy) {
+  double acc = 0.0;
+  acc += W3 * u[s - sx - sy - 1];
+  acc += W2 * u[s - sx - sy];
+  acc += W3 * u[s - sx - sy + 1];
+  acc += W2 * u[s - sx - 1];
+  acc += W1 * u[s - sx];
+  acc += W2 * u[s - sx + 1];
+  acc += W3 * u[s - sx + sy - 1];
+  acc += W2 * u[s - sx + sy];
+  acc += W3 * u[s - sx + sy + 1];
+  acc += W2 * u[s - sy - 1];
+  acc += W1 * u[s - sy];
+  acc += W2 * u[s - sy + 1];
+  acc += W1 * u[s - 1];
+  acc += W0 * u[s];
+  acc += W1 * u[s + 1];
+  acc += W2 * u[s + sy - 1];
+  acc += W1 * u[s + sy];
+  acc += W2 * u[s + sy + 1];
+  acc += W3 * u[s + sx - sy - 1];
+  acc += W2 * u[s + sx - sy];
+  acc += W3 * u[s + sx - sy + 1];
+  acc += W2 * u[s + sx - 1];
+  acc += W1 * u[s + sx];
+  acc += W2 * u[s + sx + 1];
+  acc += W3 * u[s + sx + sy - 1];
+  acc += W2 * u[s + sx + sy];
+  acc += W3 * u[s + sx + sy + 1];
+  return acc;
+}
+
+#ifdef __CUDACC__
+/* One thread per site in 3-D blocks, z along the warp, the walls in the
+ * same kernel (as heat3d's nat_heat). */
+__global__ void __launch_bounds__(256)
+    nat_st27(double *__restrict__ un, const double *__restrict__ u, int nx, int ny, int nz) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y,
+            i = blockIdx.z * blockDim.z + threadIdx.z;
+  if (i >= nx || j >= ny || k >= nz) return;
+  const long sx = (long) ny * nz, sy = nz, s = i * sx + (long) j * nz + k;
+  if (i == 0 || j == 0 || k == 0 || i == nx - 1 || j == ny - 1 || k == nz - 1) un[s] = u[s];
+  else un[s] = st27_sum(u, s, sx, sy);
+}
+static void nat_step(double *un, const double *u, int nx, int ny, int nz) {
+  dim3 block(32, 4, 2), grid((nz + 31) / 32, (ny + 3) / 4, (nx + 1) / 2);
+  nat_st27<<<grid, block>>>(un, u, nx, ny, nz);
+  nativeSynchronize();
+}
+#else
+/* Threads over (x, y) rows, SIMD along z (as heat3d's native). */
+static void nat_step(double *__restrict__ un, const double *__restrict__ u, int nx, int ny,
+                     int nz) {
+  const long sx = (long) ny * nz, sy = nz;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int i = 0; i < nx; i++) {
+    for (int j = 0; j < ny; j++) {
+      const long r = i * sx + (long) j * nz;
+      if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) {
+        memcpy(un + r, u + r, nz * sizeof(double));
+        continue;
+      }
+      un[r] = u[r];
+      un[r + nz - 1] = u[r + nz - 1];
+#pragma omp simd
+      for (int k = 1; k < nz - 1; k++) {
+        const long s = r + k;
+        un[s] = st27_sum(u, s, sx, sy);
+      }
+    }
+  }
+}
+#endif
+
+/* ---------------------------------------------------------------------- */
+static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
+                                   {"port", CORPUS_PORT},
+                                   {"proto", CORPUS_PROTO},
+                                   {CORPUS_NAT_NAME, CORPUS_NATIVE}};
+enum { NIMPL = sizeof(impls) / sizeof(impls[0]) };
+
+typedef struct {
+  int nx, ny, nz;
+  long n;
+  double *in[NIMPL], *out[NIMPL];
+  targetBox all, interior;
+} st27;
+
+static void *create(long sites, corpusSize *size) {
+  st27 *S = (st27 *) calloc(1, sizeof(st27));
+  S->nx = S->ny = (int) cbrt((double) sites);
+  if (S->nx < 3) S->nx = S->ny = 3;
+  S->nz = (int) (sites / ((long) S->nx * S->ny));
+  if (S->nz < 3) S->nz = 3;
+  S->n = (long) S->nx * S->ny * S->nz;
+  double *u = (double *) malloc(S->n * sizeof(double));
+  for (long s = 0; s < S->n; s++) u[s] = corpusValue(s, 3);
+  for (int k = 0; k < NIMPL; k++) {
+    S->in[k] = corpusNewField(impls[k].kind, S->n, 1, u);
+    S->out[k] = corpusNewField(impls[k].kind, S->n, 1, NULL);
+  }
+  free(u);
+  const double w[4] = {W0, W1, W2, W3};
+  copyConstToTarget(t_w, w, sizeof(w));
+  const long extent[3] = {S->nx, S->ny, S->nz};
+  targetBoxInterior(&S->interior, 3, extent, 1);
+  targetBoxAll(&S->all, 3, extent);
+  size->sites = S->n;
+  size->bytes = 2.0 * sizeof(double) * S->n;
+  snprintf(size->dims, sizeof(size->dims), "%dx%dx%d", S->nx, S->ny, S->nz);
+  return S;
+}
+
+static void destroy(void *p) {
+  st27 *S = (st27 *) p;
+  for (int k = 0; k < NIMPL; k++) {
+    corpusFreeField(impls[k].kind, S->in[k]);
+    corpusFreeField(impls[k].kind, S->out[k]);
+  }
+  free(S);
+}
+
+static void step(void *p, int k) {
+  st27 *S = (st27 *) p;
+  double *un = S->out[k];
+  const double *u = S->in[k];
+  switch (impls[k].kind) {
+  case CORPUS_SERIAL: serial_step(un, u, S->nx, S->ny, S->nz); break;
+  case CORPUS_PORT:
+    TDP_LAUNCH(st27_port, S->n, un, u, S->nx, S->ny, S->nz);
+    targetSynchronize();
+    break;
+  case CORPUS_PROTO:
+    TDP_LAUNCH_BOX(st27_interior, S->interior, S->interior, un, u);
+    PROTO_LAUNCH_SHELL(st27_walls, S->all, 1, S->all, un, u);
+    targetSynchronize();
+    break;
+  case CORPUS_NATIVE: nat_step(un, u, S->nx, S->ny, S->nz); break;
+  }
+}
+
+static long check(void *p, int k, int inject) {
+  st27 *S = (st27 *) p;
+  double *h = (double *) malloc(S->n * sizeof(double));
+  corpusFetchField(impls[k].kind, h, S->out[k], S->n, 1);
+  if (inject) h[S->n / 2] += 1.0;
+  long bad =
+      corpusCompare("stencil27", impls[k].name, "field", h, S->out[0], S->n, corpusTolSame());
+  free(h);
+  return bad;
+}
+
+const corpusShape corpusStencil27 = {
+    "stencil27", "3-D 27-point stencil (weights by distance class), walls copied", 16.0,
+    create, destroy, step, check, NIMPL, impls};
