@@ -8,7 +8,7 @@
 
 TEAMS_BENCH_BINS := $(BUILD)/bench_contract $(BUILD)/bench_spmv
 TEAMS_BENCH_COMMON := $(BUILD)/obj/benchmarks/teams/tbench.o $(BUILD)/obj/common/timer.o \
-                      $(BUILD)/obj/common/cli.o
+                      $(BUILD)/obj/common/cli.o $(BUILD)/obj/common/fileio.o
 
 # The host side (set-up, serial references, validation) threaded with OpenMP
 # in the CUDA build too; cuSPARSE for the SpMV baseline.
