@@ -172,8 +172,8 @@ typedef struct {
 /* A block is one team: team = blockIdx.y * gridDim.x + blockIdx.x (the
  * launch makes a second grid dimension only past 2^31 - 1 teams). No loop
  * over teams: a grid-stride loop kept its index, bound and stride in
- * registers for the whole kernel (a dot-per-row kernel used 48 registers
- * with it, 25 as hand-written CUDA: half the blocks per multiprocessor). */
+ * registers for the whole kernel (targetContract's dot-per-row kernel: 48
+ * registers with it, 42 without; 25 by hand). */
 static __device__ inline tdpTeam_ tdpTeamStart_(long nteams, const char *file, int line) {
   /* TDP_LAUNCH makes one-dimensional blocks of TARGET_TPB >= 32 threads;
    * a team launch never has more than 32 lanes. */
