@@ -26,7 +26,8 @@ TDP_VERSION := 0.2.0
 # OpenMP switches of the preset (kernels are compiled in the user's files).
 ifeq ($(TARGET),cuda)
   INSTALL_CFLAGS :=
-  INSTALL_LIBS := -lm
+  # cuBLAS: the vendor path of targetContract (targetDP_contract.c)
+  INSTALL_LIBS := -lm -lcublas
   INSTALL_CUDA_LIBDIR := $(realpath $(dir $(realpath $(NVCC)))../lib64)
 else
   INSTALL_CFLAGS := $(filter -fopenmp -fopenmp-simd -DTDP_OPENMP_SIMD,$(CFLAGS))
