@@ -79,6 +79,10 @@ ifeq ($(PROFILE),1)
   CPPFLAGS += -DTARGETDP_PROFILE
 endif
 LDLIBS += -lm
+# cuBLAS: the vendor path of targetContract (targetDP_contract.c) on CUDA
+ifeq ($(TARGET),cuda)
+  LDLIBS += -lcublas
+endif
 
 # cmocka for the tests: the system's, or an unpacked Debian package in
 # .deps/root (how the tests reach a machine that cannot install packages).
@@ -124,7 +128,9 @@ LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC
             $(BUILD)/obj/targetDP_scan_$(if $(filter cuda,$(TARGET)),CUDA,C).o \
             $(BUILD)/obj/targetDP_async.o $(BUILD)/obj/targetDP_pack.o \
             $(BUILD)/obj/targetDP_exact.o \
-            $(BUILD)/obj/targetDP_exact_$(if $(filter cuda,$(TARGET)),CUDA,C).o
+            $(BUILD)/obj/targetDP_exact_$(if $(filter cuda,$(TARGET)),CUDA,C).o \
+            $(BUILD)/obj/targetDP_team.o $(BUILD)/obj/targetDP_contract.o \
+            $(BUILD)/obj/targetDP_team_$(if $(filter cuda,$(TARGET)),CUDA,C).o
 
 # Header dependencies come from the compilers (-MMD -MP: a .d file beside
 # each object, a phony target per header so a deleted header is no error).
@@ -219,6 +225,9 @@ $(BUILD)/obj/targetDP_%.o: targetDP_%.c
 	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 # targetDP kernels of the layer: compiled like a program (C, or CUDA by nvcc -x cu).
 $(BUILD)/obj/targetDP_pack.o: targetDP_pack.c
+	@mkdir -p $(dir $@)
+	$(COMPILE_PROG) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/obj/targetDP_contract.o: targetDP_contract.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/obj/targetDP_halo.o: targetDP_halo.c

@@ -1414,5 +1414,7 @@ int targetDeviceId(void);
 #include "targetDP_box.h"
 /* Exact, reproducible sums: tdpExactSum, tdpExactAcc, TDP_TLP_EXACT, targetDoubleSumExact. */
 #include "targetDP_exact.h"
+#include "targetDP_team.h"     /* teams, team scratch, barriers, team reductions */
+#include "targetDP_contract.h" /* batched contractions (team kernels or the vendor's GEMM) */
 
 #endif /* TARGETDP_H */

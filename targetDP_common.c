@@ -293,6 +293,8 @@ int tdpFinalize(const char *f, int l) {
   free_all_allocs(at);
   tdpProfileFinalize_();
   tdpBackendScanFinalize();
+  tdpTeamFinalize_();
+  tdpContractFinalize_();
   tdpBackendFinalize();
   state = TDP_FINALIZED;
   return TARGET_SUCCESS;

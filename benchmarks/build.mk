@@ -41,3 +41,6 @@ include benchmarks/corpus/build.mk
 # benchmarks/run_reduce.sh against this tree and an older commit.
 $(BUILD)/bench_reduce: $(BUILD)/obj/benchmarks/reduce.o $(BUILD)/obj/common/timer.o $(LIB)
 	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS)
+
+# The team benchmarks (teams and team scratch, issue 30).
+-include benchmarks/teams/build.mk

@@ -72,7 +72,8 @@ gen() { # dst(relative): stdin becomes the file
 put 644 targetDP.h include/targetDP.h
 for h in targetDP_lanes.h targetDP_atomics.h targetDP_types.h targetDP_scan.h \
          targetDP_async.h targetDP_compat.h targetDP_box.h targetDP_halo.h \
-         targetDP_exact.h targetDP_exact_mpi.h targetDP_devcomm.h; do
+         targetDP_exact.h targetDP_exact_mpi.h targetDP_devcomm.h targetDP_team.h \
+         targetDP_contract.h; do
   [ -f "$h" ] && put 644 "$h" "include/$h"
 done
 put 644 pkg/targetDP_config.h include/targetDP_config.h
@@ -115,7 +116,7 @@ PC
 # CMake: one file per backend defines targetDP::<backend>; the package
 # file loads those present and checks the requested components.
 if [ "$b" = cuda ]; then
-  cm_link='CUDA::cudart_static;m'
+  cm_link='CUDA::cudart_static;CUDA::cublas;m' # cuBLAS: targetContract
   cm_copts=''
   cm_find='include(CMakeFindDependencyMacro)
 find_dependency(CUDAToolkit)'

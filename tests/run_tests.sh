@@ -254,7 +254,9 @@ if [ "${TDP_GPU:-0}" = 1 ]; then
     # TDP_TEST_SMALL: test_scan's compactions stop at 100003 sites under
     # racecheck (every staged position is a tracked shared-memory access);
     # test_reduce_matrix leaves out its 100003-site size there.
-    [ "$tool" = racecheck ] && RUN_WRAP=(env TDP_TEST_SMALL=1 "${RUN_WRAP[@]}")
+    # TDP_TEST_NO_FORK: test_team's forked cases are skipped there (they
+    # run plainly and under memcheck; see test_abort below).
+    [ "$tool" = racecheck ] && RUN_WRAP=(env TDP_TEST_SMALL=1 TDP_TEST_NO_FORK=1 "${RUN_WRAP[@]}")
     # racecheck looks for shared-memory hazards inside kernels; test_abort
     # runs no kernel in its parent, only forked children that exit on
     # purpose, and under racecheck its parent crashed once in five runs
