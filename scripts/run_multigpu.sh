@@ -41,7 +41,7 @@
 #
 # A time guard starts nothing after MG_BUDGET seconds (default 480) and
 # says so ("skip - ... time guard"), and no run lasts past MG_HARD
-# (MG_BUDGET + 90 s); the CSVs are rewritten after every round, so a run
+# (MG_BUDGET + 60 s); the CSVs are rewritten after every round, so a run
 # cut short still leaves what it measured. Output in $OUT
 # (at most 8 files, for the device tool):
 #   multigpu.log       everything, "ok - / not ok - / skip -" lines
@@ -68,7 +68,7 @@ OUT=${OUT:-build/multigpu}
 mkdir -p "$OUT"
 SMOKE=${MG_SMOKE:-${LB_SMOKE:-0}}
 BUDGET=${MG_BUDGET:-480}
-HARD=${MG_HARD:-$((BUDGET + 90))} # every run killed by then: the call ends by ~MG_HARD + 20 s
+HARD=${MG_HARD:-$((BUDGET + 60))} # every run killed by then: the call ends by ~MG_HARD + 20 s
 REPS=${MG_REPS:-3}
 MG_PARTS=${MG_PARTS:-layer lb milc table breakdown levers model}
 mg() { [[ " $MG_PARTS " == *" $1 "* ]]; }
