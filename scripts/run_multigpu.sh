@@ -262,6 +262,16 @@ if mg lb; then
       echo "ok - ref: 1 GPU reference run" | tee -a "$lb_device"
     elif cmp_out=$("$LB/lbcmp" "$scratch/ref.chk" "$scratch/$name.chk" 0 2>&1); then
       echo "ok - $name: checkpoint bitwise equal to 1 rank's ($cmp_out; halo $(grep -o 'halo [a-z]*$' "$raw/lbbit-$name.log" | head -n 1 | cut -d' ' -f2))" | tee -a "$lb_device"
+      # the printed observation (mass, max|u|, amplitude) too: the global
+      # sums are exact and do not depend on the ranks (targetDP_exact.h)
+      local a b
+      a=$(grep '^step ' "$raw/lbbit-ref.log" | tail -n 1 | sed 's/ *MLUPS.*//')
+      b=$(grep '^step ' "$raw/lbbit-$name.log" | tail -n 1 | sed 's/ *MLUPS.*//')
+      if [ -n "$a" ] && [ "$a" = "$b" ]; then
+        echo "ok - $name: printed observation equal to 1 rank's ($b)" | tee -a "$lb_device"
+      else
+        echo "not ok - $name: printed observation equal to 1 rank's: '$b' vs '$a'" | tee -a "$lb_device"
+      fi
     else
       echo "not ok - $name: checkpoint bitwise equal to 1 rank's: $cmp_out" | tee -a "$lb_device"
     fi
