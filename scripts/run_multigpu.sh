@@ -56,7 +56,7 @@
 #   tables.md          the docs' tables from these CSVs
 #   raw.tar.gz         the logs of every run and the plots
 # Knobs: MG_BUDGET, MG_REPS (3), MG_PARTS (default "layer lb milc table
-# breakdown levers model"), MG_COMMIT (the commit to write in the rows;
+# breakdown levers model"), MG_COMMIT or BENCH_COMMIT (the commit to write in the rows;
 # default git's, which on a copied tree may be stale), MG_SMOKE=1 (or
 # LB_SMOKE=1): a CPU rehearsal -- the default C build, MG_NGPU (2) host
 # ranks standing in for GPUs (mpirun --oversubscribe), tiny lattices, nccl
@@ -96,7 +96,7 @@ else
   ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
   device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ',')
 fi
-commit=${MG_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+commit=${MG_COMMIT:-${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}}
 echo "== run_multigpu.sh: $(date -u +%FT%TZ), commit $commit (git: $(git rev-parse --short HEAD 2>/dev/null)), $(nproc) cores, $ngpu GPU(s) $device$([ "$SMOKE" = 1 ] && echo ', CPU rehearsal (MG_SMOKE=1): host ranks for GPUs, tiny lattices')"
 if [ "$SMOKE" != 1 ]; then
   nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader
