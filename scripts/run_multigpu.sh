@@ -55,6 +55,7 @@
 #   models.txt         the models' fits and predictions
 #   tables.md          the docs' tables from these CSVs
 #   raw.tar.gz         the logs of every run and the plots
+# (and lb_device.log, the lb checks' lines, with MG_SMOKE=1 only)
 # Knobs: MG_BUDGET, MG_REPS (3), MG_PARTS (default "layer lb milc table
 # breakdown levers model"), MG_COMMIT or BENCH_COMMIT (the commit to write in the rows;
 # default git's, which on a copied tree may be stale), MG_SMOKE=1 (or
@@ -231,7 +232,9 @@ fi
 # ---------------------------------------------------------------- 2. lb correctness
 # The shear wave varies along x (split): a wrong halo changes the fields.
 sw=(--case shearwave --amplitude 0.01 --force 1e-7,0,0 --validate 0)
-lb_device=$OUT/lb_device.log # what lb_safety.sh's rehearsal reads
+# the lb checks' lines: in $OUT for lb_safety.sh's rehearsal, else in
+# raw.tar.gz (the device tool brings back 8 files; they are in the log too)
+lb_device=$([ "$SMOKE" = 1 ] && echo "$OUT" || echo "$raw")/lb_device.log
 : >"$lb_device"
 if mg lb; then
   echo
@@ -602,9 +605,11 @@ fi
 [ -s "$csv" ] && python3 scripts/plot_multigpu.py --markdown "$OUT" >"$OUT/tables.md" 2>&1 &&
   echo "tables for the docs: tables.md (python3 scripts/plot_multigpu.py --markdown OUT)"
 
+tar -czf "$OUT/raw.tar.gz" -C "$scratch" raw 2>/dev/null
+nout=$(find "$OUT" -maxdepth 1 -type f | wc -l)
+[ "$SMOKE" = 1 ] || [ "$nout" -le 8 ] || echo "not ok - $nout files in OUT: the device tool brings back 8"
 echo
 echo "== done in $(elapsed) s (MG_BUDGET $BUDGET s); $(grep -c '^ok -' "$OUT/multigpu.log") ok, $(grep -c '^not ok -' "$OUT/multigpu.log") not ok, $(grep -c '^skip -' "$OUT/multigpu.log") skipped"
-tar -czf "$OUT/raw.tar.gz" -C "$scratch" raw 2>/dev/null
 } 2>&1 | tee "$OUT/multigpu.log"
 rc=${PIPESTATUS[0]}
 rm -rf "$scratch"
