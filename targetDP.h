@@ -1058,6 +1058,16 @@ typedef struct {
 #else
 #define TDP_UNROLL(n)
 #endif
+/* A helper a lane loop calls (an LB collision): always inlined, as a call
+ * keeps the loop from vectorising (clang 14 left an unrolled D3Q19
+ * collision a call: issue 28). */
+#if defined(__CUDACC__)
+#define TDP_INLINE __forceinline__
+#elif defined(__GNUC__)
+#define TDP_INLINE inline __attribute__((always_inline))
+#else
+#define TDP_INLINE inline
+#endif
 #if !defined(__CUDACC__) && defined(__AVX__) && !defined(TARGETDP_CHECK)
 #define TDP_HAVE_STREAM_STORE 1
 #include <immintrin.h>
