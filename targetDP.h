@@ -252,6 +252,17 @@ int tdp_objects_built_with_different_targetDP_configurations = 1;
 #endif
 #endif
 
+/* A program compiled with OpenMP defines this (weak: every such object
+ * may); the OpenMP library's backend refers to it, so linking that library
+ * into a program compiled without -fopenmp names what is missing beside
+ * the bare GOMP_* undefined references (issue 28). */
+#if defined(_OPENMP) && defined(__GNUC__) && !defined(TDP_LIBRARY_) && !defined(__CUDACC__)
+#ifdef __cplusplus
+extern "C"
+#endif
+__attribute__((weak)) int targetDP_library_uses_OpenMP__compile_and_link_the_program_with_fopenmp = 1;
+#endif
+
 /* ---------------------------------------------------------------------- */
 /* Function qualifiers, parallel loops and launch.
  *

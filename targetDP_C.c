@@ -83,8 +83,18 @@ static void warn_affinity(void) {
 #endif
 }
 
+#if defined(_OPENMP) && defined(__GNUC__)
+/* Defined by every object compiled with -fopenmp that includes targetDP.h:
+ * a program built without OpenMP flags then fails to link with this name
+ * among the GOMP_* ones, which says what is missing. */
+extern int targetDP_library_uses_OpenMP__compile_and_link_the_program_with_fopenmp;
+#endif
+
 int tdpBackendInit(tdpSite at) {
   (void) at;
+#if defined(_OPENMP) && defined(__GNUC__)
+  (void) *(volatile int *) &targetDP_library_uses_OpenMP__compile_and_link_the_program_with_fopenmp;
+#endif
 #ifdef _OPENMP
   snprintf(device_name, sizeof(device_name), "host, %d OpenMP threads", omp_get_max_threads());
 #else
