@@ -253,7 +253,7 @@ static __device__ inline void tdpBoxPoint_(const tdpBoxRun_ *run, const targetBo
 static __device__ inline long tdpShellCoord_(long k, long nh, long len, int all) {
   return (all || k < nh) ? k : len - 2 * nh + k;
 }
-static __device__ inline long tdpShellSite_(const targetBox *b, long nh, long k, long *c) {
+static __device__ inline void tdpShellSite_(const targetBox *b, long nh, long k, long *c) {
   const int n = b->ndim;
   const long h2 = 2 * nh;
   long len[3], rest = 1;
@@ -285,12 +285,7 @@ static __device__ inline long tdpShellSite_(const targetBox *b, long nh, long k,
     c[0] = nh + q / (len[1] - h2);
     c[1] = nh + q % (len[1] - h2);
   }
-  long s = 0;
-  for (int d = 0; d < n; d++) {
-    c[d] += b->lo[d];
-    s = s * b->extent[d] + c[d];
-  }
-  return s;
+  for (int d = 0; d < n; d++) c[d] += b->lo[d];
 }
 static __device__ inline long tdpShellNh_(const targetBox *b, int n, long nh, const char *msg) {
   if (b->ndim != n) {
@@ -303,17 +298,21 @@ static __device__ inline long tdpShellNh_(const targetBox *b, int n, long nh, co
   for (long tdp_nh_ = tdpShellNh_(&(box), n, (nh), TDP_BOX_DIM_MSG_(n)), tdp_k_ = TDP_THREAD_, \
             tdp_ns_ = tdpShellSites_(&(box), tdp_nh_);                                    \
        tdp_k_ < tdp_ns_; tdp_k_ += TDP_NTHREADS_)                                         \
-    for (long tdp_c_[3], tdp_o0_ = 1; tdp_o0_; tdp_o0_ = 0)                               \
-      for (long base = tdpShellSite_(&(box), tdp_nh_, tdp_k_, tdp_c_), tdp_o2_ = 1; tdp_o2_; \
-           tdp_o2_ = 0)
-#define TDP_TLP_2D_SHELL(box, nh, x, y0, base)                                           \
-  TDP_SHELL_LOOP_(box, nh, 2)                                                            \
-  for (long x = tdp_c_[0], y0 = tdp_c_[1], tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)               \
-    for (int tdp_nlane_ = 1, tdp_lstride_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
-#define TDP_TLP_3D_SHELL(box, nh, x, y, z0, base)                                        \
-  TDP_SHELL_LOOP_(box, nh, 3)                                                            \
-  for (long x = tdp_c_[0], y = tdp_c_[1], z0 = tdp_c_[2], tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0) \
-    for (int tdp_nlane_ = 1, tdp_lstride_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+    for (long tdp_c_[3], tdp_o0_ = (tdpShellSite_(&(box), tdp_nh_, tdp_k_, tdp_c_), 1); tdp_o0_; \
+         tdp_o0_ = 0)
+#define TDP_SHELL_LANE_ \
+  for (int tdp_nlane_ = 1, tdp_lstride_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+#define TDP_TLP_2D_SHELL(box, nh, x, y0, base)                                             \
+  TDP_SHELL_LOOP_(box, nh, 2)                                                              \
+  for (long x = tdp_c_[0], y0 = tdp_c_[1], tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)                 \
+    for (long base = x * (box).extent[1] + y0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)              \
+      TDP_SHELL_LANE_
+#define TDP_TLP_3D_SHELL(box, nh, x, y, z0, base)                                          \
+  TDP_SHELL_LOOP_(box, nh, 3)                                                              \
+  for (long x = tdp_c_[0], y = tdp_c_[1], z0 = tdp_c_[2], tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)  \
+    for (long base = (x * (box).extent[1] + y) * (box).extent[2] + z0, tdp_o2_ = 1; tdp_o2_; \
+         tdp_o2_ = 0)                                                                      \
+      TDP_SHELL_LANE_
 
 /* The grid of a box launch (see tdpBoxRun_): as the 1-D launch, one thread
  * per stride, but up to TDP_BOX_ROWS_ rows per thread while the grid stays
