@@ -258,9 +258,12 @@ int tdp_objects_built_with_different_targetDP_configurations = 1;
  * the bare GOMP_* undefined references (issue 28). */
 #if defined(_OPENMP) && defined(__GNUC__) && !defined(TDP_LIBRARY_) && !defined(__CUDACC__)
 #ifdef __cplusplus
-extern "C"
+extern "C" {
 #endif
 __attribute__((weak)) int targetDP_library_uses_OpenMP__compile_and_link_the_program_with_fopenmp = 1;
+#ifdef __cplusplus
+}
+#endif
 #endif
 
 /* ---------------------------------------------------------------------- */
