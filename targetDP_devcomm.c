@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define TDP_LIBRARY_ 1 /* a library source: no -fopenmp mark (targetDP.h) */
 #include "targetDP_devcomm.h"
 
 #if defined(TDP_HAVE_NCCL) && defined(__CUDACC__)
