@@ -86,7 +86,12 @@ if [ "$quick" = 1 ]; then
   small_mb="0.25" big_mb=1
 fi
 gcsv=$out/contract_gpu.csv hcsv=$out/contract_host.csv scsv=$out/spmv.csv xcsv=$out/crossover.csv
-host_env=(env OMP_NUM_THREADS="${OMP_NUM_THREADS:-$jobs}" OMP_PROC_BIND=spread OMP_PLACES=cores)
+# the host's runs without the GPU's crossover (exported below for the GPU
+# helper): on the C backend it would send FieldField L = R < 12 to the team
+# kernel, 10x slower there than the blocked loop (h100-7fbb5af-teams: the
+# host's FFS_L8_P8 helper ran at 0.11x omp-blocked so)
+host_env=(env -u TARGETDP_CONTRACT_CROSSOVER OMP_NUM_THREADS="${OMP_NUM_THREADS:-$jobs}"
+  OMP_PROC_BIND=spread OMP_PLACES=cores)
 
 # --- 1. builds -------------------------------------------------------------
 gb=$(make -s TARGET=cuda bench-where) gcb=$(make -s TARGET=cuda CHECK=1 bench-where)
@@ -174,7 +179,7 @@ step "contract host: the issue's cases at $hmb MiB" "${host_env[@]}" "$hb/bench_
   --cases issue --mb "$hmb" --rounds "$rounds" ${qreps[@]+"${qreps[@]}"} --csv "$hcsv" \
   --impls omp-plain,omp-blocked,tdp-flat,tdp-team,tdp-helper
 # the serial loop (one thread) for the chart's speed-ups, FieldFieldTensor only
-step "contract host: serial FieldFieldTensor at $hsmb MiB" env OMP_NUM_THREADS=1 \
+step "contract host: serial FieldFieldTensor at $hsmb MiB" env -u TARGETDP_CONTRACT_CROSSOVER OMP_NUM_THREADS=1 \
   "$hb/bench_contract" --cases FFT_L16_D4_P16,FFT_L16_D4_P32,FFT_L16_D4_P64,FFT_L16_D4_P128 \
   --mb "$hsmb" --rounds "$rounds" ${qreps[@]+"${qreps[@]}"} --csv "$hcsv" --impls serial
 step "spmv host: lap3d $hlap^3, powerlaw $hplrows rows" "${host_env[@]}" "$hb/bench_spmv" \
