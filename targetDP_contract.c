@@ -13,7 +13,14 @@
  *             thread (its sum in TDP_TEAM_PRIVATE storage: a register on
  *             the GPU), the left and right rows through team scratch in
  *             CONTRACT_TK-deep slices: each element read from memory once
- *             per tile instead of once per output. FieldField.
+ *             per tile instead of once per output. FieldField, nk of
+ *             CONTRACT_TK and more.
+ *   kFlat     a thread per output, its dot product straight from memory
+ *             (the case study's flat form). FieldField with nk below
+ *             CONTRACT_TK: a tile's slice would be mostly zeros and its
+ *             rows are few enough bytes to come from L1 (H100,
+ *             h100-7fbb5af-teams, FFS L = R = 8, P = 8, 256 MiB: hand-
+ *             written flat 2240 GB/s, tiled 1586, the team kernel 1224).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +153,27 @@ TDP_TEAM_KERNEL(1024) void tdpContractTiled_(double *out, const double *left, co
   }
 }
 
+/* out[o] (= or +=) the dot product of output o = (c, l, r), a team
+ * thread per output, CONTRACT_FLAT_TEAM outputs per team. */
+#define CONTRACT_FLAT_TEAM 256
+TDP_TEAM_KERNEL(CONTRACT_FLAT_TEAM) void tdpContractFlat_(double *out, const double *left,
+                                                          const double *right, long nl, long nr,
+                                                          long nk, long nout, long nteams,
+                                                          int add) {
+  TDP_TEAMS(team, nteams) {
+    TDP_TEAM_EACH(t) {
+      const long o = team * TDP_TEAM_SIZE() + t;
+      if (o < nout) {
+        const long cl = o / nr, r = o - cl * nr, c = cl / nl;
+        const double *a = left + cl * nk, *b = right + (c * nr + r) * nk;
+        double s = 0.0;
+        for (long k = 0; k < nk; k++) s += a[k] * b[k];
+        out[o] = add ? out[o] + s : s;
+      }
+    }
+  }
+}
+
 static long pow2_at_least(long n, long cap) {
   long p = 1;
   while (p < n && p < cap) p *= 2;
@@ -162,6 +190,10 @@ static int contract_team(double *out, const double *left, const double *right, l
     const long nteams = (nrows + rpt - 1) / rpt;
     TDP_LAUNCH_TEAMS(tdpContractDotRows_, nteams, rpt, lanes, 0, out, rows_left ? left : right,
                      rows_left ? right : left, nrows, per, nk, nteams, (int) rpt, add);
+  } else if (nk < CONTRACT_TK) {
+    const long nout = nc * nl * nr, nteams = (nout + CONTRACT_FLAT_TEAM - 1) / CONTRACT_FLAT_TEAM;
+    TDP_LAUNCH_TEAMS(tdpContractFlat_, nteams, CONTRACT_FLAT_TEAM, 1, 0, out, left, right, nl, nr,
+                     nk, nout, nteams, add);
   } else {
     const int whole = nl * nr <= 1024;
     const int tl = whole ? (int) nl : CONTRACT_TILE, tr = whole ? (int) nr : CONTRACT_TILE;
