@@ -252,6 +252,20 @@ int tdp_objects_built_with_different_targetDP_configurations = 1;
 #endif
 #endif
 
+/* A program compiled with OpenMP defines this (weak: every such object
+ * may); the OpenMP library's backend refers to it, so linking that library
+ * into a program compiled without -fopenmp names what is missing beside
+ * the bare GOMP_* undefined references (issue 28). */
+#if defined(_OPENMP) && defined(__GNUC__) && !defined(TDP_LIBRARY_) && !defined(__CUDACC__)
+#ifdef __cplusplus
+extern "C" {
+#endif
+__attribute__((weak)) int targetDP_library_uses_OpenMP__compile_and_link_the_program_with_fopenmp = 1;
+#ifdef __cplusplus
+}
+#endif
+#endif
+
 /* ---------------------------------------------------------------------- */
 /* Function qualifiers, parallel loops and launch.
  *
@@ -1057,6 +1071,16 @@ typedef struct {
 #define TDP_UNROLL(n) TDP_PRAGMA(GCC unroll n)
 #else
 #define TDP_UNROLL(n)
+#endif
+/* A helper a lane loop calls (an LB collision): always inlined, as a call
+ * keeps the loop from vectorising (clang 14 left an unrolled D3Q19
+ * collision a call: issue 28). */
+#if defined(__CUDACC__)
+#define TDP_INLINE __forceinline__
+#elif defined(__GNUC__)
+#define TDP_INLINE inline __attribute__((always_inline))
+#else
+#define TDP_INLINE inline
 #endif
 #if !defined(__CUDACC__) && defined(__AVX__) && !defined(TARGETDP_CHECK)
 #define TDP_HAVE_STREAM_STORE 1
