@@ -104,7 +104,7 @@ TDP_TEAM_KERNEL(256) void tdpContractDotRows_(double *out, const double *rows, c
 /* An output tile of tl x tr (l, r) of one cell per team, team thread
  * t = l * tr + r; the rows of the tile through scratch, CONTRACT_TK at a
  * time (zeros past the ends, so every slice is a full one). Registers
- * (nvcc 12, sm_90): 32, as the hand-written natTiled; the slices' loads
+ * (nvcc 13.0, sm_90): 32, as the hand-written natTiled; the slices' loads
  * over the team's threads (one lane each: TDP_TEAM_THREADS, not RANGE's
  * 2-D index) and (l, r) from t where used instead of a private copy took
  * it from 38, which on the H100 left 25 blocks of 64 threads per SM
