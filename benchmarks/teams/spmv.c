@@ -13,7 +13,7 @@
  *                is): a thread per row, its entries over the thread's
  *                lanes with a vector sum (CSR-vector: Bell & Garland,
  *                SC09), or in a plain loop where a thread has one lane
- *                (short rows: CSR-scalar in teams); a row of more than 8
+ *                (short rows: CSR-scalar in teams, spmvTeam1); a row of more than 8
  *                lanes' worth is a block of its own, summed by the whole
  *                team (a team reduction). --lanes N other than the
  *                automatic choice names its rows tdp-team-lN
@@ -232,17 +232,40 @@ TDP_TEAM_KERNEL(256) void spmvTeam(double *y, const int *rp, const int *ci, cons
         const long row = r0 + i;
         const int j0 = rp[row], m = rp[row + 1] - j0;
         double s = 0.0;
-        if (TDP_TEAM_LANES() == 1) {
-          /* one lane: a plain loop. An `omp simd` reduction over a row of
-           * 7 (the C backend's vector loop) took 1.6x the plain loop's time
-           * on the development box (gcc 12, AVX-512, 7-entry rows in
-           * cache), 2.3x with 512-bit vectors: the 16-thread host's lap3d,
-           * in cache, ran at half the OpenMP loop's speed so */
-          for (int q = 0; q < m; q++) s += v[j0 + q] * x[ci[j0 + q]];
-        } else {
-          TDP_TEAM_VECTOR_SUM(q, m, s) { s += v[j0 + q] * x[ci[j0 + q]]; }
-        }
+        TDP_TEAM_VECTOR_SUM(q, m, s) { s += v[j0 + q] * x[ci[j0 + q]]; }
         TDP_TEAM_ONE_LANE { y[row] = s; }
+      }
+    }
+  }
+}
+
+/* The same with one lane per thread (short rows): a row in a plain loop.
+ * An `omp simd` reduction over a row of 7 (the C backend's vector loop)
+ * took 1.6x a plain loop's time on the development box (gcc 12, AVX-512,
+ * 7-entry rows in cache; 2.3x with 512-bit vectors): the 16-thread host's
+ * lap3d, in its L3, ran at half the OpenMP loop's speed so. A kernel of
+ * its own: a lanes test in spmvTeam took it from 32 registers to 40
+ * (nvcc 13.0, sm_90; this one: 32). */
+TDP_TEAM_KERNEL(256) void spmvTeam1(double *y, const int *rp, const int *ci, const double *v,
+                                    const double *x, const long *blocks, long nblocks, int longrow) {
+  TDP_TEAMS(team, nblocks) {
+    const long r0 = blocks[team], nrow = blocks[team + 1] - r0;
+    const int len0 = rp[r0 + 1] - rp[r0];
+    if (nrow == 1 && len0 > longrow) {
+      const int j0 = rp[r0];
+      double s = 0.0;
+      TDP_TEAM_THREADS_SUM(q, len0, s) { s += v[j0 + q] * x[ci[j0 + q]]; }
+      TDP_TEAM_ONE_THREAD { y[r0] = s; }
+    } else {
+      TDP_TEAM_THREADS(i, nrow) {
+        const long row = r0 + i;
+        const int j0 = rp[row], m = rp[row + 1] - j0;
+        double s = 0.0;
+        /* nvcc's own unrolling (4) took 40 registers, 2 takes 32 (full
+         * occupancy at 256 threads: 8 blocks per SM) */
+        TDP_UNROLL(2)
+        for (int q = 0; q < m; q++) s += v[j0 + q] * x[ci[j0 + q]];
+        y[row] = s;
       }
     }
   }
@@ -286,8 +309,12 @@ static void runSpmv(void *arg) {
   switch (p->impl) {
   case I_TDP_FLAT: TDP_LAUNCH(spmvFlat, p->n, p->y, p->rp, p->ci, p->v, p->x, p->n); break;
   case I_TDP_TEAM:
-    TDP_LAUNCH_TEAMS(spmvTeam, p->nblocks, 256 / p->lanes, p->lanes, 0, p->y, p->rp, p->ci, p->v,
-                     p->x, p->blocks, p->nblocks, p->longrow);
+    if (p->lanes == 1)
+      TDP_LAUNCH_TEAMS(spmvTeam1, p->nblocks, 256, 1, 0, p->y, p->rp, p->ci, p->v, p->x,
+                       p->blocks, p->nblocks, p->longrow);
+    else
+      TDP_LAUNCH_TEAMS(spmvTeam, p->nblocks, 256 / p->lanes, p->lanes, 0, p->y, p->rp, p->ci,
+                       p->v, p->x, p->blocks, p->nblocks, p->longrow);
     break;
 #ifdef __CUDACC__
   case I_CUSP1:
