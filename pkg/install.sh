@@ -72,7 +72,8 @@ gen() { # dst(relative): stdin becomes the file
 put 644 targetDP.h include/targetDP.h
 for h in targetDP_lanes.h targetDP_atomics.h targetDP_types.h targetDP_scan.h \
          targetDP_async.h targetDP_compat.h targetDP_box.h targetDP_halo.h \
-         targetDP_exact.h targetDP_exact_mpi.h targetDP_team.h targetDP_contract.h; do
+         targetDP_exact.h targetDP_exact_mpi.h targetDP_devcomm.h targetDP_team.h \
+         targetDP_contract.h; do
   [ -f "$h" ] && put 644 "$h" "include/$h"
 done
 put 644 pkg/targetDP_config.h include/targetDP_config.h
