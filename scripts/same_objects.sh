@@ -4,7 +4,8 @@
 # tree of REF (default HEAD) and in the working tree, in several
 # configurations (gcc, clang, g++: layouts, VVL, checked, profile, ILP simd,
 # serial; nvcc: PTX), and the code of every function is compared.
-#   scripts/same_objects.sh [REF]     JOBS (default 2) compiles at once;
+#   scripts/same_objects.sh [REF [NEW]]   (NEW: a commit; default the
+#   working tree) JOBS (default 2) compiles at once;
 #   ONLY=regex keeps the configurations whose name matches; FILES=regex the
 #   files; RENAMES=file.sed is applied to REF's code first (a rename of
 #   internal names then compares equal: scripts/renames.sed).
@@ -25,12 +26,17 @@
 # the tokens but not the program.
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 REF=${1:-HEAD}
+NEW=${2:-}
 JOBS=${JOBS:-2}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/ref" "$T/new"
 git archive "$REF" | tar -x -C "$T/ref" || exit 2
-git ls-files -co --exclude-standard -z | tar --null -T - -c | tar -x -C "$T/new" || exit 2
+if [ -n "$NEW" ]; then
+  git archive "$NEW" | tar -x -C "$T/new" || exit 2
+else
+  git ls-files -co --exclude-standard -z | tar --null -T - -c | tar -x -C "$T/new" || exit 2
+fi
 if [ -n "$RENAMES" ]; then RENAMES=$(cd "$(dirname "$RENAMES")" && pwd)/$(basename "$RENAMES"); fi
 
 NVCC_BIN=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
