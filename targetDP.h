@@ -45,6 +45,77 @@
 #endif
 #endif
 
+#define TDP_STR_(x) #x
+#define TDP_STR(x) TDP_STR_(x)
+
+/* Callable from host and target code (TDP_HOST_DEVICE, defined with the
+ * other qualifiers below, is the public spelling). */
+#ifdef __CUDACC__
+#define TDP_HD_ __host__ __device__
+#else
+#define TDP_HD_
+#endif
+
+#define TDP_PRAGMA(x) _Pragma(TDP_STR(x))
+/* OpenMP pragmas appear only where OpenMP is on, so a build without it gets
+ * no unknown-pragma warnings. The simd ones also under -fopenmp-simd, which
+ * defines no macro of its own: the serial preset adds -DTDP_OPENMP_SIMD.
+ *   TDP_OMP_(x)       omp x                    (threads: OpenMP only)
+ *   TDP_OMP_SIMD_(x)  omp simd x               (vector lanes)
+ *   TDP_OMP_PFS_(x)   omp parallel for simd x  (or omp simd x) */
+#if defined(_OPENMP)
+#define TDP_OMP_(x) TDP_PRAGMA(omp x)
+#define TDP_OMP_SIMD_(x) TDP_PRAGMA(omp simd x)
+#define TDP_OMP_PFS_(x) TDP_PRAGMA(omp parallel for simd schedule(static) x)
+#elif defined(TDP_OPENMP_SIMD)
+#define TDP_OMP_(x)
+#define TDP_OMP_SIMD_(x) TDP_PRAGMA(omp simd x)
+#define TDP_OMP_PFS_(x) TDP_PRAGMA(omp simd x)
+#else
+#define TDP_OMP_(x)
+#define TDP_OMP_SIMD_(x)
+#define TDP_OMP_PFS_(x)
+#endif
+#define TDP_CAT_(a, b) TDP_CAT_I_(a, b)
+#define TDP_CAT_I_(a, b) a##b
+#define TDP_NARG_(...) TDP_NARG_I_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define TDP_NARG_I_(a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
+#define TDP_EACH_(m, ...) TDP_CAT_(TDP_EACH_, TDP_NARG_(__VA_ARGS__))(m, __VA_ARGS__)
+#define TDP_EACH_1(m, x) m(x)
+#define TDP_EACH_2(m, x, ...) m(x) TDP_EACH_1(m, __VA_ARGS__)
+#define TDP_EACH_3(m, x, ...) m(x) TDP_EACH_2(m, __VA_ARGS__)
+#define TDP_EACH_4(m, x, ...) m(x) TDP_EACH_3(m, __VA_ARGS__)
+#define TDP_EACH_5(m, x, ...) m(x) TDP_EACH_4(m, __VA_ARGS__)
+#define TDP_EACH_6(m, x, ...) m(x) TDP_EACH_5(m, __VA_ARGS__)
+#define TDP_EACH_7(m, x, ...) m(x) TDP_EACH_6(m, __VA_ARGS__)
+#define TDP_EACH_8(m, x, ...) m(x) TDP_EACH_7(m, __VA_ARGS__)
+
+#if defined(_OPENMP) && !defined(__CUDACC__)
+#define TDP_NOBREAK_
+#else
+/* A normal pass (or continue) ends the inner loop through tdp_st_ = 2; a
+ * break leaves it with tdp_st_ == 0, which tdpNoBreak_ reports. */
+#define TDP_NOBREAK_LANES_(decl)                                                  \
+  for (int tdp_st_ = 0; tdp_st_ < 2; tdp_st_ = tdpNoBreak_(tdp_st_, __FILE__, __LINE__)) \
+    for (decl; tdp_st_ == 0; tdp_st_ = 2)
+#define TDP_NOBREAK_ TDP_NOBREAK_LANES_((void) 0)
+#endif
+
+#if defined(__GNUC__) || defined(__CUDACC__)
+#define TDP_RESTRICT __restrict__
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L
+#define TDP_RESTRICT restrict
+#else
+#define TDP_RESTRICT
+#endif
+#if defined(__CUDACC__) || defined(__clang__)
+#define TDP_UNROLL(n) TDP_PRAGMA(unroll n)
+#elif defined(__GNUC__)
+#define TDP_UNROLL(n) TDP_PRAGMA(GCC unroll n)
+#else
+#define TDP_UNROLL(n)
+#endif
+
 /* ---------------------------------------------------------------------- */
 /* Build configuration (override with -D, normally through make variables) */
 
@@ -87,17 +158,6 @@
 #endif
 #if VVL < 1 || SAL < 1 || TARGET_TPB < 32 || TARGET_TPB > 1024 || TARGET_TPB % 32
 #error "need VVL >= 1, SAL >= 1 and TARGET_TPB a multiple of 32 in [32, 1024]"
-#endif
-
-#define TDP_STR_(x) #x
-#define TDP_STR(x) TDP_STR_(x)
-
-/* Callable from host and target code (TDP_HOST_DEVICE, defined with the
- * other qualifiers below, is the public spelling). */
-#ifdef __CUDACC__
-#define TDP_HD_ __host__ __device__
-#else
-#define TDP_HD_
 #endif
 
 /* ---------------------------------------------------------------------- */
@@ -272,26 +332,6 @@ int tdp_objects_built_with_different_targetDP_configurations = 1;
  * loop pair that notices a break and stops with its file:line; without a
  * break the pair folds away at compile time. */
 
-#define TDP_PRAGMA(x) _Pragma(TDP_STR(x))
-/* OpenMP pragmas appear only where OpenMP is on, so a build without it gets
- * no unknown-pragma warnings. The simd ones also under -fopenmp-simd, which
- * defines no macro of its own: the serial preset adds -DTDP_OPENMP_SIMD.
- *   TDP_OMP_(x)       omp x                    (threads: OpenMP only)
- *   TDP_OMP_SIMD_(x)  omp simd x               (vector lanes)
- *   TDP_OMP_PFS_(x)   omp parallel for simd x  (or omp simd x) */
-#if defined(_OPENMP)
-#define TDP_OMP_(x) TDP_PRAGMA(omp x)
-#define TDP_OMP_SIMD_(x) TDP_PRAGMA(omp simd x)
-#define TDP_OMP_PFS_(x) TDP_PRAGMA(omp parallel for simd schedule(static) x)
-#elif defined(TDP_OPENMP_SIMD)
-#define TDP_OMP_(x)
-#define TDP_OMP_SIMD_(x) TDP_PRAGMA(omp simd x)
-#define TDP_OMP_PFS_(x) TDP_PRAGMA(omp simd x)
-#else
-#define TDP_OMP_(x)
-#define TDP_OMP_SIMD_(x)
-#define TDP_OMP_PFS_(x)
-#endif
 /* The operation of a reduction: the library's targetDoubleSum etc. and
  * the block reductions of in-kernel reductions (targetBlockAdd/Min/Max). */
 typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
@@ -310,23 +350,6 @@ typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
 #define TDP_RSUM(v) (+, TDP_SUM, v)
 #define TDP_RMIN(v) (tdp_min_, TDP_MIN, v)
 #define TDP_RMAX(v) (tdp_max_, TDP_MAX, v)
-#define TDP_CAT_(a, b) TDP_CAT_I_(a, b)
-#define TDP_CAT_I_(a, b) a##b
-#define TDP_NARG_(...) TDP_NARG_I_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-#define TDP_NARG_I_(a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
-#define TDP_EACH_(m, ...) TDP_CAT_(TDP_EACH_, TDP_NARG_(__VA_ARGS__))(m, __VA_ARGS__)
-#define TDP_EACH_1(m, x) m(x)
-#define TDP_EACH_2(m, x, ...) m(x) TDP_EACH_1(m, __VA_ARGS__)
-#define TDP_EACH_3(m, x, ...) m(x) TDP_EACH_2(m, __VA_ARGS__)
-#define TDP_EACH_4(m, x, ...) m(x) TDP_EACH_3(m, __VA_ARGS__)
-#define TDP_EACH_5(m, x, ...) m(x) TDP_EACH_4(m, __VA_ARGS__)
-#define TDP_EACH_6(m, x, ...) m(x) TDP_EACH_5(m, __VA_ARGS__)
-#define TDP_EACH_7(m, x, ...) m(x) TDP_EACH_6(m, __VA_ARGS__)
-#define TDP_EACH_8(m, x, ...) m(x) TDP_EACH_7(m, __VA_ARGS__)
-#define TDP_RCLAUSE_(r) TDP_RCLAUSE_I_ r
-#define TDP_RCLAUSE_I_(op, kind, v) reduction(op : v)
-#define TDP_RADDR_(r) TDP_RADDR_I_ r
-#define TDP_RADDR_I_(op, kind, v) , (int) (kind), #v, sizeof(v), (const void *) &(v)
 /* TDP_TLP_SUM(base, N, a, b) is TDP_TLP_REDUCE(base, N, TDP_RSUM(a), TDP_RSUM(b)). */
 #define TDP_RSUM_EACH_(v) , TDP_RSUM(v)
 #define TDP_RMIN_EACH_(v) , TDP_RMIN(v)
@@ -339,24 +362,8 @@ typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
 #define TDP_TLP_MAX(baseIndex, N, ...) TDP_TLP_REDUCE_ALL_(baseIndex, N, TDP_RMAX_EACH_, __VA_ARGS__)
 /* The lane loop inside a reduction. Its lane count has its own name, so
  * TDP_ILP (which needs TDP_TLP's) inside TDP_TLP_REDUCE does not compile. */
-#ifdef __CUDACC__ /* lanes a block apart, as TDP_ILP (below) */
-#define TDP_ILP_REDUCE(vecIndex) TDP_ILP_LANES_(vecIndex, tdp_rlane_)
-#else /* the C reduction loop vectorises over sites: one lane per site */
-#define TDP_ILP_REDUCE(vecIndex) for (int vecIndex = 0; vecIndex < 1; vecIndex++)
-#endif
 #define TDP_ILP_SUM(vecIndex, ...) TDP_ILP_REDUCE(vecIndex)
 
-
-#if defined(_OPENMP) && !defined(__CUDACC__)
-#define TDP_NOBREAK_
-#else
-/* A normal pass (or continue) ends the inner loop through tdp_st_ = 2; a
- * break leaves it with tdp_st_ == 0, which tdpNoBreak_ reports. */
-#define TDP_NOBREAK_LANES_(decl)                                                  \
-  for (int tdp_st_ = 0; tdp_st_ < 2; tdp_st_ = tdpNoBreak_(tdp_st_, __FILE__, __LINE__)) \
-    for (decl; tdp_st_ == 0; tdp_st_ = 2)
-#define TDP_NOBREAK_ TDP_NOBREAK_LANES_((void) 0)
-#endif
 
 /* make PROFILE=1 (-DTARGETDP_PROFILE): every launch is timed and, on CUDA,
  * an NVTX range named after the kernel; the table is printed by
@@ -681,6 +688,17 @@ template <tdpReduceOp op, typename T> static __device__ inline void tdpBlockOp_(
   static __device__ inline void targetBlockMin##Name(T *t, T p) { tdpBlockOp_<TDP_MIN>(t, p); } \
   static __device__ inline void targetBlockMax##Name(T *t, T p) { tdpBlockOp_<TDP_MAX>(t, p); }
 
+/* The lane loop inside a reduction: lanes a block apart, as TDP_ILP. */
+#define TDP_ILP_REDUCE(vecIndex) TDP_ILP_LANES_(vecIndex, tdp_rlane_)
+
+/* Kernel hints (the list: targetDP.h) */
+#define TDP_GPU 1
+#define TDP_LOAD_ONCE(p) __ldcs(p)
+#define TDP_STORE_ONCE(p, x) __stcs((p), (x))
+#define TDP_CONST_VALUE(t_expr, literal_expr) (t_expr)
+typedef double2 tdpDouble2;
+#define TDP_HAVE_STREAM_STORE 0
+
 #else /* C backend: OpenMP threads + omp simd, or serial without OpenMP */
 
 #define TDP_KERNEL
@@ -928,6 +946,50 @@ TDP_ISNAN_(Long, long, ((void) x, 0))
     if (p > *t || tdpIsNan##Name##_(p)) *t = p;                        \
   }
 
+/* The lane loop inside a reduction: the C reduction loop vectorises over
+ * sites, one lane per site. */
+#define TDP_ILP_REDUCE(vecIndex) for (int vecIndex = 0; vecIndex < 1; vecIndex++)
+
+#define TDP_RCLAUSE_(r) TDP_RCLAUSE_I_ r
+#define TDP_RCLAUSE_I_(op, kind, v) reduction(op : v)
+#define TDP_RADDR_(r) TDP_RADDR_I_ r
+#define TDP_RADDR_I_(op, kind, v) , (int) (kind), #v, sizeof(v), (const void *) &(v)
+
+/* Kernel hints (the list: targetDP.h) */
+#define TDP_GPU 0
+#define TDP_LOAD_ONCE(p) (*(p))
+#define TDP_STORE_ONCE(p, x) ((void) (*(p) = (x)))
+#define TDP_CONST_VALUE(t_expr, literal_expr) (literal_expr)
+#if defined(__GNUC__)
+typedef struct {
+  double x, y;
+} __attribute__((aligned(16))) tdpDouble2;
+#else
+typedef struct {
+  double x, y;
+} tdpDouble2;
+#endif
+
+#if defined(__AVX__) && !defined(TARGETDP_CHECK)
+#define TDP_HAVE_STREAM_STORE 1
+#include <immintrin.h>
+static inline void tdpStreamStore8(double *dst, const double *src) {
+#ifdef __AVX512F__
+  _mm512_stream_pd(dst, _mm512_loadu_pd(src));
+#else
+  _mm256_stream_pd(dst, _mm256_loadu_pd(src));
+  _mm256_stream_pd(dst + 4, _mm256_loadu_pd(src + 4));
+#endif
+}
+/* Streaming stores are weakly ordered: every thread fences its own. */
+static inline void tdpStreamFence(void) {
+  TDP_OMP_(parallel)
+  _mm_sfence();
+}
+#else
+#define TDP_HAVE_STREAM_STORE 0
+#endif
+
 #endif /* __CUDACC__ */
 
 /* Atomics for target code, both backends (their own file: targetAtomic*). */
@@ -973,6 +1035,101 @@ void tdpReduceCheck_(const void *partial, tdpReduceOp op, const char *call, cons
 #define targetBlockAddLong(t, p) TDP_RCHECKED_(targetBlockAddLong, TDP_SUM, t, p)
 #define targetBlockMinLong(t, p) TDP_RCHECKED_(targetBlockMinLong, TDP_MIN, t, p)
 #define targetBlockMaxLong(t, p) TDP_RCHECKED_(targetBlockMaxLong, TDP_MAX, t, p)
+#endif
+
+/* What the compiler knows of the object that pointer p points into: the
+ * bytes from p to its end, TDP_SIZE_UNKNOWN_ when it does not know (a
+ * pointer from elsewhere). Every host entry point is passed it for each
+ * host buffer and each TDP_CONST it is given, and refuses a count past it
+ * (targetDP_common.c): a TDP_CONST (&t_x, t_a, &t_a[2]), a local or global
+ * array (h, h + 60), a struct are known at every optimisation level; a
+ * malloc of a known size, or a pointer the compiler can follow back to one
+ * of those, when optimising. __builtin_dynamic_object_size where the
+ * compiler has it (gcc 12, clang 9, nvcc's host compiler) also knows sizes
+ * computed at run time (malloc(n * 8) at -O2). Neither evaluates p (one
+ * with side effects is "unknown"), so each macro argument is still
+ * evaluated once. */
+#define TDP_SIZE_UNKNOWN_ ((size_t) -1)
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_dynamic_object_size)
+#define TDP_OBJECT_SIZE_(p) __builtin_dynamic_object_size((const void *) (p), 0)
+#endif
+#endif
+#if !defined(TDP_OBJECT_SIZE_) && (defined(__GNUC__) || defined(__clang__))
+#define TDP_OBJECT_SIZE_(p) __builtin_object_size((const void *) (p), 0)
+#endif
+#ifndef TDP_OBJECT_SIZE_
+#define TDP_OBJECT_SIZE_(p) TDP_SIZE_UNKNOWN_ /* unknown: not checked */
+#endif
+
+/* Element types checked at compile time (issue 25): TDP_TYPED_(T, p) is p
+ * when it points to T (const or not) and a compile error otherwise. In C
+ * a _Generic selection (C11; gcc and clang take it in C99 mode too), which
+ * also admits void * (a typeless buffer converts in C): the typed
+ * parameter behind it would only warn, and a cast in a macro would say
+ * nothing (targetScanInclusiveInt on a double array ran). In C++ and CUDA
+ * the typed parameter of the inline wrapper refuses another type itself.
+ * TDP_MASK_ admits the byte types of a mask. */
+#if !defined(__cplusplus) && \
+    ((defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L) || defined(__GNUC__))
+#define TDP_TYPED_(T, p) _Generic((p), T *: (p), const T *: (p), void *: (p), const void *: (p))
+#define TDP_MASK_(p)                                                                    \
+  _Generic((p), char *: (const char *) (p), const char *: (const char *) (p),            \
+           signed char *: (const char *) (p), const signed char *: (const char *) (p),   \
+           unsigned char *: (const char *) (p), const unsigned char *: (const char *) (p), \
+           _Bool *: (const char *) (p), const _Bool *: (const char *) (p),               \
+           void *: (const char *) (p), const void *: (const char *) (p))
+#else
+#define TDP_TYPED_(T, p) (p)
+#define TDP_MASK_(p) (p)
+#endif
+
+#ifdef TARGETDP_CHECK
+#include <stdio.h>
+#include <stdlib.h>
+/* An out-of-range site or component names the kernel, file and line, then
+ * stops: exit on the host, a trap (reported by targetSynchronize) on a GPU.
+ * On the host only the first thread to get here reports and exits: exit()
+ * called by several OpenMP threads at once is undefined behaviour (the
+ * atexit handlers and stdio teardown would run concurrently); the others
+ * wait in the critical section until the process is gone. */
+#define TDP_OOB_ "targetDP: index out of bounds in %s at %s:%d: site %ld of %ld, "
+#ifdef __CUDA_ARCH__
+#define TDP_OOB_STOP_(...)  \
+  do {                      \
+    printf(__VA_ARGS__);    \
+    __trap();               \
+  } while (0)
+#else
+#ifdef _OPENMP
+#define TDP_OOB_ONE_THREAD_ TDP_OMP_(critical(tdp_index_oob_))
+#else
+#define TDP_OOB_ONE_THREAD_
+#endif
+#define TDP_OOB_STOP_(...)             \
+  do {                                 \
+    TDP_OOB_ONE_THREAD_ {              \
+      fprintf(stderr, __VA_ARGS__);    \
+      exit(1);                         \
+    }                                  \
+  } while (0)
+#endif
+static TDP_HOST_DEVICE inline size_t tdpIndexChecked_(long nsites, long ncomp, long isite,
+                                                     long icomp, const char *func,
+                                                     const char *file, int line) {
+  if (isite < 0 || isite >= nsites || icomp < 0 || icomp >= ncomp)
+    TDP_OOB_STOP_(TDP_OOB_ "component %ld of %ld\n", func, file, line, isite, nsites, icomp,
+                  ncomp);
+  return TDP_INDEX_(nsites, ncomp, isite, icomp);
+}
+static TDP_HOST_DEVICE inline size_t tdpIndex2Checked_(long nsites, long n1, long n2, long isite,
+                                                      long i1, long i2, const char *func,
+                                                      const char *file, int line) {
+  if (isite < 0 || isite >= nsites || i1 < 0 || i1 >= n1 || i2 < 0 || i2 >= n2)
+    TDP_OOB_STOP_(TDP_OOB_ "component (%ld, %ld) of %ld x %ld\n", func, file, line, isite,
+                  nsites, i1, i2, n1, n2);
+  return TDP_INDEX_(nsites, n1 * n2, isite, i1 * n2 + i2);
+}
 #endif
 
 /* ---------------------------------------------------------------------- */
@@ -1023,108 +1180,6 @@ void tdpReduceCheck_(const void *partial, tdpReduceOp op, const char *call, cons
  *                      double2 field order), half the instructions of two
  *                      8-byte ones. A field of ncomp pairs is indexed by
  *                      TDP_INDEX(nsites, ncomp, ...) on a tdpDouble2 pointer. */
-#ifdef __CUDACC__
-#define TDP_GPU 1
-#define TDP_LOAD_ONCE(p) __ldcs(p)
-#define TDP_STORE_ONCE(p, x) __stcs((p), (x))
-#define TDP_CONST_VALUE(t_expr, literal_expr) (t_expr)
-typedef double2 tdpDouble2;
-#else
-#define TDP_GPU 0
-#define TDP_LOAD_ONCE(p) (*(p))
-#define TDP_STORE_ONCE(p, x) ((void) (*(p) = (x)))
-#define TDP_CONST_VALUE(t_expr, literal_expr) (literal_expr)
-#if defined(__GNUC__)
-typedef struct {
-  double x, y;
-} __attribute__((aligned(16))) tdpDouble2;
-#else
-typedef struct {
-  double x, y;
-} tdpDouble2;
-#endif
-#endif
-#if defined(__GNUC__) || defined(__CUDACC__)
-#define TDP_RESTRICT __restrict__
-#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L
-#define TDP_RESTRICT restrict
-#else
-#define TDP_RESTRICT
-#endif
-#if defined(__CUDACC__) || defined(__clang__)
-#define TDP_UNROLL(n) TDP_PRAGMA(unroll n)
-#elif defined(__GNUC__)
-#define TDP_UNROLL(n) TDP_PRAGMA(GCC unroll n)
-#else
-#define TDP_UNROLL(n)
-#endif
-#if !defined(__CUDACC__) && defined(__AVX__) && !defined(TARGETDP_CHECK)
-#define TDP_HAVE_STREAM_STORE 1
-#include <immintrin.h>
-static inline void tdpStreamStore8(double *dst, const double *src) {
-#ifdef __AVX512F__
-  _mm512_stream_pd(dst, _mm512_loadu_pd(src));
-#else
-  _mm256_stream_pd(dst, _mm256_loadu_pd(src));
-  _mm256_stream_pd(dst + 4, _mm256_loadu_pd(src + 4));
-#endif
-}
-/* Streaming stores are weakly ordered: every thread fences its own. */
-static inline void tdpStreamFence(void) {
-  TDP_OMP_(parallel)
-  _mm_sfence();
-}
-#else
-#define TDP_HAVE_STREAM_STORE 0
-#endif
-
-#ifdef TARGETDP_CHECK
-#include <stdio.h>
-#include <stdlib.h>
-/* An out-of-range site or component names the kernel, file and line, then
- * stops: exit on the host, a trap (reported by targetSynchronize) on a GPU.
- * On the host only the first thread to get here reports and exits: exit()
- * called by several OpenMP threads at once is undefined behaviour (the
- * atexit handlers and stdio teardown would run concurrently); the others
- * wait in the critical section until the process is gone. */
-#define TDP_OOB_ "targetDP: index out of bounds in %s at %s:%d: site %ld of %ld, "
-#ifdef __CUDA_ARCH__
-#define TDP_OOB_STOP_(...)  \
-  do {                      \
-    printf(__VA_ARGS__);    \
-    __trap();               \
-  } while (0)
-#else
-#ifdef _OPENMP
-#define TDP_OOB_ONE_THREAD_ TDP_OMP_(critical(tdp_index_oob_))
-#else
-#define TDP_OOB_ONE_THREAD_
-#endif
-#define TDP_OOB_STOP_(...)             \
-  do {                                 \
-    TDP_OOB_ONE_THREAD_ {              \
-      fprintf(stderr, __VA_ARGS__);    \
-      exit(1);                         \
-    }                                  \
-  } while (0)
-#endif
-static TDP_HOST_DEVICE inline size_t tdpIndexChecked_(long nsites, long ncomp, long isite,
-                                                     long icomp, const char *func,
-                                                     const char *file, int line) {
-  if (isite < 0 || isite >= nsites || icomp < 0 || icomp >= ncomp)
-    TDP_OOB_STOP_(TDP_OOB_ "component %ld of %ld\n", func, file, line, isite, nsites, icomp,
-                  ncomp);
-  return TDP_INDEX_(nsites, ncomp, isite, icomp);
-}
-static TDP_HOST_DEVICE inline size_t tdpIndex2Checked_(long nsites, long n1, long n2, long isite,
-                                                      long i1, long i2, const char *func,
-                                                      const char *file, int line) {
-  if (isite < 0 || isite >= nsites || i1 < 0 || i1 >= n1 || i2 < 0 || i2 >= n2)
-    TDP_OOB_STOP_(TDP_OOB_ "component (%ld, %ld) of %ld x %ld\n", func, file, line, isite,
-                  nsites, i1, i2, n1, n2);
-  return TDP_INDEX_(nsites, n1 * n2, isite, i1 * n2 + i2);
-}
-#endif
 
 /* ---------------------------------------------------------------------- */
 /* TDP_STREAM_LANES: a stride's lanes stored as streaming stores where the
@@ -1195,53 +1250,6 @@ int tdpFree(void *t_ptr, const char *f, int l);
 #define targetMallocUnified(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 0, 1, TDP_AT)
 #define targetCallocUnified(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 1, 1, TDP_AT)
 #define targetFree(t_ptr) tdpFree((t_ptr), TDP_AT)
-
-/* What the compiler knows of the object that pointer p points into: the
- * bytes from p to its end, TDP_SIZE_UNKNOWN_ when it does not know (a
- * pointer from elsewhere). Every host entry point is passed it for each
- * host buffer and each TDP_CONST it is given, and refuses a count past it
- * (targetDP_common.c): a TDP_CONST (&t_x, t_a, &t_a[2]), a local or global
- * array (h, h + 60), a struct are known at every optimisation level; a
- * malloc of a known size, or a pointer the compiler can follow back to one
- * of those, when optimising. __builtin_dynamic_object_size where the
- * compiler has it (gcc 12, clang 9, nvcc's host compiler) also knows sizes
- * computed at run time (malloc(n * 8) at -O2). Neither evaluates p (one
- * with side effects is "unknown"), so each macro argument is still
- * evaluated once. */
-#define TDP_SIZE_UNKNOWN_ ((size_t) -1)
-#if defined(__has_builtin)
-#if __has_builtin(__builtin_dynamic_object_size)
-#define TDP_OBJECT_SIZE_(p) __builtin_dynamic_object_size((const void *) (p), 0)
-#endif
-#endif
-#if !defined(TDP_OBJECT_SIZE_) && (defined(__GNUC__) || defined(__clang__))
-#define TDP_OBJECT_SIZE_(p) __builtin_object_size((const void *) (p), 0)
-#endif
-#ifndef TDP_OBJECT_SIZE_
-#define TDP_OBJECT_SIZE_(p) TDP_SIZE_UNKNOWN_ /* unknown: not checked */
-#endif
-
-/* Element types checked at compile time (issue 25): TDP_TYPED_(T, p) is p
- * when it points to T (const or not) and a compile error otherwise. In C
- * a _Generic selection (C11; gcc and clang take it in C99 mode too), which
- * also admits void * (a typeless buffer converts in C): the typed
- * parameter behind it would only warn, and a cast in a macro would say
- * nothing (targetScanInclusiveInt on a double array ran). In C++ and CUDA
- * the typed parameter of the inline wrapper refuses another type itself.
- * TDP_MASK_ admits the byte types of a mask. */
-#if !defined(__cplusplus) && \
-    ((defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L) || defined(__GNUC__))
-#define TDP_TYPED_(T, p) _Generic((p), T *: (p), const T *: (p), void *: (p), const void *: (p))
-#define TDP_MASK_(p)                                                                    \
-  _Generic((p), char *: (const char *) (p), const char *: (const char *) (p),            \
-           signed char *: (const char *) (p), const signed char *: (const char *) (p),   \
-           unsigned char *: (const char *) (p), const unsigned char *: (const char *) (p), \
-           _Bool *: (const char *) (p), const _Bool *: (const char *) (p),               \
-           void *: (const char *) (p), const void *: (const char *) (p))
-#else
-#define TDP_TYPED_(T, p) (p)
-#define TDP_MASK_(p) (p)
-#endif
 
 int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, size_t host_known,
             const char *f, int l);
