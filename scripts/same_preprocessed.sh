@@ -5,7 +5,9 @@
 # working tree, line markers and blank lines removed, and the two compared,
 # in several configurations (layouts, VVL, checked, ILP simd, profile, C++,
 # clang, nvcc). Moving a section of targetDP.h into a header included at
-# the same point must give "same" for all of them.
+# the same point must give "same" for all of them. A file that moved (paired
+# with the file of its name in REF) is also "same" when it differs only by
+# its own path where __FILE__ names it (counted apart).
 #   scripts/same_preprocessed.sh [REF [NEW]]  (NEW: a commit; default the
 #   working tree; -j via JOBS, default 2;
 #   ONLY=regex keeps the configurations whose name matches)
@@ -96,7 +98,7 @@ comm -23 <(sed 's|.*/||' "$T/ref.list" | sort) <(sed 's|.*/||' "$T/new.list" | s
 status=0
 for c in "${configs[@]}"; do
   name=${c%%|*}
-  same=0 ws=0 differ=0 failed=0
+  same=0 ws=0 path=0 differ=0 failed=0
   while read -r f rf; do
     [ "$f" = NEWONLY ] && continue
     a="$T/out/$name/ref/${f//\//_}" b="$T/out/$name/new/${f//\//_}"
@@ -104,6 +106,8 @@ for c in "${configs[@]}"; do
       failed=$((failed + 1))
     elif cmp -s "$a" "$b"; then
       same=$((same + 1))
+    elif [ "$f" != "$rf" ] && cmp -s "$a" <(sed "s|\"$f\"|\"$rf\"|g" "$b"); then
+      path=$((path + 1)) # a moved file: its own __FILE__ names the new path
     elif cmp -s <(tr -s '[:space:]' '\n' <"$a") <(tr -s '[:space:]' '\n' <"$b"); then
       ws=$((ws + 1))
     else
@@ -112,6 +116,6 @@ for c in "${configs[@]}"; do
       diff "$a" "$b" | head -n 10
     fi
   done <<<"$pairs"
-  echo "$name: $same same, $ws same but for whitespace, $differ differ, $failed not preprocessed in either tree"
+  echo "$name: $same same, $ws same but for whitespace, $path same but for the moved file's own path (__FILE__), $differ differ, $failed not preprocessed in either tree"
 done
 exit $status
