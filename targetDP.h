@@ -993,7 +993,7 @@ static inline void tdpStreamFence(void) {
 #endif /* __CUDACC__ */
 
 /* Atomics for target code, both backends (their own file: targetAtomic*). */
-#include "targetDP_atomics.h"
+#include "targetDP/targetDP_atomics.h"
 
 TDP_BLOCK_OPS_(Double, double)
 TDP_BLOCK_OPS_(Float, float)
@@ -1184,7 +1184,7 @@ static TDP_HOST_DEVICE inline size_t tdpIndex2Checked_(long nsites, long n1, lon
 /* ---------------------------------------------------------------------- */
 /* TDP_STREAM_LANES: a stride's lanes stored as streaming stores where the
  * CPU has them (its own file: the loop it serves is shown there). */
-#include "targetDP_lanes.h"
+#include "targetDP/targetDP_lanes.h"
 
 /* ---------------------------------------------------------------------- */
 /* Host API. Every call is checked; on failure the default is to print the
@@ -1335,7 +1335,7 @@ int tdpConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int 
 /* ---------------------------------------------------------------------- */
 /* Element types: the typed names of the helpers above (targetSetConstantFloat,
  * targetLongSum, copyToTargetSitesInt, ...), generated per type. */
-#include "targetDP_types.h"
+#include "targetDP/targetDP_types.h"
 
 /* Called by every launch form before the kernel (form names it: "TDP_LAUNCH",
  * "TDP_LAUNCH_STREAM", ...): the layer is live (targetInit called, not yet
@@ -1387,7 +1387,7 @@ int tdpCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, const c
 
 /* ---------------------------------------------------------------------- */
 /* Scans and stream compaction of target arrays (targetScan*, targetCompactIndices). */
-#include "targetDP_scan.h"
+#include "targetDP/targetDP_scan.h"
 
 /* ---------------------------------------------------------------------- */
 /* Profiling (targetDP_profile.c). In a build with PROFILE=1 every launch
@@ -1403,7 +1403,7 @@ int tdpProfileStop(const char *name, int rc);
 /* Asynchronous work: streams, events, asynchronous copies, pinned host memory,
  * CUDA IPC handles, packing boxes of a field (targetStream*, TDP_LAUNCH_STREAM,
  * copy*Async, targetMallocHost, targetIpc*, targetPackBox*, targetFaceBox). */
-#include "targetDP_async.h"
+#include "targetDP/targetDP_async.h"
 
 /* GPUs visible to this process and the one it uses (C backend: 0 and -1). */
 int targetDeviceCount(void);
@@ -1417,12 +1417,12 @@ int targetDeviceId(void);
  * and the 2014 calls (targetInit(extents, nfields, nhalo), in-place AoS<->SoA,
  * targetConstAddress, ...) as thin wrappers; all off with -DTDP_NO_COMPAT. */
 #ifndef TDP_NO_COMPAT
-#include "targetDP_compat.h"
+#include "targetDP/targetDP_compat.h"
 #endif
-#include "targetDP_box.h"
+#include "targetDP/targetDP_box.h"
 /* Exact, reproducible sums: tdpExactSum, tdpExactAcc, TDP_TLP_EXACT, targetDoubleSumExact. */
-#include "targetDP_exact.h"
-#include "targetDP_team.h"     /* teams, team scratch, barriers, team reductions */
-#include "targetDP_contract.h" /* batched contractions (team kernels or the vendor's GEMM) */
+#include "targetDP/targetDP_exact.h"
+#include "targetDP/targetDP_team.h"     /* teams, team scratch, barriers, team reductions */
+#include "targetDP/targetDP_contract.h" /* batched contractions (team kernels or the vendor's GEMM) */
 
 #endif /* TARGETDP_H */

@@ -23,7 +23,7 @@
 #include <omp.h>
 #endif
 
-#include "targetDP_internal.h"
+#include "targetDP/targetDP_internal.h"
 
 #define ALIGNMENT 64
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "targetDP_internal.h"
+#include "targetDP/targetDP_internal.h"
 
 #ifdef TARGETDP_PROFILE
 #include <nvtx3/nvToolsExt.h> /* NVTX v3: header-only, in the CUDA toolkit */
