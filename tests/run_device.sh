@@ -21,7 +21,22 @@ mkdir -p "$OUTDIR"
 part unit && {
   date -u +"%Y-%m-%dT%H:%MZ"; git rev-parse --short HEAD 2>/dev/null
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  TDP_GPU=1 TDP_SKIP_DEPS=1 TDP_JOBS=$(nproc) bash tests/run_tests.sh
+  # The plain runs, memcheck and racecheck as three processes side by side
+  # (one after another they took 461 s of a 600 s device call); the build
+  # the sanitizers share is made first so that they do not race on it.
+  sb=$(make -s TARGET=cuda LAYOUT=SOA VVL=1 CHECK=0 tests-print-build)
+  targets=(tests-build)
+  [ -n "${TDP_TEST_ONLY:-}" ] && { targets=(); for b in $TDP_TEST_ONLY; do targets+=("$sb/tests/$b"); done; }
+  make -s -j"$(nproc)" TARGET=cuda LAYOUT=SOA VVL=1 CHECK=0 "${targets[@]}" >/dev/null 2>&1
+  for r in plain memcheck racecheck; do
+    TDP_GPU=1 TDP_SKIP_DEPS=1 TDP_JOBS=$(nproc) TDP_GPU_RUNS=$r TDP_LOGS=build/test-logs-$r \
+      bash tests/run_tests.sh >"$OUTDIR/tests_gpu_$r.log" 2>&1 &
+  done
+  wait
+  for r in plain memcheck racecheck; do echo "== $r"; cat "$OUTDIR/tests_gpu_$r.log"; done
+  # one total line, as tests/run_tests.sh prints it
+  for r in plain memcheck racecheck; do tail -n 1 "$OUTDIR/tests_gpu_$r.log"; done |
+    awk '{p += $1; f += $3; s += $5} END {printf "%d passed, %d failed, %d skipped (GPU, all three)\n", p, f, s}'
   echo "== examples on the GPU (scale; heat_targetDP against heat_serial to round-off)"
   TDP_GPU=1 bash tests/suites/examples.sh
 } 2>&1 | tee "$OUTDIR/tests_gpu.log"

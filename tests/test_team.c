@@ -59,7 +59,7 @@ static int callChild(void *arg) { return (*(int (**)(void)) arg)(); }
  * output to contain every string of want[] (NULL-terminated). */
 static void expectChildFails(int (*child)(void), const char *const *want) {
   char out[16384];
-  if (getenv("TDP_TEST_NO_FORK")) { /* set under racecheck (benchmarks/teams/run_device.sh) */
+  if (getenv("TDP_TEST_NO_FORK")) { /* set under compute-sanitizer (tests/run_tests.sh) */
     print_message("# skipped: TDP_TEST_NO_FORK is set\n");
     skip();
   }
