@@ -126,7 +126,7 @@ endif
 # targetDP_compat.c (the 2014 API) is C, or CUDA under TARGET=cuda (where
 # it needs the runtime's symbol calls), whatever the programs' language.
 BACKEND_PART = $(if $(filter cuda,$(TARGET)),CUDA,C)
-LAYER_OBJ = $(BUILD)/obj/targetDP/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o \
+LAYER_OBJ = $(BUILD)/obj/targetDP/targetDP_error.o $(BUILD)/obj/targetDP/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o \
             $(addprefix $(BUILD)/obj/targetDP/targetDP_, \
               compat.o box.o profile.o scan_$(BACKEND_PART).o async.o pack.o \
               exact.o exact_$(BACKEND_PART).o team.o contract.o team_$(BACKEND_PART).o)

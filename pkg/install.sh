@@ -73,14 +73,14 @@ gen() { # dst(relative): stdin becomes the file
 # headers it includes, the MPI modules' headers: the include lines of
 # docs/api.md), the modules targetDP.h includes in include/targetDP/ (it
 # names them "targetDP/targetDP_<module>.h"); the library's own interface
-# (targetDP_internal.h) is not installed.
+# (targetDP_internal.h, targetDP_error.h) is not installed.
 put 644 targetDP.h include/targetDP.h
 for h in targetDP_C.h targetDP_CUDA.h; do
   [ -f "$h" ] && put 644 "$h" "include/$h"
 done
 for h in targetDP/targetDP_*.h; do
   case $h in
-    */targetDP_internal.h) ;;
+    */targetDP_internal.h | */targetDP_error.h) ;;
     */targetDP_halo.h | */targetDP_exact_mpi.h) put 644 "$h" "include/${h#targetDP/}" ;;
     *) put 644 "$h" "include/$h" ;;
   esac
