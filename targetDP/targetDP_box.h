@@ -22,8 +22,11 @@
  *       TDP_ILP(v) f[base + v] = ...;      site base + v is (x, y, z0 + v)
  *     }
  *   }
- *   TDP_LAUNCH_BOX(k, box, box, t_f);
- *   TDP_LAUNCH_BOX_STREAM(k, box, stream, box, t_f);   (queued on a stream)
+ *   TDP_LAUNCH_BOX(k, box, t_f);          k(box, t_f) over the box's sites
+ *   TDP_LAUNCH_BOX_STREAM(k, box, stream, t_f);   (queued on a stream)
+ *
+ * The box launches pass the box (evaluated once) as the kernel's first
+ * argument, so a call names it once; the rest are the kernel's others.
  *
  * TDP_TLP_2D(box, x, y0, base) and TDP_TLP_4D(box, t, x, y, z0, base) are
  * the same with one row coordinate fewer / more.
@@ -250,7 +253,7 @@ static inline dim3 tdpBoxGrid_(const targetBox *b) {
     if (tdpLaunchBox_("TDP_LAUNCH_BOX", #kernel, &tdp_lbox_, __FILE__, __LINE__) ==      \
         TARGET_SUCCESS) {                                                                \
       TDP_PROFILE_START_(#kernel);                                                       \
-      kernel<<<tdpBoxGrid_(&tdp_lbox_), TARGET_TPB>>>(__VA_ARGS__);                      \
+      kernel<<<tdpBoxGrid_(&tdp_lbox_), TARGET_TPB>>>(tdp_lbox_, __VA_ARGS__);           \
       tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                       \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
@@ -266,7 +269,7 @@ static inline dim3 tdpBoxGrid_(const targetBox *b) {
         tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                      \
       kernel<<<tdpBoxGrid_(&tdp_lbox_), TARGET_TPB, 0, (cudaStream_t) tdp_native_>>>(   \
-          __VA_ARGS__);                                                                 \
+          tdp_lbox_, __VA_ARGS__);                                                      \
       tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                      \
       TDP_PROFILE_STOP_(#kernel);                                                       \
     }                                                                                   \
@@ -333,7 +336,7 @@ static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
     if (tdpLaunchBox_("TDP_LAUNCH_BOX", #kernel, &tdp_lbox_, __FILE__, __LINE__) ==      \
         TARGET_SUCCESS) {                                                                \
       TDP_PROFILE_START_(#kernel);                                                       \
-      kernel(__VA_ARGS__);                                                               \
+      kernel(tdp_lbox_, __VA_ARGS__);                                                    \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
   } while (0)
@@ -347,7 +350,7 @@ static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
             TARGET_SUCCESS &&                                                            \
         tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) {  \
       TDP_PROFILE_START_(#kernel);                                                       \
-      kernel(__VA_ARGS__);                                                               \
+      kernel(tdp_lbox_, __VA_ARGS__);                                                    \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
   } while (0)

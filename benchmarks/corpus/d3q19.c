@@ -219,7 +219,7 @@ static void step(void *p, int k) {
     targetSynchronize();
     break;
   case CORPUS_PROTO:
-    TDP_LAUNCH_BOX(d3q19_proto, D->interior, D->interior, fn, f);
+    TDP_LAUNCH_BOX(d3q19_proto, D->interior, fn, f);
     targetSynchronize();
     break;
   case CORPUS_NATIVE: nat_step(fn, f, D->nx, D->ny, D->nz); break;

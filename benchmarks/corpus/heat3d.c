@@ -262,12 +262,12 @@ static void step(void *p, int k) {
     TDP_LAUNCH(heat_port, H->n, un, u, H->nx, H->ny, H->nz);
     targetSynchronize();
   } else if (strcmp(name, "proto") == 0 || strcmp(name, "box") == 0) {
-    if (name[0] == 'b') TDP_LAUNCH_BOX(heat_interior_box, H->interior, H->interior, un, u);
-    else TDP_LAUNCH_BOX(heat_interior, H->interior, H->interior, un, u);
-    PROTO_LAUNCH_SHELL(heat_walls, H->all, 1, H->all, un, u);
+    if (name[0] == 'b') TDP_LAUNCH_BOX(heat_interior_box, H->interior, un, u);
+    else TDP_LAUNCH_BOX(heat_interior, H->interior, un, u);
+    PROTO_LAUNCH_SHELL(heat_walls, H->all, 1, un, u);
     targetSynchronize();
   } else if (strcmp(name, "proto-all") == 0) {
-    TDP_LAUNCH_BOX(heat_all, H->all, H->all, un, u);
+    TDP_LAUNCH_BOX(heat_all, H->all, un, u);
     targetSynchronize();
   } else {
     nat_step(un, u, H->nx, H->ny, H->nz, strcmp(name, "cuda-march") == 0);

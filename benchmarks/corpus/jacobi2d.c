@@ -215,7 +215,7 @@ static void step(void *p, int k) {
     break;
   case CORPUS_PROTO:
     targetZero(J->t_res, 1);
-    PROTO_LAUNCH_BOX_REDUCE(jacobi_proto, J->interior, J->interior, un, u, J->t_res);
+    PROTO_LAUNCH_BOX_REDUCE(jacobi_proto, J->interior, un, u, J->t_res);
     copyFromTarget(&J->res[k], J->t_res, sizeof(double));
     break;
   case CORPUS_NATIVE: J->res[k] = nat_sweep(un, u, J->nx, J->ny, J->n_res, k - 3); break;

@@ -74,7 +74,7 @@
  *         TDP_ILP(v) unew[base + v] = u[base + v];     site base + v is (x, y, z0 + v)
  *       }
  *     }
- *     PROTO_LAUNCH_SHELL(walls, all, 1, all, t_unew, t_u);
+ *     PROTO_LAUNCH_SHELL(walls, all, 1, t_unew, t_u);
  * Why not a box launch per face: a z face is a box of rows one site long,
  * and a box loop pays its per-row set-up (a division, the two-pass stride
  * loop) for each: the six faces of a 200^3 heat step cost 10-15% of the
@@ -148,7 +148,7 @@ static __device__ inline long protoShellSite3_(const targetBox *b, long nh, long
   do {                                                                                   \
     const targetBox proto_sbox_ = (box);                                                 \
     const long proto_ns_ = protoShellSites3_(&proto_sbox_, (nh));                         \
-    kernel<<<(unsigned) ((proto_ns_ + TARGET_TPB - 1) / TARGET_TPB), TARGET_TPB>>>(__VA_ARGS__); \
+    kernel<<<(unsigned) ((proto_ns_ + TARGET_TPB - 1) / TARGET_TPB), TARGET_TPB>>>(proto_sbox_, __VA_ARGS__); \
     tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                         \
   } while (0)
 
@@ -164,7 +164,7 @@ static inline dim3 protoBoxGridReduce_(const targetBox *b) {
 #define PROTO_LAUNCH_BOX_REDUCE(kernel, box, ...)                            \
   do {                                                                     \
     const targetBox proto_lbox_ = (box);                                   \
-    kernel<<<protoBoxGridReduce_(&proto_lbox_), TARGET_TPB>>>(__VA_ARGS__); \
+    kernel<<<protoBoxGridReduce_(&proto_lbox_), TARGET_TPB>>>(proto_lbox_, __VA_ARGS__); \
     tdpLaunchCheck(#kernel, __FILE__, __LINE__);                           \
   } while (0)
 

@@ -230,8 +230,8 @@ static void step(void *p, int k) {
     targetSynchronize();
     break;
   case CORPUS_PROTO:
-    TDP_LAUNCH_BOX(st27_interior, S->interior, S->interior, un, u);
-    PROTO_LAUNCH_SHELL(st27_walls, S->all, 1, S->all, un, u);
+    TDP_LAUNCH_BOX(st27_interior, S->interior, un, u);
+    PROTO_LAUNCH_SHELL(st27_walls, S->all, 1, un, u);
     targetSynchronize();
     break;
   case CORPUS_NATIVE: nat_step(un, u, S->nx, S->ny, S->nz); break;
