@@ -273,7 +273,7 @@ typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
  * builds what it needs: the OpenMP reduction clause, and in the checked C
  * build the variable's operation, name, size and address (for the checks).
  * TDP_EACH_(m, a, b) is m(a) m(b). A ninth clause names a macro
- * TDP_EACH_<ninth> that does not exist: a compile error, not a dropped
+ * TDP_EACH_<ninth>_ that does not exist: a compile error, not a dropped
  * variable. Min and max are the layer's own OpenMP reductions tdp_min_ and
  * tdp_max_ (declared with the C backend's loops), which keep a NaN: the
  * built-in min and max combine the threads' and lanes' partials in an
@@ -398,7 +398,7 @@ typedef enum {
   TARGET_ERROR_NOT_AVAILABLE  /* not provided by this backend (e.g. CUDA IPC on the C backend) */
 } targetError_t;
 
-#define TDP_AT __FILE__, __LINE__
+#define TDP_AT_ __FILE__, __LINE__
 
 /* Element types of the typed helpers (docs/api.md, "Element types"). Each
  * helper has one implementation over the element size (moves: fills,
@@ -426,8 +426,8 @@ size_t tdpTypeSize(tdpType type); /* bytes of one element; 0 for an unknown type
 
 int tdpInit(const char *caller_config, const char *file, int line);
 int tdpFinalize(const char *file, int line);
-#define targetInit() tdpInit(TARGETDP_CONFIG, TDP_AT)
-#define targetFinalize() tdpFinalize(TDP_AT)
+#define targetInit() tdpInit(TARGETDP_CONFIG, TDP_AT_)
+#define targetFinalize() tdpFinalize(TDP_AT_)
 
 void targetSetErrorAbort(int abort_on_error);
 targetError_t targetLastError(void);
@@ -436,11 +436,11 @@ const char *targetConfigString(void); /* library build + device, for logs */
 
 int tdpMalloc(void **t_ptr, size_t nbytes, int zero, int unified, const char *f, int l);
 int tdpFree(void *t_ptr, const char *f, int l);
-#define targetMalloc(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 0, 0, TDP_AT)
-#define targetCalloc(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 1, 0, TDP_AT)
-#define targetMallocUnified(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 0, 1, TDP_AT)
-#define targetCallocUnified(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 1, 1, TDP_AT)
-#define targetFree(t_ptr) tdpFree((t_ptr), TDP_AT)
+#define targetMalloc(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 0, 0, TDP_AT_)
+#define targetCalloc(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 1, 0, TDP_AT_)
+#define targetMallocUnified(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 0, 1, TDP_AT_)
+#define targetCallocUnified(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 1, 1, TDP_AT_)
+#define targetFree(t_ptr) tdpFree((t_ptr), TDP_AT_)
 
 int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, size_t host_known,
             const char *f, int l);
@@ -448,9 +448,9 @@ int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t sr
                  size_t nbytes, const char *f, int l);
 /* Untyped (bytes): the host side is held to what the compiler knows of it. */
 #define copyToTarget(t_dst, src, nbytes) \
-  tdpCopy((t_dst), (src), (nbytes), 1, TDP_OBJECT_SIZE_(src), TDP_AT)
+  tdpCopy((t_dst), (src), (nbytes), 1, TDP_OBJECT_SIZE_(src), TDP_AT_)
 #define copyFromTarget(dst, t_src, nbytes) \
-  tdpCopy((dst), (t_src), (nbytes), 0, TDP_OBJECT_SIZE_(dst), TDP_AT)
+  tdpCopy((dst), (t_src), (nbytes), 0, TDP_OBJECT_SIZE_(dst), TDP_AT_)
 /* t_symbol: the address of a TDP_CONST variable (&t_x, or the array t_a);
  * nbytes may not exceed the bytes from there to the variable's end, which
  * the compiler knows from the expression (TDP_OBJECT_SIZE_: &t_x is
@@ -458,7 +458,7 @@ int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t sr
  * backend also asks the runtime (cudaGetSymbolSize). */
 #define copyConstToTarget(t_symbol, src, nbytes)                                        \
   tdpCopyConst((void *) (t_symbol), TDP_OBJECT_SIZE_(t_symbol), (src), TDP_OBJECT_SIZE_(src), \
-               (nbytes), TDP_AT)
+               (nbytes), TDP_AT_)
 
 /* Fills, subset copies, reductions and conversions of double fields: the
  * double names of the typed helpers (targetDP_types.h, which has every
@@ -491,17 +491,17 @@ int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t sr
  * of summation is fixed, so a run is bitwise reproducible on one device.
  * An int reduction gives a long long. */
 #define targetDoubleSum(res, t_a, n) \
-  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_SUM, TDP_AT)
+  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_SUM, TDP_AT_)
 #define targetDoubleMin(res, t_a, n) \
-  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_MIN, TDP_AT)
+  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_MIN, TDP_AT_)
 #define targetDoubleMax(res, t_a, n) \
-  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_MAX, TDP_AT)
+  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_MAX, TDP_AT_)
 #define targetIntSum(res, t_a, n) \
-  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_SUM, TDP_AT)
+  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_SUM, TDP_AT_)
 #define targetIntMin(res, t_a, n) \
-  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_MIN, TDP_AT)
+  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_MIN, TDP_AT_)
 #define targetIntMax(res, t_a, n) \
-  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_MAX, TDP_AT)
+  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_MAX, TDP_AT_)
 
 /* Layout conversion between target arrays (dst and src distinct). */
 #define targetAoS2SoA(t_soa, t_aos, nsites, ncomp) targetAoS2SoADouble(t_soa, t_aos, nsites, ncomp)
@@ -549,8 +549,8 @@ int tdpLaunchLanesCheck(const char *kernel, long lanes, int vvl, const char *f, 
 
 /* Wait for the target; on CUDA also reports a failed kernel launch. */
 int tdpSynchronize(const char *what, const char *f, int l);
-#define targetSynchronize() tdpSynchronize("targetSynchronize", TDP_AT)
-#define checkTargetError(what) tdpSynchronize((what), TDP_AT)
+#define targetSynchronize() tdpSynchronize("targetSynchronize", TDP_AT_)
+#define checkTargetError(what) tdpSynchronize((what), TDP_AT_)
 
 /* ---------------------------------------------------------------------- */
 /* Constants beyond copyConstToTarget, and copies between target arrays. */
@@ -564,17 +564,17 @@ int tdpCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, const c
 /* host <- a TDP_CONST variable */
 #define copyConstFromTarget(dst, t_symbol, nbytes)                                       \
   tdpCopyConstFrom((dst), TDP_OBJECT_SIZE_(dst), (const void *) (t_symbol),                \
-                   TDP_OBJECT_SIZE_(t_symbol), (nbytes), TDP_AT)
+                   TDP_OBJECT_SIZE_(t_symbol), (nbytes), TDP_AT_)
 /* a TDP_CONST variable <- a target array (no trip through the host) */
 #define copyTargetToConst(t_symbol, t_src, nbytes) \
-  tdpCopyConstFromArray((void *) (t_symbol), TDP_OBJECT_SIZE_(t_symbol), (t_src), (nbytes), TDP_AT)
+  tdpCopyConstFromArray((void *) (t_symbol), TDP_OBJECT_SIZE_(t_symbol), (t_src), (nbytes), TDP_AT_)
 /* *t_ptr = the target address of a TDP_CONST variable (the variable itself,
  * as in 2014: targetConstAddress(&t_ptr, t_table)), for target code to read
  * through (a kernel argument); it is not targetMalloc memory */
 #define targetConstAddress(t_ptr, t_object) \
-  tdpConstAddress((void **) (t_ptr), (const void *) &(t_object), TDP_AT)
+  tdpConstAddress((void **) (t_ptr), (const void *) &(t_object), TDP_AT_)
 #define copyTargetToTarget(t_dst, t_src, nbytes) \
-  tdpCopyTargetToTarget((t_dst), (t_src), (nbytes), TDP_AT)
+  tdpCopyTargetToTarget((t_dst), (t_src), (nbytes), TDP_AT_)
 
 /* ---------------------------------------------------------------------- */
 /* Scans and stream compaction of target arrays (targetScan*, targetCompactIndices). */

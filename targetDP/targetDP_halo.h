@@ -115,7 +115,7 @@ typedef struct targetHalo_ targetHalo;
 int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **h, char *err,
                      size_t errlen);
 void tdpHaloFree(targetHalo *h, const char *f, int l);
-#define targetHaloFree(h) tdpHaloFree((h), TDP_AT) /* NULL: nothing */
+#define targetHaloFree(h) tdpHaloFree((h), TDP_AT_) /* NULL: nothing */
 
 /* Exchange the halo of t_field (the local lattice with its halo, site
  * index row-major), kernels and copies on stream. Start posts the
@@ -128,14 +128,14 @@ int tdpHaloStart(targetHalo *h, double *t_field, targetStream_t stream, const ch
 int tdpHaloWait(targetHalo *h, const char *f, int l);
 int tdpHaloExchange(targetHalo *h, double *t_field, targetStream_t stream, const char *f, int l);
 int tdpHaloStartSites(targetHalo *h, void *t_field, targetStream_t stream, const char *f, int l);
-#define targetHaloStart(h, t_field, stream) tdpHaloStart((h), (t_field), (stream), TDP_AT)
-#define targetHaloWait(h) tdpHaloWait((h), TDP_AT)
+#define targetHaloStart(h, t_field, stream) tdpHaloStart((h), (t_field), (stream), TDP_AT_)
+#define targetHaloWait(h) tdpHaloWait((h), TDP_AT_)
 #define targetHaloExchange(h, t_field, stream) /* both */ \
-  tdpHaloExchange((h), (t_field), (stream), TDP_AT)
+  tdpHaloExchange((h), (t_field), (stream), TDP_AT_)
 /* targetHaloStart for a halo made with site lists whose values need not
  * be double (targetHaloSites.elem_size); targetHaloWait completes it. */
 #define targetHaloStartSites(h, t_field, stream) \
-  tdpHaloStartSites((h), (t_field), (stream), TDP_AT)
+  tdpHaloStartSites((h), (t_field), (stream), TDP_AT_)
 
 /* Pure function (no MPI): choose dims for nranks over global[0..ndim-1].
  * request[d] > 0 fixes an axis; among the splits that divide every extent
@@ -158,7 +158,7 @@ typedef struct {
   size_t bytes_per_exchange;                 /* sent by this rank */
 } targetHaloInfo;
 const targetHaloInfo *tdpHaloGetInfo(const targetHalo *h, const char *f, int l);
-#define targetHaloGetInfo(h) tdpHaloGetInfo((h), TDP_AT) /* NULL for a halo not live */
+#define targetHaloGetInfo(h) tdpHaloGetInfo((h), TDP_AT_) /* NULL for a halo not live */
 const char *targetHaloTransportName(targetHaloTransport_t t);
 
 /* Where an exchange's time goes, summed over exchanges since the last
@@ -182,11 +182,11 @@ typedef struct {
 void tdpHaloGetTimes(const targetHalo *h, targetHaloTimes *t, const char *f, int l);
 void tdpHaloResetTimes(targetHalo *h, const char *f, int l);
 const char *tdpHaloError(const targetHalo *h, const char *f, int l);
-#define targetHaloGetTimes(h, t) tdpHaloGetTimes((h), (t), TDP_AT)
-#define targetHaloResetTimes(h) tdpHaloResetTimes((h), TDP_AT)
+#define targetHaloGetTimes(h, t) tdpHaloGetTimes((h), (t), TDP_AT_)
+#define targetHaloResetTimes(h) tdpHaloResetTimes((h), TDP_AT_)
 /* The reason of the last failure on h ("no halo" for NULL; the layer's
  * message for a halo that is not live) */
-#define targetHaloError(h) tdpHaloError((h), TDP_AT)
+#define targetHaloError(h) tdpHaloError((h), TDP_AT_)
 
 #ifdef __cplusplus
 }

@@ -47,15 +47,15 @@
 #define TDP_CAT_I_(a, b) a##b
 #define TDP_NARG_(...) TDP_NARG_I_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define TDP_NARG_I_(a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
-#define TDP_EACH_(m, ...) TDP_CAT_(TDP_EACH_, TDP_NARG_(__VA_ARGS__))(m, __VA_ARGS__)
-#define TDP_EACH_1(m, x) m(x)
-#define TDP_EACH_2(m, x, ...) m(x) TDP_EACH_1(m, __VA_ARGS__)
-#define TDP_EACH_3(m, x, ...) m(x) TDP_EACH_2(m, __VA_ARGS__)
-#define TDP_EACH_4(m, x, ...) m(x) TDP_EACH_3(m, __VA_ARGS__)
-#define TDP_EACH_5(m, x, ...) m(x) TDP_EACH_4(m, __VA_ARGS__)
-#define TDP_EACH_6(m, x, ...) m(x) TDP_EACH_5(m, __VA_ARGS__)
-#define TDP_EACH_7(m, x, ...) m(x) TDP_EACH_6(m, __VA_ARGS__)
-#define TDP_EACH_8(m, x, ...) m(x) TDP_EACH_7(m, __VA_ARGS__)
+#define TDP_EACH_(m, ...) TDP_CAT_(TDP_CAT_(TDP_EACH_, TDP_NARG_(__VA_ARGS__)), _)(m, __VA_ARGS__)
+#define TDP_EACH_1_(m, x) m(x)
+#define TDP_EACH_2_(m, x, ...) m(x) TDP_EACH_1_(m, __VA_ARGS__)
+#define TDP_EACH_3_(m, x, ...) m(x) TDP_EACH_2_(m, __VA_ARGS__)
+#define TDP_EACH_4_(m, x, ...) m(x) TDP_EACH_3_(m, __VA_ARGS__)
+#define TDP_EACH_5_(m, x, ...) m(x) TDP_EACH_4_(m, __VA_ARGS__)
+#define TDP_EACH_6_(m, x, ...) m(x) TDP_EACH_5_(m, __VA_ARGS__)
+#define TDP_EACH_7_(m, x, ...) m(x) TDP_EACH_6_(m, __VA_ARGS__)
+#define TDP_EACH_8_(m, x, ...) m(x) TDP_EACH_7_(m, __VA_ARGS__)
 
 #if defined(_OPENMP) && !defined(__CUDACC__)
 #define TDP_NOBREAK_
