@@ -133,22 +133,22 @@ int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l);
 /* Copies queued on a stream. From or to pageable host memory they are
  * correct but may not overlap anything; use pinned memory (below). */
 typedef enum {
-  TARGET_COPY_TO_TARGET = 0,     /* host -> target */
-  TARGET_COPY_FROM_TARGET = 1,   /* target -> host */
-  TARGET_COPY_TARGET_TO_TARGET = 2 /* target -> target, also to a peer's IPC mapping */
-} targetCopyKind_t;
+  TDP_COPY_TO_TARGET_ = 0,     /* host -> target */
+  TDP_COPY_FROM_TARGET_ = 1,   /* target -> host */
+  TDP_COPY_TARGET_TO_TARGET_ = 2 /* target -> target, also to a peer's IPC mapping */
+} tdpCopyKind_;
 /* host_known: what the caller's compiler knows of the host side's size
  * (TDP_OBJECT_SIZE_), TDP_SIZE_UNKNOWN_ when nothing or no host side. */
-int tdpCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+int tdpCopyAsync(void *dst, const void *src, size_t nbytes, tdpCopyKind_ kind,
                  targetStream_t stream, int wait, size_t host_known, const char *f, int l);
 #define copyToTargetAsync(t_dst, src, nbytes, stream)                                      \
-  tdpCopyAsync((t_dst), (src), (nbytes), TARGET_COPY_TO_TARGET, (stream), 0,               \
+  tdpCopyAsync((t_dst), (src), (nbytes), TDP_COPY_TO_TARGET_, (stream), 0,               \
                TDP_OBJECT_SIZE_(src), TDP_AT_)
 #define copyFromTargetAsync(dst, t_src, nbytes, stream)                                    \
-  tdpCopyAsync((dst), (t_src), (nbytes), TARGET_COPY_FROM_TARGET, (stream), 0,             \
+  tdpCopyAsync((dst), (t_src), (nbytes), TDP_COPY_FROM_TARGET_, (stream), 0,             \
                TDP_OBJECT_SIZE_(dst), TDP_AT_)
 #define copyTargetToTargetAsync(t_dst, t_src, nbytes, stream)                              \
-  tdpCopyAsync((t_dst), (t_src), (nbytes), TARGET_COPY_TARGET_TO_TARGET, (stream), 0,      \
+  tdpCopyAsync((t_dst), (t_src), (nbytes), TDP_COPY_TARGET_TO_TARGET_, (stream), 0,      \
                TDP_SIZE_UNKNOWN_, TDP_AT_)
 
 /* Pinned (page-locked) host memory: cudaMallocHost on CUDA, 64-byte

@@ -121,7 +121,7 @@ int tdpBackendEventDestroy(void *native, tdpSite at);
 int tdpBackendEventRecord(void *event, void *stream, tdpSite at);
 int tdpBackendStreamWaitEvent(void *stream, void *event, tdpSite at);
 int tdpBackendEventSynchronize(void *event, tdpSite at);
-int tdpBackendCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+int tdpBackendCopyAsync(void *dst, const void *src, size_t nbytes, tdpCopyKind_ kind,
                         void *stream, tdpSite at);
 int tdpBackendMallocHost(void **p, size_t nbytes, tdpSite at);
 int tdpBackendFreeHost(void *p, tdpSite at);
