@@ -70,9 +70,12 @@ fi
 # the paired ratios, with their range). Every run first times all native
 # candidates and keeps the fastest (bench_stream's output lists them).
 rounds=${BENCH_ROUNDS:-3}
+# BENCH_COMMIT given (the commit of the tree sent to the GPU machine, whose
+# copy of .git can be older than its working tree) is taken as it is
 export BENCH_COMMIT
-BENCH_COMMIT=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-git status --porcelain 2>/dev/null | grep -q . && BENCH_COMMIT="$BENCH_COMMIT+modified"
+[ -n "${BENCH_COMMIT:-}" ] && commit_given=1
+BENCH_COMMIT=${BENCH_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
+[ -n "${commit_given:-}" ] || { git status --porcelain 2>/dev/null | grep -q . && BENCH_COMMIT="$BENCH_COMMIT+modified"; }
 skipped=()
 gpu=0
 if nvidia-smi -L >/dev/null 2>&1 && nvidia-smi -L | grep -q GPU; then

@@ -33,7 +33,7 @@ cores=$(nproc)
 echo "=== exact sums on $(hostname), $(date -u '+%Y-%m-%d %H:%M UTC'), $cores cores"
 echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>/dev/null
-export BENCH_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+export BENCH_COMMIT=${BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 csv=$out/exact.csv
 
 G=(TARGET=cuda LAYOUT=SOA VVL=1 TPB=256)

@@ -22,7 +22,7 @@ mkdir -p "$out"
 rounds=${IDIOM_ROUNDS:-3}
 cores=$(nproc)
 export BENCH_COMMIT
-BENCH_COMMIT=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+BENCH_COMMIT=${BENCH_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
 d2q9_args=(--size 2048 --reps 10) stream_args=(--size $((1 << 26)) --reps 5)
 lb_args=(--size 128x128x128 --steps 40)
 if [ "${IDIOM_QUICK:-0}" = 1 ]; then

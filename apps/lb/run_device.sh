@@ -32,8 +32,9 @@
 #         Per row: update, pack, transfer, unpack ms per step and hidden_pct.
 #         Each run: mass conserved to 1e-12.
 #      The printed observation lines (mass, max|u|, amplitude) of a 2- and a
-#      1-GPU run differ in the last digits while the global sums are not
-#      reproducible; LB_CMP_PRINTED=1 makes their equality a check too.
+#      1-GPU run must be equal as text: the global sums are exact and
+#      rank-independent (targetDP_exact.h); LB_CMP_PRINTED=0 makes a
+#      difference a note instead.
 #      "ok - / not ok -" lines.
 # LB_PARTS (default "gpu host multi") picks sections: gpu = 0 and 1, host =
 # 2 and 3, multi = 4; scripts/run_multigpu.sh runs "gpu multi" on 2 GPUs.
@@ -47,9 +48,8 @@ set -uo pipefail
 LB_PARTS=${LB_PARTS:-gpu host multi}
 LB_SMOKE=${LB_SMOKE:-0}
 [ "$LB_SMOKE" = 1 ] && LB_PARTS=multi
-# TODO(lead): once the global sums are exact and rank-independent (issue
-# 25, i25r), make the printed observations a hard check: default 1 here.
-LB_CMP_PRINTED=${LB_CMP_PRINTED:-0}
+# The global sums are exact (issue 25 item 9): printed numbers are checked.
+LB_CMP_PRINTED=${LB_CMP_PRINTED:-1}
 part() { [[ " $LB_PARTS " == *" $1 "* ]]; }
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 OUT=${OUT:-build/lb-device}
@@ -130,9 +130,8 @@ lbrun() {
 # The validation of a timed scaling run: its mass conserved to 1e-12
 # (relative, the progress line). Given a reference log, its last
 # observation (mass, max|u|, shear amplitude) is compared with the
-# reference run's as text: a hard check with LB_CMP_PRINTED=1, a note
-# until the global sums are reproducible (section 4a compares the fields
-# bitwise). lbvalid NAME [REFLOG]
+# reference run's as text: a hard check (a note with LB_CMP_PRINTED=0);
+# section 4a compares the fields bitwise too. lbvalid NAME [REFLOG]
 lbvalid() {
   local name=$1 ref=${2:-} last
   last=$(grep '^step ' "$OUT/last.log" | tail -n 1 | sed 's/ *MLUPS.*//')
@@ -148,7 +147,7 @@ lbvalid() {
       echo "not ok - $name: differs from the 1-GPU run: $last"
     else
       echo "ok - $name: mass conserved: $last"
-      echo "# note - $name: its printed observation differs from the 1-GPU run's (global sums not yet reproducible; LB_CMP_PRINTED=1 checks it)"
+      echo "# note - $name: its printed observation differs from the 1-GPU run's (LB_CMP_PRINTED=0)"
     fi
   else
     echo "ok - $name: $last"
@@ -274,7 +273,7 @@ if part multi && [ "$ngpu" -gt 1 ]; then
       "${bflow[@]}" --output "$bit/$name" "$@" >"$bit/$name.log" 2>&1
   }
   # bitsame NAME REF: NAME.chk bitwise equal to REF.chk; printed lines too
-  # with LB_CMP_PRINTED=1
+  # (a note only with LB_CMP_PRINTED=0)
   bitsame() {
     local name=$1 ref=$2 cmp_out a b
     grep '^# case' "$bit/$name.log"
@@ -289,7 +288,7 @@ if part multi && [ "$ngpu" -gt 1 ]; then
     if [ "$a" != "$b" ] && [ "$LB_CMP_PRINTED" = 1 ]; then
       echo "not ok - $name: printed observation equal to 1 rank's: '$b' vs '$a'"
     elif [ "$a" != "$b" ]; then
-      echo "# note - $name: printed observation differs from 1 rank's (global sums not yet reproducible; LB_CMP_PRINTED=1 checks it)"
+      echo "# note - $name: printed observation differs from 1 rank's (LB_CMP_PRINTED=0)"
     fi
   }
   echo

@@ -61,9 +61,12 @@ jobs=$(nproc)
 echo "=== targetDP teams (issue 30) on $(hostname), $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)$(git status --porcelain 2>/dev/null | grep -q . && echo ' (working tree modified)')"
 echo "command: OUT=$out benchmarks/teams/run_device.sh"
+# BENCH_COMMIT given (the commit of the tree sent to the GPU machine, whose
+# copy of .git can be older than its working tree) is taken as it is
 export BENCH_COMMIT
-BENCH_COMMIT=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-git status --porcelain 2>/dev/null | grep -q . && BENCH_COMMIT="$BENCH_COMMIT+modified"
+[ -n "${BENCH_COMMIT:-}" ] && commit_given=1
+BENCH_COMMIT=${BENCH_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
+[ -n "${commit_given:-}" ] || { git status --porcelain 2>/dev/null | grep -q . && BENCH_COMMIT="$BENCH_COMMIT+modified"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>/dev/null
 lscpu | grep -E '^(Model name|Socket|Core|Thread|L3)' || true
 echo "nproc: $jobs"
