@@ -15,20 +15,20 @@
  * as the caller, so a mismatched build fails loudly instead of silently.
  * Documentation: docs/api.md.
  *
- * This file is the front door: configuration, layout (TDP_INDEX), the
- * qualifiers, TLP/ILP loops and launch of each backend, block reductions,
- * kernel hints and the core host API. The rest is in headers it includes
- * where their section stood (none is included on its own):
- *   targetDP_lanes.h    how a stride's lanes store: TDP_STREAM_LANES (streaming
- *                       stores), TDP_ILP_STAGED (every load before any store)
- *   targetDP_atomics.h  targetAtomic* for target code, both backends
- *   targetDP_types.h    the typed host helpers (targetSetConstantFloat, ...)
- *   targetDP_scan.h     scans and stream compaction
- *   targetDP_async.h    streams, events, async copies, pinned memory, IPC,
- *                       packing boxes of a field
- *   targetDP_compat.h   the 2014 API (off with -DTDP_NO_COMPAT)
- *   targetDP_box.h      TLP loops over a box of a 2-4-D lattice
- * (targetDP_halo.h, the MPI halo exchange, is included by programs.)
+ * This file is the front door: the model, configuration, layouts
+ * (TDP_INDEX) and every public name, each with the loop or call it stands
+ * for. What differs by hardware is in the backend's header, included by
+ * compiler: targetDP_C.h (OpenMP threads + SIMD, or serial) or
+ * targetDP_CUDA.h; their host sides are targetDP_C.c and targetDP_CUDA.cu.
+ * The capabilities are modules in targetDP/, one file (pair) each, included
+ * here where their section stands (none is included on its own; each
+ * file's first comment says what it holds and what it may use): macros
+ * (preprocessor tools), check (the checks in the program's own code), lanes
+ * (streaming stores), atomics, types (element types), scan, async (streams,
+ * events, async copies, pinned memory, IPC, box packing), compat (the 2014
+ * API, off with -DTDP_NO_COMPAT), box (loops over a box), exact
+ * (reproducible sums), team (teams), contract (batched contractions).
+ * Programs using MPI also include targetDP_halo.h.
  */
 #ifndef TARGETDP_H
 #define TARGETDP_H
@@ -244,7 +244,31 @@ int tdp_objects_built_with_different_targetDP_configurations = 1;
 #endif
 
 /* ---------------------------------------------------------------------- */
-/* Function qualifiers, parallel loops and launch.
+/* Function qualifiers, parallel loops and launch, defined by the backend's
+ * header below; each stands for (C backend / CUDA backend):
+ *   TDP_KERNEL void k(...)     a kernel: a plain function / __global__ with
+ *                              launch bounds TARGET_TPB (_TPB(tpb), _OCC(min
+ *                              blocks), _LANES: lanes chosen per launch)
+ *   TDP_DEVICE, TDP_HOST_DEVICE, TDP_CONST
+ *                              nothing / __device__, __host__ __device__,
+ *                              __constant__
+ *   TDP_TLP(base, N)           for (base = 0; base < N; base += VVL), the
+ *                              strides over the OpenMP threads / over the
+ *                              CUDA threads, grid-stride
+ *   TDP_ILP(v)                 for (v = 0; v < TDP_NLANE_; v++), vectorised
+ *                              (omp simd, GCC ivdep) / a thread's lanes
+ *   TDP_LANE(v)                the lane number 0 .. VVL-1 of v
+ *   TDP_TLP_NOSTRIDE(i, N)     for (i = 0; i < N; i++), one site per thread
+ *   TDP_TLP_REDUCE(base, N, TDP_RSUM(s), ...), TDP_ILP_REDUCE(v)
+ *                              the loops with reduction(+ : s) ... / the
+ *                              same, each thread's partial its own
+ *   TDP_LAUNCH(k, N, args...)  k(args...) / k<<<blocks for N, TARGET_TPB>>>
+ *                              (args...) then the launch checked; also
+ *                              _NOSTRIDE, _REDUCE (the blocks resident once),
+ *                              _TPB(k, N, tpb, ...), _LANES(k, N, lanes, ...)
+ *   targetBlockAdd/Min/Max<Type>(t, p)
+ *                              *t += p (min, max) once per thread's partial
+ *                              after a TDP_TLP_REDUCE loop
  *
  * TDP_TLP walks the sites in strides of VVL; TDP_NLANE_ is the number of
  * valid sites in the current stride (VVL except in the last stride when N
@@ -256,12 +280,9 @@ int tdp_objects_built_with_different_targetDP_configurations = 1;
  * without a warning). N is the kernel's extent, a plain variable: it may be
  * evaluated more than once (TDP_LAUNCH evaluates its N once).
  *
- * break: a TLP loop is parallel, it has no "rest of the loop" to skip, so
- * break in its body is an error. Under OpenMP the body is the body of the
- * omp for loop and the compiler refuses it. Elsewhere (serial C, CUDA, where
- * it would leave only this thread's slice) TDP_NOBREAK_ wraps the body in a
- * loop pair that notices a break and stops with its file:line; without a
- * break the pair folds away at compile time. */
+ * break: a TLP loop is parallel, so break in its body is an error: the
+ * OpenMP compiler refuses it; elsewhere TDP_NOBREAK_ stops the program with
+ * its file:line (and folds away without a break). */
 
 /* The operation of a reduction: the library's targetDoubleSum etc. and
  * the block reductions of in-kernel reductions (targetBlockAdd/Min/Max). */
@@ -325,52 +346,25 @@ TDP_BLOCK_OPS_(Long, long)
 
 /* ---------------------------------------------------------------------- */
 /* Backend hints for kernels, so that application code needs no backend
- * #ifdef of its own (docs/api.md, "Kernel hints").
- *   TDP_GPU            1 when kernels run on a GPU (CUDA), else 0
- *   TDP_RESTRICT       restrict for kernel pointer arguments, in C, C++ and
- *                      CUDA alike (__restrict__; empty where unknown)
- *   TDP_UNROLL(n)      unroll the next loop n times (n >= its trip count:
- *                      fully); nvcc and clang "unroll n", gcc "GCC unroll n"
- *   TDP_CONST_VALUE(t_expr, literal_expr)
- *                      a constant as the backend reads it best: on a GPU
- *                      from the TDP_CONST symbol (constant cache); on a CPU
- *                      from the literal, which the compiler can fold (a
- *                      TDP_CONST there is a plain global it cannot)
- *   TDP_ILP_STAGED(vecIndex, T, dest, value...)
- *                      dest = value for every lane of the stride (both may
- *                      use vecIndex), every lane's value (its loads) before
- *                      any lane's store (targetDP_lanes.h)
- *   TDP_STREAM_LANES(field, nsites, ncomp, site, icomp, r)
- *                      a stride's lane values r[TDP_LANE(v)] stored to the
- *                      field, as streaming stores where the CPU can
- *                      (targetDP_lanes.h, after the checked index functions)
+ * #ifdef of its own (docs/api.md, "Kernel hints"), defined by the backend's
+ * header (C backend / CUDA backend):
+ *   TDP_GPU                     0 / 1
+ *   TDP_RESTRICT                restrict for kernel pointers (__restrict__)
+ *   TDP_UNROLL(n)               #pragma GCC unroll n / unroll n
+ *   TDP_CONST_VALUE(t_x, lit)   the literal (folded) / the TDP_CONST symbol
+ *   TDP_ILP_STAGED(v, T, dest, value...)
+ *                               every lane's value loaded before any store
+ *   TDP_STREAM_LANES(f, nsites, ncomp, site, icomp, r)
+ *                               a stride's r[TDP_LANE(v)] stored: streaming
+ *                               stores where the CPU has them / plain
  *   TDP_HAVE_STREAM_STORE, tdpStreamStore8(dst, src), tdpStreamFence()
- *                      streaming (non-temporal) stores of 8 doubles to a
- *                      64-byte aligned dst, where the CPU has them (AVX,
- *                      unchecked builds): no read of the destination line
- *                      first. gcc ignores "omp simd nontemporal", hence
- *                      intrinsics. Call tdpStreamFence() after the kernel,
- *                      before anything reads the data.
- *   TDP_LOAD_ONCE(p)   *p for data a kernel reads once and nothing reads
- *                      soon after (e.g. a stencil's links): on a GPU a
- *                      cache-streaming load (__ldcs, ld.global.cs: evict
- *                      first in L1 and L2), so that it does not push out
- *                      data that is read again (the neighbours' fields);
- *                      a plain load on a CPU. p: const double *, float * or
- *                      tdpDouble2 *.
- *   TDP_STORE_ONCE(p, x)  *p = x for results that nothing reads soon after
- *                      (a field written once per sweep and read by a later
- *                      kernel beyond L2): on a GPU a cache-streaming store
- *                      (__stcs, st.global.cs: evict first); a plain store on
- *                      a CPU (CPU streaming stores: TDP_STREAM_LANES). An
- *                      expression of type void. p: double *, float * or
- *                      tdpDouble2 *.
- *   tdpDouble2         two doubles .x, .y aligned to 16 bytes (CUDA's
- *                      double2): a complex field stored as (re, im) pairs is
- *                      then read and written 16 bytes per access (QUDA's
- *                      double2 field order), half the instructions of two
- *                      8-byte ones. A field of ncomp pairs is indexed by
- *                      TDP_INDEX(nsites, ncomp, ...) on a tdpDouble2 pointer. */
+ *                               8 doubles to a 64-byte aligned dst without
+ *                               reading its line (AVX, unchecked builds);
+ *                               fence before anything reads the data
+ *   TDP_LOAD_ONCE(p)            *p / __ldcs(p): not kept in cache
+ *   TDP_STORE_ONCE(p, x)        *p = x / __stcs(p, x): evict first
+ *   tdpDouble2                  two doubles .x, .y aligned to 16 bytes
+ *                               (double2): (re, im) pairs in one access */
 
 /* ---------------------------------------------------------------------- */
 /* TDP_STREAM_LANES: a stride's lanes stored as streaming stores where the
