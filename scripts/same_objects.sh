@@ -18,7 +18,9 @@
 # and string sections (.rodata*, .LC<n>) taken out: their offsets move when
 # a string elsewhere changes length (a moved file's __FILE__). PTX (nvcc
 # -ptx, device code): comments dropped, demangled, split per .entry/.func and
-# sorted; string constants ($str$<n>) unnumbered; the rest of the module
+# sorted; string constants ($str$<n>) unnumbered, the per-compilation hash
+# of file-static names (_INTERNAL_<8 hex>_: differs between two builds of
+# the same file) taken out; the rest of the module
 # (globals, .shared, .const) compared as a sorted set of lines.
 # A file that moved is paired with the file of the same name in the other
 # tree. Where scripts/same_preprocessed.sh finds the same tokens this finds
@@ -98,7 +100,8 @@ norm_obj() { # object renames
 # PTX: functions sorted by name, the rest as a sorted set.
 norm_ptx() { # ptx renames
   sed -e 's|//.*$||' -e '/^[[:space:]]*$/d' -e '/^\.file/d' -e '/^\.loc/d' "$1" | c++filt |
-    sed -E -e 's/\$str(\$[0-9]+)?/$str/g' -e 's/[[:space:]]+/ /g' |
+    sed -E -e 's/\$str(\$[0-9]+)?/$str/g' -e 's/_INTERNAL_[0-9a-f]{8}_/_INTERNAL_/g' \
+        -e 's/[[:space:]]+/ /g' |
     { if [ -n "$2" ]; then sed -E -f "$2"; else cat; fi; } | awk '
     /^ ?\.(visible |weak )?\.(entry|func)/ { infn = 1; name = $0; depth = 0 }
     infn { print name "\t" $0; n = gsub(/\{/, "{"); m = gsub(/\}/, "}"); depth += n - m
