@@ -23,11 +23,12 @@
  * The capabilities are modules in targetDP/, one file (pair) each, included
  * here where their section stands (none is included on its own; each
  * file's first comment says what it holds and what it may use): macros
- * (preprocessor tools), check (the checks in the program's own code), lanes
- * (streaming stores), atomics, types (element types), scan, async (streams,
- * events, async copies, pinned memory, IPC, box packing), compat (the 2014
- * API, off with -DTDP_NO_COMPAT), box (loops over a box), exact
- * (reproducible sums), team (teams), contract (batched contractions).
+ * (preprocessor tools), mark (the link-time configuration mark), check
+ * (the checks in the program's own code), lanes (streaming stores),
+ * atomics, types (element types), scan, async (streams, events, async
+ * copies, pinned memory, IPC, box packing), compat (the 2014 API, off with
+ * -DTDP_NO_COMPAT), box (loops over a box), exact (reproducible sums), team
+ * (teams), contract (batched contractions).
  * Programs using MPI also include targetDP_halo.h.
  */
 #ifndef TARGETDP_H
@@ -207,41 +208,9 @@ static TDP_HD_ inline size_t tdpFieldSize_(size_t nsites, size_t ncomp) {
   " VVL=" TDP_STR(VVL) " SAL=" TDP_STR(SAL) " TPB=" TDP_STR(TARGET_TPB)   \
   TDP_CHECK_NAME_ TDP_PROFILE_NAME_
 
-/* Objects compiled in different configurations must not be linked into one
- * program: their macros disagree on layout, VVL and launch shape, and the
- * result runs wrong without any error. Every translation unit that includes
- * this header defines the one symbol below in a .gnu.linkonce section named
- * after its configuration. The linker keeps one section of each name, so
- * objects of one configuration share one definition; objects of two
- * configurations give two definitions and the link fails, naming both:
- *   b.o:(.gnu.linkonce.d.targetDP_config_c_SOA_VVL1_SAL1_TPB128_unchecked+0x0):
- *   multiple definition of `tdp_objects_built_with_different_targetDP_configurations';
- *   a.o:(.gnu.linkonce.d.targetDP_config_c_AOSOA_VVL4_SAL4_TPB128_unchecked+0x0):
- *   first defined here
- * The library's backend object carries its own, so a program and a library
- * built differently fail the same way (targetInit still checks at run time,
- * e.g. for a shared library or a linker without linkonce sections).
- * gcc -flto: the linker plugin ignores section names, so even objects of
- * one configuration collide; build with -DTDP_NO_CONFIG_MARK there. */
-#ifdef TARGETDP_CHECK
-#define TDP_CHECK_TAG_ "checked"
-#else
-#define TDP_CHECK_TAG_ "unchecked"
-#endif
-#define TARGETDP_CONFIG_TAG                                                      \
-  "targetDP_config_" TARGETDP_BACKEND "_" TARGETDP_LAYOUT "_VVL" TDP_STR(VVL)   \
-  "_SAL" TDP_STR(SAL) "_TPB" TDP_STR(TARGET_TPB) "_" TDP_CHECK_TAG_
-#if defined(__ELF__) && defined(__GNUC__) && !defined(TDP_NO_CONFIG_MARK)
-#ifdef __cplusplus
-extern "C" {
-#endif
-extern int tdp_objects_built_with_different_targetDP_configurations;
-__attribute__((section(".gnu.linkonce.d." TARGETDP_CONFIG_TAG), used))
-int tdp_objects_built_with_different_targetDP_configurations = 1;
-#ifdef __cplusplus
-}
-#endif
-#endif
+/* Objects of two configurations linked into one program fail to link,
+ * naming both (targetDP/targetDP_mark.h; -DTDP_NO_CONFIG_MARK for gcc -flto). */
+#include "targetDP/targetDP_mark.h"
 
 /* ---------------------------------------------------------------------- */
 /* Function qualifiers, parallel loops and launch, defined by the backend's
