@@ -212,6 +212,20 @@ static TDP_HD_ inline size_t tdpFieldSize_(size_t nsites, size_t ncomp) {
  * naming both (targetDP/targetDP_mark.h; -DTDP_NO_CONFIG_MARK for gcc -flto). */
 #include "targetDP/targetDP_mark.h"
 
+/* A program compiled with OpenMP defines this (weak: every such object
+ * may); the OpenMP library's backend refers to it, so linking that library
+ * into a program compiled without -fopenmp names what is missing beside
+ * the bare GOMP_* undefined references (issue 28). */
+#if defined(_OPENMP) && defined(__GNUC__) && !defined(TDP_LIBRARY_) && !defined(__CUDACC__)
+#ifdef __cplusplus
+extern "C" {
+#endif
+__attribute__((weak)) int targetDP_library_uses_OpenMP__compile_and_link_the_program_with_fopenmp = 1;
+#ifdef __cplusplus
+}
+#endif
+#endif
+
 /* ---------------------------------------------------------------------- */
 /* Function qualifiers, parallel loops and launch, defined by the backend's
  * header below; each stands for (C backend / CUDA backend):
@@ -330,6 +344,8 @@ TDP_BLOCK_OPS_(Long, long)
  *                               8 doubles to a 64-byte aligned dst without
  *                               reading its line (AVX, unchecked builds);
  *                               fence before anything reads the data
+ *   TDP_INLINE                  a helper a lane loop calls, always inlined
+ *                               (a call keeps the loop from vectorising)
  *   TDP_LOAD_ONCE(p)            *p / __ldcs(p): not kept in cache
  *   TDP_STORE_ONCE(p, x)        *p = x / __stcs(p, x): evict first
  *   tdpDouble2                  two doubles .x, .y aligned to 16 bytes

@@ -11,6 +11,8 @@
 #define _POSIX_C_SOURCE 200809L /* posix_memalign, sysconf, clock_gettime */
 #ifdef __linux__
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
+#define _GNU_SOURCE     /* sched_getaffinity, CPU_COUNT */
+#include <sched.h>
 #include <sys/mman.h>
 #endif
 #include <stdio.h>
@@ -55,14 +57,51 @@ static void warn_oversubscription(void) {
 #endif
 }
 
+/* Warn (once per process) when the CPUs this process may run on are fewer
+ * than its OpenMP threads: "mpirun -np 1" binds a rank to one core by
+ * default (Open MPI, 2 ranks or fewer), so OMP_NUM_THREADS=2 ran two
+ * threads on one core, milc 2.3x slower, while the banner said 2 threads
+ * (issue 28). Not where the OpenMP runtime binds threads itself
+ * (OMP_PROC_BIND, OMP_PLACES: the initial thread's mask is then its own
+ * place, not the process's). */
+static void warn_affinity(void) {
+#if defined(_OPENMP) && defined(__linux__) && defined(CPU_COUNT)
+  static int warned = 0;
+  if (warned || getenv("TARGETDP_QUIET") || omp_get_proc_bind() != omp_proc_bind_false) return;
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (sched_getaffinity(0, sizeof(mask), &mask) != 0) return; /* a mask beyond 1024 CPUs */
+  const int cpus = CPU_COUNT(&mask), threads = omp_get_max_threads();
+  if (cpus < 1 || cpus >= threads) return;
+  warned = 1;
+  fprintf(stderr,
+          "targetDP: warning: %d OpenMP threads but this process may run on %d CPU%s only "
+          "(its affinity mask): the threads share them. Under Open MPI run with "
+          "--bind-to none, or --map-by slot:PE=%d (%d cores per rank); under Slurm with "
+          "--cpus-per-task=%d; or set OMP_NUM_THREADS=%d\n",
+          threads, cpus, cpus == 1 ? "" : "s", threads, threads, threads, cpus);
+#endif
+}
+
+#if defined(_OPENMP) && defined(__GNUC__)
+/* Defined by every object compiled with -fopenmp that includes targetDP.h:
+ * a program built without OpenMP flags then fails to link with this name
+ * among the GOMP_* ones, which says what is missing. */
+extern int targetDP_library_uses_OpenMP__compile_and_link_the_program_with_fopenmp;
+#endif
+
 int tdpBackendInit(tdpSite at) {
   (void) at;
+#if defined(_OPENMP) && defined(__GNUC__)
+  (void) *(volatile int *) &targetDP_library_uses_OpenMP__compile_and_link_the_program_with_fopenmp;
+#endif
 #ifdef _OPENMP
   snprintf(device_name, sizeof(device_name), "host, %d OpenMP threads", omp_get_max_threads());
 #else
   snprintf(device_name, sizeof(device_name), "host, serial");
 #endif
   warn_oversubscription();
+  warn_affinity();
   if (getenv("TARGETDP_VERBOSE")) {
     const char *from = NULL;
     int rank = tdpLocalRank(&from);

@@ -1,10 +1,13 @@
 /* heat_targetDP.c -- heat_serial.c ported to targetDP: the same grid,
- * scheme and output, running on CPU threads + SIMD or on a GPU. The port:
- * the site loop became a kernel (TDP_KERNEL, TDP_TLP/TDP_ILP; a site
- * finds its (i, j) from its index), the field went behind TDP_INDEX and
- * into target memory (targetMalloc, copyToTarget/copyFromTarget), the
- * constant into TDP_CONST, and the call into TDP_LAUNCH. The results agree
- * with heat_serial to round-off (tests/suites/install.sh compares them).
+ * scheme and output, running on CPU threads + SIMD or on a GPU. The port
+ * (docs/porting.md): the (i, j) nest over the interior became a kernel
+ * over a box (TDP_TLP_2D over targetBoxInterior: no coordinates from a
+ * site index, no boundary test, so it vectorises), the boundary copy a
+ * pass over the shell of the grid (TDP_TLP_2D_SHELL); the field went
+ * behind TDP_INDEX and into target memory (targetMalloc, copyToTarget/
+ * copyFromTarget), the constant into TDP_CONST, the calls into
+ * TDP_LAUNCH_BOX and TDP_LAUNCH_SHELL. The results agree with heat_serial
+ * to round-off (tests/suites/install.sh compares them).
  *   heat_targetDP [NX NY NSTEPS [OUT]] */
 #include <math.h>
 #include <stdio.h>
@@ -14,21 +17,26 @@
 
 TDP_CONST double t_alpha;
 
-TDP_KERNEL void step(double *unew, const double *u, int nx, int ny) {
-  int nsites = nx * ny;
-  TDP_TLP(baseIndex, nsites) {
-    TDP_ILP(vecIndex) {
-      int s = baseIndex + vecIndex, i = s / ny, j = s % ny;
+/* The interior: site base + v is (i, j0 + v). */
+TDP_KERNEL void step(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1];
+  TDP_TLP_2D(box, i, j0, base) {
+    TDP_ILP(v) {
+      long s = base + v;
       size_t is = TDP_INDEX(nsites, 1, s, 0);
-      if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) {
-        unew[is] = u[is];
-      } else {
-        double lap = u[TDP_INDEX(nsites, 1, s + ny, 0)] + u[TDP_INDEX(nsites, 1, s - ny, 0)]
-                   + u[TDP_INDEX(nsites, 1, s + 1, 0)] + u[TDP_INDEX(nsites, 1, s - 1, 0)]
-                   - 4.0 * u[is];
-        unew[is] = u[is] + t_alpha * lap;
-      }
+      double lap = u[TDP_INDEX(nsites, 1, s + ny, 0)] + u[TDP_INDEX(nsites, 1, s - ny, 0)]
+                 + u[TDP_INDEX(nsites, 1, s + 1, 0)] + u[TDP_INDEX(nsites, 1, s - 1, 0)]
+                 - 4.0 * u[is];
+      unew[is] = u[is] + t_alpha * lap;
     }
+  }
+}
+
+/* The boundary (the outer layer of the grid) keeps its values. */
+TDP_KERNEL void boundary(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box);
+  TDP_TLP_2D_SHELL(box, 1, i, j0, base) {
+    TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
   }
 }
 
@@ -45,6 +53,10 @@ int main(int argc, char **argv) {
   }
 
   targetInit();
+  const long extent[2] = {nx, ny};
+  targetBox all, interior;
+  targetBoxAll(&all, 2, extent);
+  targetBoxInterior(&interior, 2, extent, 1);
   for (int i = 0; i < nx; i++)
     for (int j = 0; j < ny; j++)
       u[TDP_INDEX(nsites, 1, i * ny + j, 0)] = sin(pi * i / (nx - 1)) * sin(pi * j / (ny - 1));
@@ -54,7 +66,8 @@ int main(int argc, char **argv) {
   copyConstToTarget(&t_alpha, &alpha, sizeof(double));
 
   for (int n = 0; n < nsteps; n++) {
-    TDP_LAUNCH(step, nsites, t_unew, t_u, nx, ny);
+    TDP_LAUNCH_BOX(step, interior, t_unew, t_u);
+    TDP_LAUNCH_SHELL(boundary, all, 1, t_unew, t_u);
     double *t = t_u;
     t_u = t_unew;
     t_unew = t;

@@ -99,3 +99,25 @@ void tdpBoxDimFail_(int ndim, int want, const char *file, int line) {
   fprintf(stderr, "targetDP: a %d-D box given to TDP_TLP_%dD at %s:%d\n", ndim, want, file, line);
   exit(1);
 }
+
+/* A shell loop given a negative depth (TDP_LAUNCH_SHELL refuses one before
+ * the kernel; a kernel launched another way meets it here). */
+void tdpShellDepthFail_(long nh, const char *file, int line) {
+  fprintf(stderr, "targetDP: shell depth nh = %ld (must be >= 0) given to TDP_TLP_nD_SHELL at %s:%d\n",
+          nh, file, line);
+  exit(1);
+}
+
+int tdpLaunchShell_(const char *kernel, const targetBox *box, long nh, const char *f, int l) {
+  tdpSite at = SITE("TDP_LAUNCH_SHELL");
+  int rc = tdpLaunchBox_("TDP_LAUNCH_SHELL", kernel, box, f, l);
+  if (rc) return rc;
+  if (box->ndim != 2 && box->ndim != 3)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "kernel %s not launched: a shell is of a 2-D or 3-D box, not %d-D", kernel,
+                   box->ndim);
+  if (nh < 0)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "kernel %s not launched: shell depth nh = %ld (must be >= 0)", kernel, nh);
+  return TARGET_SUCCESS;
+}

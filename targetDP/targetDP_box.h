@@ -72,6 +72,8 @@ int tdpBoxInterior(targetBox *box, int ndim, const long *extent, size_t extent_k
  * constructors: 2 to 4 dimensions, extents >= 1, 0 <= lo <= hi <= extent). */
 int tdpLaunchBox_(const char *form, const char *kernel, const targetBox *box, const char *f,
                   int l);
+/* The same for TDP_LAUNCH_SHELL: a 2-D or 3-D box and a depth nh >= 0. */
+int tdpLaunchShell_(const char *kernel, const targetBox *box, long nh, const char *f, int l);
 #ifdef __cplusplus
 }
 #endif
@@ -88,16 +90,21 @@ static TDP_HOST_DEVICE inline long targetBoxSites(const targetBox *b) {
   return n;
 }
 
+/* Sites of the shell of depth nh of a box (TDP_TLP_2D_SHELL, _3D_SHELL):
+ * all of it where a dimension is no longer than 2 nh. */
+static TDP_HOST_DEVICE inline long tdpShellSites_(const targetBox *b, long nh) {
+  long all = 1, in = 1;
+  for (int d = 0; d < b->ndim; d++) {
+    const long len = b->hi[d] - b->lo[d];
+    all *= len;
+    in *= len > 2 * nh ? len - 2 * nh : 0;
+  }
+  return all - in;
+}
+
 /* Internal helpers of the loops below. */
 static TDP_HOST_DEVICE inline long tdpBoxLen_(const targetBox *b, int d) {
   return b->hi[d] - b->lo[d];
-}
-/* Rows: every box site with the last coordinate at lo, counted over the
- * dimensions before the last. */
-static TDP_HOST_DEVICE inline long tdpBoxRows_(const targetBox *b, int ndim) {
-  long n = 1;
-  for (int d = 0; d < ndim - 1; d++) n *= tdpBoxLen_(b, d);
-  return n;
 }
 /* A kernel written for n dimensions given a box of another: stop, as an
  * out-of-bounds index does, instead of visiting the wrong sites. */
@@ -106,6 +113,10 @@ static TDP_HOST_DEVICE inline long tdpBoxRows_(const targetBox *b, int ndim) {
 extern "C"
 #endif
 void tdpBoxDimFail_(int ndim, int want, const char *file, int line);
+#ifdef __cplusplus
+extern "C"
+#endif
+void tdpShellDepthFail_(long nh, const char *file, int line);
 static inline long tdpBoxDim_(const targetBox *b, int want, const char *file, int line) {
   if (b->ndim != want) tdpBoxDimFail_(b->ndim, want, file, line);
   return 0;
@@ -226,6 +237,86 @@ static __device__ inline void tdpBoxPoint_(const tdpBoxRun_ *run, const targetBo
                            + z0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)                    \
             TDP_BOX_LANES_(box, 4, z0)
 
+/* Box reductions: the box loop, each thread's variables its partials
+ * (combined by targetBlockAdd/Min/Max*, as after TDP_TLP_REDUCE), lanes as
+ * TDP_ILP_REDUCE reads them; launched by TDP_LAUNCH_BOX_REDUCE, whose grid
+ * is capped so that a kernel makes one atomic per resident block. */
+#define TDP_TLP_2D_REDUCE(box, x, y0, base, ...) \
+  TDP_TLP_2D(box, x, y0, base)                   \
+  for (int tdp_rlane_ = tdp_nlane_, tdp_o3_ = 1; tdp_o3_; tdp_o3_ = 0)
+#define TDP_TLP_3D_REDUCE(box, x, y, z0, base, ...) \
+  TDP_TLP_3D(box, x, y, z0, base)                   \
+  for (int tdp_rlane_ = tdp_nlane_, tdp_o3_ = 1; tdp_o3_; tdp_o3_ = 0)
+
+/* The shell (see the C backend's TDP_TLP_3D_SHELL): its sites numbered
+ * (the walls of dimension 0, then those of dimension 1 between them, then
+ * those of the last dimension of the rows left), one per thread, found by
+ * divisions: the shell is a small part of the lattice. (k, len): the
+ * coordinate of wall point k of a dimension of length len. */
+static __device__ inline long tdpShellCoord_(long k, long nh, long len, int all) {
+  return (all || k < nh) ? k : len - 2 * nh + k;
+}
+static __device__ inline void tdpShellSite_(const targetBox *b, long nh, long k, long *c) {
+  const int n = b->ndim;
+  const long h2 = 2 * nh;
+  long len[3], rest = 1;
+  for (int d = 0; d < n; d++) len[d] = b->hi[d] - b->lo[d];
+  for (int d = 1; d < n; d++) rest *= len[d];
+  int all = 0;
+  for (int d = 0; d < n; d++) all |= len[d] <= h2;
+  const long a = all ? len[0] * rest : h2 * rest;
+  if (k < a) { /* the walls of dimension 0 (or all of a box with no interior) */
+    c[0] = tdpShellCoord_(k / rest, nh, len[0], all);
+    long r = k % rest;
+    for (int d = n - 1; d > 0; d--) {
+      c[d] = r % len[d];
+      r /= len[d];
+    }
+  } else if (n == 2) { /* the ends of the rows between them */
+    k -= a;
+    c[0] = nh + k / h2;
+    c[1] = tdpShellCoord_(k % h2, nh, len[1], 0);
+  } else if ((k -= a) < h2 * (len[0] - h2) * len[2]) { /* the walls of dimension 1 */
+    const long q = k / len[2];
+    c[2] = k % len[2];
+    c[0] = nh + q / h2;
+    c[1] = tdpShellCoord_(q % h2, nh, len[1], 0);
+  } else { /* the ends of the rows left */
+    k -= h2 * (len[0] - h2) * len[2];
+    const long q = k / h2;
+    c[2] = tdpShellCoord_(k % h2, nh, len[2], 0);
+    c[0] = nh + q / (len[1] - h2);
+    c[1] = nh + q % (len[1] - h2);
+  }
+  for (int d = 0; d < n; d++) c[d] += b->lo[d];
+}
+static __device__ inline long tdpShellNh_(const targetBox *b, int n, long nh, const char *msg) {
+  if (b->ndim != n) {
+    printf(msg);
+    __trap();
+  }
+  return nh;
+}
+#define TDP_SHELL_LOOP_(box, nh, n)                                                        \
+  for (long tdp_nh_ = tdpShellNh_(&(box), n, (nh), TDP_BOX_DIM_MSG_(n)), tdp_k_ = TDP_THREAD_, \
+            tdp_ns_ = tdpShellSites_(&(box), tdp_nh_);                                    \
+       tdp_k_ < tdp_ns_; tdp_k_ += TDP_NTHREADS_)                                         \
+    for (long tdp_c_[3], tdp_o0_ = (tdpShellSite_(&(box), tdp_nh_, tdp_k_, tdp_c_), 1); tdp_o0_; \
+         tdp_o0_ = 0)
+#define TDP_SHELL_LANE_ \
+  for (int tdp_nlane_ = 1, tdp_lstride_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
+#define TDP_TLP_2D_SHELL(box, nh, x, y0, base)                                             \
+  TDP_SHELL_LOOP_(box, nh, 2)                                                              \
+  for (long x = tdp_c_[0], y0 = tdp_c_[1], tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)                 \
+    for (long base = x * (box).extent[1] + y0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)              \
+      TDP_SHELL_LANE_
+#define TDP_TLP_3D_SHELL(box, nh, x, y, z0, base)                                          \
+  TDP_SHELL_LOOP_(box, nh, 3)                                                              \
+  for (long x = tdp_c_[0], y = tdp_c_[1], z0 = tdp_c_[2], tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)  \
+    for (long base = (x * (box).extent[1] + y) * (box).extent[2] + z0, tdp_o2_ = 1; tdp_o2_; \
+         tdp_o2_ = 0)                                                                      \
+      TDP_SHELL_LANE_
+
 /* The grid of a box launch (see tdpBoxRun_): as the 1-D launch, one thread
  * per stride, but up to TDP_BOX_ROWS_ rows per thread while the grid stays
  * at 4 fills of the GPU or more; grid-stride beyond the limits of y and z.
@@ -247,13 +338,43 @@ static inline dim3 tdpBoxGrid_(const targetBox *b) {
   return dim3((unsigned int) (nx < 1 ? 1 : nx), (unsigned int) (ny < 1 ? 1 : ny),
               (unsigned int) (nz < 1 ? 1 : nz));
 }
-#define TDP_LAUNCH_BOX(kernel, box, ...)                                                 \
+/* A reduction's grid: at most tdpGridBlocksMax_ (two fills of the GPU)
+ * blocks, the outer dimensions (z) and the rows (y) shrinking first; the
+ * box loop is grid-stride in every direction. */
+static inline dim3 tdpBoxGridReduce_(const targetBox *b) {
+  dim3 g = tdpBoxGrid_(b);
+  while ((long) g.x * g.y * g.z > tdpGridBlocksMax_ && g.z > 1) g.z = (g.z + 1) / 2;
+  while ((long) g.x * g.y * g.z > tdpGridBlocksMax_ && g.y > 1) g.y = (g.y + 1) / 2;
+  while ((long) g.x * g.y * g.z > tdpGridBlocksMax_ && g.x > 1) g.x = (g.x + 1) / 2;
+  return g;
+}
+/* A shell's grid: one thread per shell site (grid-stride beyond it). */
+static inline dim3 tdpShellGrid_(const targetBox *b, long nh) {
+  long n = (tdpShellSites_(b, nh) + TARGET_TPB - 1) / TARGET_TPB;
+  if (n > 0x7fffffffL) n = 0x7fffffffL;
+  return dim3((unsigned int) (n < 1 ? 1 : n));
+}
+#define TDP_LAUNCH_BOX_WITH_(form, grid, kernel, box, ...)                               \
   do {                                                                                   \
     const targetBox tdp_lbox_ = (box);                                                   \
-    if (tdpLaunchBox_("TDP_LAUNCH_BOX", #kernel, &tdp_lbox_, __FILE__, __LINE__) ==      \
-        TARGET_SUCCESS) {                                                                \
+    if (tdpLaunchBox_(form, #kernel, &tdp_lbox_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                       \
-      kernel<<<tdpBoxGrid_(&tdp_lbox_), TARGET_TPB>>>(tdp_lbox_, __VA_ARGS__);           \
+      kernel<<<grid(&tdp_lbox_), TARGET_TPB>>>(tdp_lbox_, __VA_ARGS__);                  \
+      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                       \
+      TDP_PROFILE_STOP_(#kernel);                                                        \
+    }                                                                                    \
+  } while (0)
+#define TDP_LAUNCH_BOX(kernel, box, ...) \
+  TDP_LAUNCH_BOX_WITH_("TDP_LAUNCH_BOX", tdpBoxGrid_, kernel, box, __VA_ARGS__)
+#define TDP_LAUNCH_BOX_REDUCE(kernel, box, ...) \
+  TDP_LAUNCH_BOX_WITH_("TDP_LAUNCH_BOX_REDUCE", tdpBoxGridReduce_, kernel, box, __VA_ARGS__)
+#define TDP_LAUNCH_SHELL(kernel, box, nh, ...)                                           \
+  do {                                                                                   \
+    const targetBox tdp_lbox_ = (box);                                                   \
+    const long tdp_lnh_ = (nh);                                                          \
+    if (tdpLaunchShell_(#kernel, &tdp_lbox_, tdp_lnh_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+      TDP_PROFILE_START_(#kernel);                                                       \
+      kernel<<<tdpShellGrid_(&tdp_lbox_, tdp_lnh_), TARGET_TPB>>>(tdp_lbox_, __VA_ARGS__); \
       tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                       \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
@@ -277,58 +398,157 @@ static inline dim3 tdpBoxGrid_(const targetBox *b) {
 
 #else /* C backend */
 
-/* Coordinate d of row `row` (rows counted over dimensions 0..n-2). */
-static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
-  for (int e = n - 2; e > d; e--) row /= tdpBoxLen_(b, e);
-  return b->lo[d] + row % tdpBoxLen_(b, d);
+/* The box of a loop, evaluated once (a pointer the threads share), after
+ * the check of its dimension. */
+static inline const targetBox *tdpBoxAt_(const targetBox *b, int want, const char *file,
+                                         int line) {
+  tdpBoxDim_(b, want, file, line);
+  return b;
 }
+#define TDP_BOX_BIND_(box, n)                                                            \
+  for (const targetBox *tdp_bx_ = tdpBoxAt_(&(box), n, __FILE__, __LINE__); tdp_bx_;       \
+       tdp_bx_ = 0)
 
 /* The strides of one row: with VVL > 1, the full strides and then the short
- * one in two passes (as the 1-D TDP_TLP: the full strides see the constant
- * lane count VVL and vectorise like plain code); with VVL 1 the sites
- * themselves are the simd loop. */
+ * one in two passes (as the 1-D TDP_TLP: once the pass loop is unrolled the
+ * full strides see the constant lane count VVL and vectorise like plain
+ * code; TDP_NLANE_ reads tdp_pass_ and the row length tdp_n_); with VVL 1
+ * the sites themselves are the simd loop. Measured (issue 28, gcc 12, one
+ * Xeon thread, heat3d interior at 34^3): the earlier row loop, whose pass
+ * loop was not unrolled (its bound was 2 + tdp_fence_) and which found each
+ * row's coordinates by two 64-bit divisions, ran at 0.54x a native "omp
+ * simd" row loop. tdp_fence_ = 0: no streaming-store fence per row, so
+ * TDP_STREAM_LANES stores plainly here. */
 #if VVL == 1
-#define TDP_BOX_ROW_(box, n, c0, base, first)                                   \
-  TDP_OMP_SIMD_()                                                               \
-  for (long c0 = (box).lo[n - 1]; c0 < (box).hi[n - 1]; c0++)                   \
-    for (long base = (first) + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)
+#define TDP_BOX_ROW_(n, c0, base, first)                                        \
+  for (long tdp_first_ = (first), tdp_lo_ = tdp_bx_->lo[n - 1],                 \
+            tdp_hi_ = tdp_bx_->hi[n - 1], tdp_o6_ = 1;                          \
+       tdp_o6_; tdp_o6_ = 0)                                                    \
+    TDP_OMP_SIMD_()                                                             \
+    for (long c0 = tdp_lo_; c0 < tdp_hi_; c0++)                                 \
+      for (long base = tdp_first_ + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)
 #else
-#define TDP_BOX_ROW_(box, n, c0, base, first)                                             \
-  /* tdp_fence_ = 0: no fence per row, so TDP_STREAM_LANES stores plainly */             \
-  for (int tdp_pass_ = 0, tdp_fence_ = 0; tdp_pass_ < 2 + tdp_fence_; tdp_pass_++)        \
-    for (long tdp_n_ = tdpBoxLen_(&(box), n - 1), /* TDP_NLANE_: tdp_n_ % VVL in pass 1 */  \
-              tdp_full_ = (box).lo[n - 1] + (tdp_n_ / (VVL)) * (VVL),                        \
-              c0 = tdp_pass_ ? tdp_full_ : (box).lo[n - 1];                                \
-         c0 < (tdp_pass_ ? (box).hi[n - 1] : tdp_full_); c0 += (VVL))                       \
-      for (long base = (first) + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)
+#define TDP_BOX_ROW_(n, c0, base, first)                                                     \
+  for (int tdp_fence_ = 0, tdp_o4_ = 1; tdp_o4_ && !tdp_fence_; tdp_o4_ = 0)                \
+    TDP_UNROLL_PASSES_                                                                      \
+    for (long tdp_lo_ = tdp_bx_->lo[n - 1], tdp_n_ = tdp_bx_->hi[n - 1] - tdp_lo_,           \
+              tdp_first_ = (first), tdp_pass_ = 0;                                          \
+         tdp_pass_ < 2; tdp_pass_++)                                                        \
+      for (long c0 = tdp_lo_ + (tdp_pass_ ? tdp_n_ / (VVL) * (VVL) : 0);                    \
+           c0 < tdp_lo_ + (tdp_pass_ ? tdp_n_ : tdp_n_ / (VVL) * (VVL)); c0 += (VVL))        \
+        for (long base = tdp_first_ + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)
 #endif
-/* `base` (the caller's name for it) is declared inside TDP_BOX_ROW_ from
+
+/* The rows over the threads as nested loops (collapse): no division per
+ * row. `base` (the caller's name for it) is declared inside the row from
  * the row's first site. */
-#define TDP_BOX_ROWS_(box, n)                                                            \
-  for (long tdp_q_ = tdpBoxDim_(&(box), n, __FILE__, __LINE__); tdp_q_ < 1; tdp_q_++)    \
-    TDP_OMP_(parallel for schedule(static))                                             \
-    for (long tdp_row_ = 0; tdp_row_ < tdpBoxRows_(&(box), n); tdp_row_++)
+#define TDP_TLP_2D(box, x, y0, base)                                              \
+  TDP_BOX_BIND_(box, 2)                                                           \
+  TDP_OMP_(parallel for schedule(static))                                         \
+  for (long x = tdp_bx_->lo[0]; x < tdp_bx_->hi[0]; x++)                          \
+    TDP_BOX_ROW_(2, y0, base, x * tdp_bx_->extent[1])
 
-#define TDP_TLP_2D(box, x, y0, base)                                            \
-  TDP_BOX_ROWS_(box, 2)                                                         \
-  for (long x = (box).lo[0] + tdp_row_, tdp_o0_ = 1; tdp_o0_; tdp_o0_ = 0)       \
-    TDP_BOX_ROW_(box, 2, y0, base, x * (box).extent[1])
+#define TDP_TLP_3D(box, x, y, z0, base)                                           \
+  TDP_BOX_BIND_(box, 3)                                                           \
+  TDP_OMP_(parallel for collapse(2) schedule(static))                             \
+  for (long x = tdp_bx_->lo[0]; x < tdp_bx_->hi[0]; x++)                          \
+    for (long y = tdp_bx_->lo[1]; y < tdp_bx_->hi[1]; y++)                        \
+      TDP_BOX_ROW_(3, z0, base, (x * tdp_bx_->extent[1] + y) * tdp_bx_->extent[2])
 
-#define TDP_TLP_3D(box, x, y, z0, base)                                         \
-  TDP_BOX_ROWS_(box, 3)                                                         \
-  for (long x = tdpBoxCoord_(&(box), 3, tdp_row_, 0),                           \
-            y = (box).lo[1] + tdp_row_ % tdpBoxLen_(&(box), 1), tdp_o0_ = 1;     \
-       tdp_o0_; tdp_o0_ = 0)                                                    \
-    TDP_BOX_ROW_(box, 3, z0, base, (x * (box).extent[1] + y) * (box).extent[2])
+#define TDP_TLP_4D(box, t, x, y, z0, base)                                        \
+  TDP_BOX_BIND_(box, 4)                                                           \
+  TDP_OMP_(parallel for collapse(3) schedule(static))                             \
+  for (long t = tdp_bx_->lo[0]; t < tdp_bx_->hi[0]; t++)                          \
+    for (long x = tdp_bx_->lo[1]; x < tdp_bx_->hi[1]; x++)                        \
+      for (long y = tdp_bx_->lo[2]; y < tdp_bx_->hi[2]; y++)                      \
+        TDP_BOX_ROW_(4, z0, base,                                                 \
+                     ((t * tdp_bx_->extent[1] + x) * tdp_bx_->extent[2] + y) *    \
+                         tdp_bx_->extent[3])
 
-#define TDP_TLP_4D(box, t, x, y, z0, base)                                      \
-  TDP_BOX_ROWS_(box, 4)                                                         \
-  for (long t = tdpBoxCoord_(&(box), 4, tdp_row_, 0),                           \
-            x = tdpBoxCoord_(&(box), 4, tdp_row_, 1),                           \
-            y = (box).lo[2] + tdp_row_ % tdpBoxLen_(&(box), 2), tdp_o0_ = 1;     \
-       tdp_o0_; tdp_o0_ = 0)                                                    \
-    TDP_BOX_ROW_(box, 4, z0, base,                                              \
-                 ((t * (box).extent[1] + x) * (box).extent[2] + y) * (box).extent[3])
+/* The row's first site and bounds are locals of the row, set before its
+ * simd loop: read through the box pointer inside it, gcc 12 could not see
+ * them invariant and vectorised the Jacobi residual's row with gathers and
+ * scatters (0.17x its serial original, one thread). */
+/* Box reductions: the rows over the threads, each thread's partials
+ * combined by the reduction clauses ("omp parallel for reduction"), each
+ * row one "omp simd reduction" loop, one site per lane (as the 1-D
+ * TDP_TLP_REDUCE, whatever VVL; TDP_ILP_REDUCE is one pass). The two
+ * constructs apart, not "omp for simd": clang 14 and 16 sum a conditional
+ * body wrongly in the combined one (issue 25) and vectorise this inner
+ * loop, which they did not the combined one. The checked build registers
+ * the variables as TDP_TLP_REDUCE does, so targetBlock* accepts them. */
+#define TDP_BOX_RROW_(n, c0, base, first, ...)                                    \
+  for (long tdp_first_ = (first), tdp_lo_ = tdp_bx_->lo[n - 1],                   \
+            tdp_hi_ = tdp_bx_->hi[n - 1], tdp_o6_ = 1;                            \
+       tdp_o6_; tdp_o6_ = 0)                                                      \
+    TDP_OMP_SIMD_(TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                           \
+    for (long c0 = tdp_lo_; c0 < tdp_hi_; c0++)                                   \
+      for (long base = tdp_first_ + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)
+
+#define TDP_TLP_2D_REDUCE(box, x, y0, base, ...)                                   \
+  TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                               \
+  TDP_BOX_BIND_(box, 2)                                                            \
+  TDP_OMP_(parallel for schedule(static) TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))     \
+  for (long x = tdp_bx_->lo[0]; x < tdp_bx_->hi[0]; x++)                           \
+    TDP_BOX_RROW_(2, y0, base, x * tdp_bx_->extent[1], __VA_ARGS__)
+
+#define TDP_TLP_3D_REDUCE(box, x, y, z0, base, ...)                                \
+  TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                               \
+  TDP_BOX_BIND_(box, 3)                                                            \
+  TDP_OMP_(parallel for collapse(2) schedule(static)                               \
+           TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                                   \
+  for (long x = tdp_bx_->lo[0]; x < tdp_bx_->hi[0]; x++)                           \
+    for (long y = tdp_bx_->lo[1]; y < tdp_bx_->hi[1]; y++)                         \
+      TDP_BOX_RROW_(3, z0, base, (x * tdp_bx_->extent[1] + y) * tdp_bx_->extent[2], \
+                    __VA_ARGS__)
+
+/* The shell of a box: its sites within nh of a face of the box (with
+ * targetBoxAll, the lattice's outer nh layers), the pass beside an interior
+ * launch that a code whose boundary sites are updated another way needs
+ * (walls copied, a boundary condition). One pass over the rows of the box
+ * (threads over rows, no division): a row on an outer wall is all shell,
+ * in VVL strides; any other row has nh sites at each end. Why not a box
+ * launch per face: a z face is a box of rows one site long, each paying a
+ * row's set-up: the six faces of a 200^3 heat step cost 10-15% of the
+ * interior update on one Xeon thread (gcc 12). tdp_n_ (the lanes of the
+ * stride) and tdp_pass_ (a short stride) are what TDP_ILP's lane count
+ * (TDP_NLANE_) reads. */
+static inline long tdpShellDepth_(long nh, const char *file, int line) {
+  if (nh < 0) tdpShellDepthFail_(nh, file, line);
+  return nh;
+}
+#define TDP_SHELL_SEGS_(n, wall, c0, base, first, nh)                                      \
+  for (long tdp_wall_ = (wall) || tdp_bx_->hi[n - 1] - tdp_bx_->lo[n - 1] <= 2 * (nh),      \
+            tdp_seg_ = 0;                                                                  \
+       tdp_seg_ < 2 - tdp_wall_; tdp_seg_++)                                               \
+    for (long tdp_hi_ = tdp_wall_ || tdp_seg_ ? tdp_bx_->hi[n - 1] : tdp_bx_->lo[n - 1] + (nh), \
+              c0 = tdp_seg_ ? tdp_bx_->hi[n - 1] - (nh) : tdp_bx_->lo[n - 1];               \
+         c0 < tdp_hi_; c0 += (VVL))                                                        \
+      for (long base = (first) + c0, tdp_n_ = tdp_hi_ - c0 < (VVL) ? tdp_hi_ - c0 : (VVL),  \
+                tdp_pass_ = tdp_n_ < (VVL), tdp_o2_ = 1;                                   \
+           tdp_o2_ && tdp_pass_ >= 0; tdp_o2_ = 0)
+/* d within nh of the ends of the box in dimension k */
+#define TDP_SHELL_NEAR_(k, d, nh) \
+  ((d) - tdp_bx_->lo[k] < (nh) || tdp_bx_->hi[k] - (d) <= (nh))
+
+#define TDP_TLP_2D_SHELL(box, nh, x, y0, base)                                     \
+  TDP_BOX_BIND_(box, 2)                                                            \
+  for (long tdp_nh_ = tdpShellDepth_((nh), __FILE__, __LINE__), tdp_o5_ = 1; tdp_o5_;  \
+       tdp_o5_ = 0)                                                                \
+    TDP_OMP_(parallel for schedule(static))                                        \
+    for (long x = tdp_bx_->lo[0]; x < tdp_bx_->hi[0]; x++)                         \
+      TDP_SHELL_SEGS_(2, TDP_SHELL_NEAR_(0, x, tdp_nh_), y0, base, x * tdp_bx_->extent[1], \
+                      tdp_nh_)
+
+#define TDP_TLP_3D_SHELL(box, nh, x, y, z0, base)                                  \
+  TDP_BOX_BIND_(box, 3)                                                            \
+  for (long tdp_nh_ = tdpShellDepth_((nh), __FILE__, __LINE__), tdp_o5_ = 1; tdp_o5_;  \
+       tdp_o5_ = 0)                                                                \
+    TDP_OMP_(parallel for collapse(2) schedule(static))                            \
+    for (long x = tdp_bx_->lo[0]; x < tdp_bx_->hi[0]; x++)                         \
+      for (long y = tdp_bx_->lo[1]; y < tdp_bx_->hi[1]; y++)                       \
+        TDP_SHELL_SEGS_(3, TDP_SHELL_NEAR_(0, x, tdp_nh_) || TDP_SHELL_NEAR_(1, y, tdp_nh_), \
+                        z0, base, (x * tdp_bx_->extent[1] + y) * tdp_bx_->extent[2], tdp_nh_)
 
 #define TDP_LAUNCH_BOX(kernel, box, ...)                                                 \
   do {                                                                                   \
@@ -337,6 +557,29 @@ static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
         TARGET_SUCCESS) {                                                                \
       TDP_PROFILE_START_(#kernel);                                                       \
       kernel(tdp_lbox_, __VA_ARGS__);                                                    \
+      TDP_PROFILE_STOP_(#kernel);                                                        \
+    }                                                                                    \
+  } while (0)
+/* The launch of a box reduction (TDP_TLP_2D_REDUCE, _SUM, ...): on CUDA a
+ * grid capped at two fills of the GPU. */
+#define TDP_LAUNCH_BOX_REDUCE(kernel, box, ...)                                          \
+  do {                                                                                   \
+    const targetBox tdp_lbox_ = (box);                                                   \
+    if (tdpLaunchBox_("TDP_LAUNCH_BOX_REDUCE", #kernel, &tdp_lbox_, __FILE__, __LINE__) == \
+        TARGET_SUCCESS) {                                                                \
+      TDP_PROFILE_START_(#kernel);                                                       \
+      kernel(tdp_lbox_, __VA_ARGS__);                                                      \
+      TDP_PROFILE_STOP_(#kernel);                                                        \
+    }                                                                                    \
+  } while (0)
+/* The launch of a shell kernel (TDP_TLP_2D_SHELL, _3D_SHELL) over the shell
+ * of depth nh of box. */
+#define TDP_LAUNCH_SHELL(kernel, box, nh, ...)                                           \
+  do {                                                                                   \
+    const targetBox tdp_lbox_ = (box);                                                   \
+    if (tdpLaunchShell_(#kernel, &tdp_lbox_, (nh), __FILE__, __LINE__) == TARGET_SUCCESS) { \
+      TDP_PROFILE_START_(#kernel);                                                       \
+      kernel(tdp_lbox_, __VA_ARGS__);                                                      \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
   } while (0)
@@ -356,5 +599,22 @@ static inline long tdpBoxCoord_(const targetBox *b, int n, long row, int d) {
   } while (0)
 
 #endif /* __CUDACC__ */
+
+/* TDP_TLP_2D_SUM(box, x, y0, base, a, b) is TDP_TLP_2D_REDUCE(box, x, y0,
+ * base, TDP_RSUM(a), TDP_RSUM(b)); _MIN and _MAX the same. */
+#define TDP_BOX_REDUCE_LIST2_(...) TDP_TLP_2D_REDUCE(__VA_ARGS__)
+#define TDP_BOX_REDUCE_LIST3_(...) TDP_TLP_3D_REDUCE(__VA_ARGS__)
+#define TDP_TLP_2D_SUM(box, x, y0, base, ...) \
+  TDP_BOX_REDUCE_LIST2_(box, x, y0, base TDP_EACH_(TDP_RSUM_EACH_, __VA_ARGS__))
+#define TDP_TLP_2D_MIN(box, x, y0, base, ...) \
+  TDP_BOX_REDUCE_LIST2_(box, x, y0, base TDP_EACH_(TDP_RMIN_EACH_, __VA_ARGS__))
+#define TDP_TLP_2D_MAX(box, x, y0, base, ...) \
+  TDP_BOX_REDUCE_LIST2_(box, x, y0, base TDP_EACH_(TDP_RMAX_EACH_, __VA_ARGS__))
+#define TDP_TLP_3D_SUM(box, x, y, z0, base, ...) \
+  TDP_BOX_REDUCE_LIST3_(box, x, y, z0, base TDP_EACH_(TDP_RSUM_EACH_, __VA_ARGS__))
+#define TDP_TLP_3D_MIN(box, x, y, z0, base, ...) \
+  TDP_BOX_REDUCE_LIST3_(box, x, y, z0, base TDP_EACH_(TDP_RMIN_EACH_, __VA_ARGS__))
+#define TDP_TLP_3D_MAX(box, x, y, z0, base, ...) \
+  TDP_BOX_REDUCE_LIST3_(box, x, y, z0, base TDP_EACH_(TDP_RMAX_EACH_, __VA_ARGS__))
 
 #endif /* TARGETDP_BOX_H */

@@ -13,7 +13,14 @@
  *             thread (its sum in TDP_TEAM_PRIVATE storage: a register on
  *             the GPU), the left and right rows through team scratch in
  *             CONTRACT_TK-deep slices: each element read from memory once
- *             per tile instead of once per output. FieldField.
+ *             per tile instead of once per output. FieldField, nk of
+ *             CONTRACT_TK and more.
+ *   kFlat     a thread per output, its dot product straight from memory
+ *             (the case study's flat form). FieldField with nk below
+ *             CONTRACT_TK: a tile's slice would be mostly zeros and its
+ *             rows are few enough bytes to come from L1 (H100,
+ *             h100-7fbb5af-teams, FFS L = R = 8, P = 8, 256 MiB: hand-
+ *             written flat 2240 GB/s, tiled 1586, the team kernel 1224).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,7 +103,12 @@ TDP_TEAM_KERNEL(256) void tdpContractDotRows_(double *out, const double *rows, c
 
 /* An output tile of tl x tr (l, r) of one cell per team, team thread
  * t = l * tr + r; the rows of the tile through scratch, CONTRACT_TK at a
- * time (zeros past the ends, so every slice is a full one). */
+ * time (zeros past the ends, so every slice is a full one). Registers
+ * (nvcc 13.0, sm_90): 32, as the hand-written natTiled; the slices' loads
+ * over the team's threads (one lane each: TDP_TEAM_THREADS, not RANGE's
+ * 2-D index) and (l, r) from t where used instead of a private copy took
+ * it from 38, which on the H100 left 25 blocks of 64 threads per SM
+ * against 32 (FFS L = 8: 0.77x the hand-written kernel). */
 TDP_TEAM_KERNEL(1024) void tdpContractTiled_(double *out, const double *left, const double *right,
                                              long nl, long nr, long nk, long nteams, long ntl,
                                              long ntr, int tl, int tr, int add) {
@@ -108,25 +120,20 @@ TDP_TEAM_KERNEL(1024) void tdpContractTiled_(double *out, const double *left, co
     TDP_TEAM_SCRATCH2(double, as, tl, CONTRACT_TK + 1);
     TDP_TEAM_SCRATCH2(double, bs, tr, CONTRACT_TK + 1);
     TDP_TEAM_PRIVATE(double, acc, 1024, 1);
-    TDP_TEAM_PRIVATE(int, lr, 1024, 2); /* the thread's (l, r): one division per team */
-    TDP_TEAM_EACH(t) {
-      TDP_PRIV(acc, t, 0) = 0.0;
-      TDP_PRIV(lr, t, 0) = t / tr;
-      TDP_PRIV(lr, t, 1) = t % tr;
-    }
+    TDP_TEAM_EACH(t) { TDP_PRIV(acc, t, 0) = 0.0; }
     for (long k0 = 0; k0 < nk; k0 += CONTRACT_TK) {
       const int mk = (int) (nk - k0 < CONTRACT_TK ? nk - k0 : CONTRACT_TK);
-      TDP_TEAM_RANGE(i, tl * CONTRACT_TK) {
+      TDP_TEAM_THREADS(i, tl * CONTRACT_TK) {
         const int ll = i / CONTRACT_TK, kk = i % CONTRACT_TK;
         TDP_SCR2(as, ll, kk) = ll < ml && kk < mk ? a[ll * nk + k0 + kk] : 0.0;
       }
-      TDP_TEAM_RANGE(i, tr * CONTRACT_TK) {
+      TDP_TEAM_THREADS(i, tr * CONTRACT_TK) {
         const int rr = i / CONTRACT_TK, kk = i % CONTRACT_TK;
         TDP_SCR2(bs, rr, kk) = rr < mr && kk < mk ? b[rr * nk + k0 + kk] : 0.0;
       }
       TDP_TEAM_BARRIER();
       TDP_TEAM_EACH(t) {
-        const int ll = TDP_PRIV(lr, t, 0), rr = TDP_PRIV(lr, t, 1);
+        const int ll = t / tr, rr = t - ll * tr;
         if (ll < tl) { /* the team is whole warps: threads past tl x tr idle */
           double s = 0.0;
           TDP_UNROLL(16)
@@ -137,10 +144,31 @@ TDP_TEAM_KERNEL(1024) void tdpContractTiled_(double *out, const double *left, co
       TDP_TEAM_BARRIER();
     }
     TDP_TEAM_EACH(t) {
-      const int ll = TDP_PRIV(lr, t, 0), rr = TDP_PRIV(lr, t, 1);
+      const int ll = t / tr, rr = t - ll * tr;
       if (ll < ml && rr < mr) {
         const long o = (c * nl + l0 + ll) * nr + r0 + rr;
         out[o] = add ? out[o] + TDP_PRIV(acc, t, 0) : TDP_PRIV(acc, t, 0);
+      }
+    }
+  }
+}
+
+/* out[o] (= or +=) the dot product of output o = (c, l, r), a team
+ * thread per output, CONTRACT_FLAT_TEAM outputs per team. */
+#define CONTRACT_FLAT_TEAM 256
+TDP_TEAM_KERNEL(CONTRACT_FLAT_TEAM) void tdpContractFlat_(double *out, const double *left,
+                                                          const double *right, long nl, long nr,
+                                                          long nk, long nout, long nteams,
+                                                          int add) {
+  TDP_TEAMS(team, nteams) {
+    TDP_TEAM_EACH(t) {
+      const long o = team * TDP_TEAM_SIZE() + t;
+      if (o < nout) {
+        const long cl = o / nr, r = o - cl * nr, c = cl / nl;
+        const double *a = left + cl * nk, *b = right + (c * nr + r) * nk;
+        double s = 0.0;
+        for (long k = 0; k < nk; k++) s += a[k] * b[k];
+        out[o] = add ? out[o] + s : s;
       }
     }
   }
@@ -162,6 +190,10 @@ static int contract_team(double *out, const double *left, const double *right, l
     const long nteams = (nrows + rpt - 1) / rpt;
     TDP_LAUNCH_TEAMS(tdpContractDotRows_, nteams, rpt, lanes, 0, out, rows_left ? left : right,
                      rows_left ? right : left, nrows, per, nk, nteams, (int) rpt, add);
+  } else if (nk < CONTRACT_TK) {
+    const long nout = nc * nl * nr, nteams = (nout + CONTRACT_FLAT_TEAM - 1) / CONTRACT_FLAT_TEAM;
+    TDP_LAUNCH_TEAMS(tdpContractFlat_, nteams, CONTRACT_FLAT_TEAM, 1, 0, out, left, right, nl, nr,
+                     nk, nout, nteams, add);
   } else {
     const int whole = nl * nr <= 1024;
     const int tl = whole ? (int) nl : CONTRACT_TILE, tr = whole ? (int) nr : CONTRACT_TILE;

@@ -31,22 +31,25 @@
 
 /* The crossover's defaults (-D to change them at build time;
  * targetContractSetCrossover or TARGETDP_CONTRACT_CROSSOVER="lr,k" at run
- * time). CUDA: from the H100 reference numbers of issue 30 (cuBLAS lost 5x
- * at L = R = 8, P = 8 and won from L = R = 16, K = 256 and L = R = 27,
- * K = 64 up); benchmarks/teams/run_device.sh measures it (its
- * "crossover" rows). C: the blocked loop won at every shape measured on
- * the 2-core development box, the team kernel only where nl or nr is 1
- * (docs/performance.md, "Teams"). */
+ * time). CUDA: measured on one H100 (benchmarks/results/h100-7fbb5af-teams/
+ * crossover.txt: TEAM against cuBLAS over L = R 2..64, K 8..512, 64 MiB a
+ * point): cuBLAS from L = R = 12 and K = 32 up, and at L = R = 16 from
+ * K = 8; the team kernel at every K for L = R <= 8 but two (L = R = 8,
+ * K >= 128, and L = R = 4, K = 512). 12,8 costs at worst 2.41x the faster
+ * path on that grid (L = R = 8, K = 512: the team kernel); the earlier
+ * 16,16 cost 4.85x (L = R = 12, K = 512). C: the blocked loop won at every
+ * shape measured on the 2-core development box, the team kernel only
+ * where nl or nr is 1 (docs/performance.md, "Teams"). */
 #ifndef TDP_CONTRACT_CROSSOVER_LR
 #ifdef __CUDACC__
-#define TDP_CONTRACT_CROSSOVER_LR 16
+#define TDP_CONTRACT_CROSSOVER_LR 12
 #else
 #define TDP_CONTRACT_CROSSOVER_LR 2
 #endif
 #endif
 #ifndef TDP_CONTRACT_CROSSOVER_K
 #ifdef __CUDACC__
-#define TDP_CONTRACT_CROSSOVER_K 16
+#define TDP_CONTRACT_CROSSOVER_K 8
 #else
 #define TDP_CONTRACT_CROSSOVER_K 1
 #endif

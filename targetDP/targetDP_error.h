@@ -10,6 +10,10 @@
 #ifndef TARGETDP_ERROR_H
 #define TARGETDP_ERROR_H
 
+/* The library's own sources: no -fopenmp mark of a program (targetDP.h). */
+#ifndef TDP_LIBRARY_
+#define TDP_LIBRARY_ 1
+#endif
 #include "targetDP.h"
 
 #ifdef __cplusplus

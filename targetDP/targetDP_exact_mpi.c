@@ -3,6 +3,7 @@
  */
 #include <stdint.h>
 
+#define TDP_LIBRARY_ 1 /* a library source: no -fopenmp mark (targetDP.h) */
 #include "targetDP_exact_mpi.h"
 #include "targetDP_internal.h"
 

@@ -20,6 +20,7 @@
 #include <mpi-ext.h> /* MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support */
 #endif
 
+#define TDP_LIBRARY_ 1 /* a library source: no -fopenmp mark (targetDP.h) */
 #include "targetDP_halo.h"
 
 #define MAXD TARGET_HALO_MAXDIM

@@ -7,6 +7,10 @@
 #ifndef TARGETDP_INTERNAL_H
 #define TARGETDP_INTERNAL_H
 
+/* The library's own sources: no -fopenmp mark of a program (targetDP.h). */
+#ifndef TDP_LIBRARY_
+#define TDP_LIBRARY_ 1
+#endif
 #include "targetDP.h"
 #include "targetDP_error.h" /* tdpSite, tdpFail, tdpLocalRank: the backends' only calls out */
 

@@ -378,7 +378,7 @@ echo "== C backend: the reduction tests with the other host presets"
 # a conditional sum through the layer's first OpenMP form (issue 25). The
 # presets above run every test; these two only the reduction binaries, so
 # they cost ~1 min on 2 cores.
-ONLY_BINS="test_reduce_matrix test_inkernel_reduce test_reduce test_atomics"
+ONLY_BINS="test_reduce_matrix test_inkernel_reduce test_reduce test_atomics test_box_reduce"
 if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
   run_config "c-avx512-SOA-vvl8" -- CONFIG=gcc-avx512 LAYOUT=SOA VVL=8
 else

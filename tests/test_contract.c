@@ -117,7 +117,11 @@ static void test_edges(void **state) {
   checkAllWays("left one row", 7, 1, 6, 33);
   checkAllWays("right one row, long k", 3, 5, 1, 3000);
   checkAllWays("wide cell (tiles of 16)", 2, 40, 33, 21);
-  checkAllWays("2 x 500 (one team)", 2, 2, 500, 9);
+  checkAllWays("2 x 500 (one team)", 2, 2, 500, 20);
+  /* TEAM's two FieldField forms: flat below a 16-deep slice, tiled from it */
+  checkAllWays("nk = 15 (flat, a part team)", 70, 4, 4, 15);
+  checkAllWays("nk = 16 (tiled, one slice)", 70, 4, 4, 16);
+  checkAllWays("2 x 500, nk = 9 (flat)", 2, 2, 500, 9);
   checkAllWays("1 x 1, k 100", 1000, 1, 1, 100);
   checkAllWays("no cells", 0, 4, 4, 8);
 }

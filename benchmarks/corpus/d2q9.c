@@ -12,7 +12,6 @@
 #include <stdlib.h>
 
 #include "benchmarks/corpus/corpus.h"
-#include "benchmarks/corpus/proto_layer.h"
 
 #define NQ 9
 #define OMEGA 1.7
@@ -59,29 +58,14 @@ static void serial_step(double *fn, const double *f, int nx, int ny) {
 }
 
 /* ---------------------------------------------------------------------- */
-/* The port by docs/porting.md: the site loop, (i, j) from the index, the
- * old bounds a test, the pull offsets a TDP_CONST table. */
+/* The port by docs/porting.md: the interior a box loop (no coordinates
+ * from the site index, no bounds test), the pull offsets a TDP_CONST
+ * table, the legacy collision called per site. */
 TDP_CONST int t_off9[NQ];
 
-TDP_KERNEL void d2q9_port(double *fn, const double *f, int nx, int ny) {
-  int nsites = nx * ny;
-  TDP_TLP(baseIndex, nsites) {
-    TDP_ILP(vecIndex) {
-      int s = baseIndex + vecIndex, i = s / ny, j = s % ny;
-      if (i > 0 && i < nx - 1 && j > 0 && j < ny - 1) {
-        double q[NQ];
-        for (int p = 0; p < NQ; p++) q[p] = f[TDP_INDEX(nsites, NQ, s - t_off9[p], p)];
-        collide9(q);
-        for (int p = 0; p < NQ; p++) fn[TDP_INDEX(nsites, NQ, s, p)] = q[p];
-      }
-    }
-  }
-}
-
-/* The proto: the interior as a box. */
-TDP_KERNEL void d2q9_proto(targetBox box, double *fn, const double *f) {
+TDP_KERNEL void d2q9_port(targetBox box, double *fn, const double *f) {
   const long nsites = targetBoxLatticeSites(&box);
-  PROTO_TLP_2D(box, x, y0, base) {
+  TDP_TLP_2D(box, x, y0, base) {
     TDP_ILP(v) {
       long s = base + v;
       double q[NQ];
@@ -143,7 +127,6 @@ static void nat_step(double *__restrict__ fn, const double *__restrict__ f, int 
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port", CORPUS_PORT},
-                                   {"proto", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE}};
 enum { NIMPL = sizeof(impls) / sizeof(impls[0]) };
 
@@ -198,13 +181,10 @@ static void step(void *p, int k) {
   switch (impls[k].kind) {
   case CORPUS_SERIAL: serial_step(fn, f, D->nx, D->ny); break;
   case CORPUS_PORT:
-    TDP_LAUNCH(d2q9_port, D->n, fn, f, D->nx, D->ny);
+    TDP_LAUNCH_BOX(d2q9_port, D->interior, fn, f);
     targetSynchronize();
     break;
-  case CORPUS_PROTO:
-    TDP_LAUNCH_BOX(d2q9_proto, D->interior, fn, f);
-    targetSynchronize();
-    break;
+  default: break;
   case CORPUS_NATIVE: nat_step(fn, f, D->nx, D->ny); break;
   }
 }

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 
 #include "benchmarks/corpus/corpus.h"
-#include "benchmarks/corpus/proto_layer.h"
 
 #define NQ 19
 #define OMEGA 1.6
@@ -26,7 +25,7 @@ static const int cz[NQ] = CZ19;
  * (--param max-completely-peel-times), so the legacy loops of 19 stay
  * loops over arrays in memory, and a loop over sites around them does not
  * vectorise ("multiple nested loops"); and clang 14 does not inline the
- * unrolled function into a loop (PROTO_INLINE). The arithmetic is the same. */
+ * unrolled function into a loop (TDP_INLINE). The arithmetic is the same. */
 #define COLLIDE19(name, QUAL, UNROLL)                                                          \
   static QUAL void name(double f[NQ]) {                                                    \
     const double w[NQ] = {1.0 / 3,  1.0 / 18, 1.0 / 18, 1.0 / 18, 1.0 / 18, 1.0 / 18,       \
@@ -52,7 +51,7 @@ static const int cz[NQ] = CZ19;
     }                                                                                      \
   }
 COLLIDE19(collide19, TDP_HOST_DEVICE inline, )
-COLLIDE19(collide19u, TDP_DEVICE PROTO_INLINE, TDP_UNROLL(NQ)) /* target code only on CUDA */
+COLLIDE19(collide19u, TDP_DEVICE TDP_INLINE, TDP_UNROLL(NQ)) /* target code only on CUDA */
 
 /* ---------------------------------------------------------------------- */
 /* The serial original. */
@@ -72,29 +71,14 @@ static void serial_step(double *fn, const double *f, int nx, int ny, int nz) {
 }
 
 /* ---------------------------------------------------------------------- */
-/* The port by docs/porting.md. */
+/* The port by docs/porting.md: the interior a box loop; the loops over the
+ * velocities unrolled (TDP_UNROLL, as apps/lb does) and the collision an
+ * always-inlined helper (TDP_INLINE). */
 TDP_CONST int t_off19[NQ];
 
-TDP_KERNEL void d3q19_port(double *fn, const double *f, int nx, int ny, int nz) {
-  int nsites = nx * ny * nz;
-  TDP_TLP(baseIndex, nsites) {
-    TDP_ILP(vecIndex) {
-      int s = baseIndex + vecIndex, i = s / (ny * nz), j = (s / nz) % ny, k = s % nz;
-      if (i > 0 && i < nx - 1 && j > 0 && j < ny - 1 && k > 0 && k < nz - 1) {
-        double q[NQ];
-        for (int p = 0; p < NQ; p++) q[p] = f[TDP_INDEX(nsites, NQ, s - t_off19[p], p)];
-        collide19(q);
-        for (int p = 0; p < NQ; p++) fn[TDP_INDEX(nsites, NQ, s, p)] = q[p];
-      }
-    }
-  }
-}
-
-/* The proto: the interior as a box; the loops over the velocities
- * unrolled (TDP_UNROLL, as apps/lb does). */
-TDP_KERNEL void d3q19_proto(targetBox box, double *fn, const double *f) {
+TDP_KERNEL void d3q19_port(targetBox box, double *fn, const double *f) {
   const long nsites = targetBoxLatticeSites(&box);
-  PROTO_TLP_3D(box, x, y, z0, base) {
+  TDP_TLP_3D(box, x, y, z0, base) {
     TDP_ILP(v) {
       long s = base + v;
       double q[NQ];
@@ -159,7 +143,6 @@ static void nat_step(double *__restrict__ fn, const double *__restrict__ f, int 
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port", CORPUS_PORT},
-                                   {"proto", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE}};
 enum { NIMPL = sizeof(impls) / sizeof(impls[0]) };
 
@@ -215,13 +198,10 @@ static void step(void *p, int k) {
   switch (impls[k].kind) {
   case CORPUS_SERIAL: serial_step(fn, f, D->nx, D->ny, D->nz); break;
   case CORPUS_PORT:
-    TDP_LAUNCH(d3q19_port, D->n, fn, f, D->nx, D->ny, D->nz);
+    TDP_LAUNCH_BOX(d3q19_port, D->interior, fn, f);
     targetSynchronize();
     break;
-  case CORPUS_PROTO:
-    TDP_LAUNCH_BOX(d3q19_proto, D->interior, fn, f);
-    targetSynchronize();
-    break;
+  default: break;
   case CORPUS_NATIVE: nat_step(fn, f, D->nx, D->ny, D->nz); break;
   }
 }

@@ -12,7 +12,6 @@
 #endif
 
 #include "benchmarks/corpus/corpus.h"
-#include "benchmarks/corpus/proto_layer.h"
 
 /* ---------------------------------------------------------------------- */
 /* The serial original. */
@@ -25,23 +24,10 @@ static void serial_step(double *y, const double *x, const double *w, const int *
 
 /* ---------------------------------------------------------------------- */
 /* The port by docs/porting.md: a loop over the list entries (the "sites"
- * of y, w and the list), x addressed by the listed site. */
+ * of y, w and the list), x addressed by the listed site; the list index a
+ * long (an int one makes gcc 12 gather every access: see masked.c). */
 TDP_KERNEL void gather_port(double *y, const double *x, const double *w, const int *list,
                             int nlist, int nsites) {
-  TDP_TLP(baseIndex, nlist) {
-    TDP_ILP(vecIndex) {
-      int k = baseIndex + vecIndex;
-      int s = list[TDP_INDEX(nlist, 1, k, 0)];
-      double wk = w[TDP_INDEX(nlist, 1, k, 0)];
-      y[TDP_INDEX(nlist, 1, k, 0)] =
-          wk * x[TDP_INDEX(nsites, 1, s, 0)] + (1.0 - wk) * x[TDP_INDEX(nsites, 1, s + 1, 0)];
-    }
-  }
-}
-
-/* The proto: the list index a long (see masked.c). */
-TDP_KERNEL void gather_proto(double *y, const double *x, const double *w, const int *list,
-                             int nlist, int nsites) {
   TDP_TLP(baseIndex, nlist) {
     TDP_ILP(vecIndex) {
       long k = baseIndex + vecIndex;
@@ -118,8 +104,7 @@ static void nat_step(double *y, const double *x, const double *w, const int *lis
 
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {
-    {"serial", CORPUS_SERIAL}, {"port", CORPUS_PORT}, {"proto", CORPUS_PROTO},
-    {CORPUS_NAT_NAME, CORPUS_NATIVE},
+    {"serial", CORPUS_SERIAL}, {"port", CORPUS_PORT}, {CORPUS_NAT_NAME, CORPUS_NATIVE},
 #ifndef __CUDACC__
     {"omp-scalar", CORPUS_NATIVE}
 #endif
@@ -174,10 +159,6 @@ static void step(void *p, int k) {
   case CORPUS_SERIAL: serial_step(G->y[k], G->x[k], G->w[k], G->list[k], G->nlist); break;
   case CORPUS_PORT:
     TDP_LAUNCH(gather_port, G->nlist, G->y[k], G->x[k], G->w[k], G->list[k], G->nlist, G->n);
-    targetSynchronize();
-    break;
-  case CORPUS_PROTO:
-    TDP_LAUNCH(gather_proto, G->nlist, G->y[k], G->x[k], G->w[k], G->list[k], G->nlist, G->n);
     targetSynchronize();
     break;
   default:

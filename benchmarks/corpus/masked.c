@@ -9,7 +9,6 @@
 #include <stdlib.h>
 
 #include "benchmarks/corpus/corpus.h"
-#include "benchmarks/corpus/proto_layer.h"
 
 #define OMEGA 0.7
 enum { SOLID = 0, FLUID = 1 };
@@ -25,27 +24,15 @@ static void serial_step(double *out, const double *x, const double *y, const int
 
 /* ---------------------------------------------------------------------- */
 /* The port by docs/porting.md: the body whole inside TDP_ILP, the fields
- * (the flags too) through TDP_INDEX, the constant a TDP_CONST. */
+ * (the flags too) through TDP_INDEX, the constant a TDP_CONST, the site
+ * index a long as TDP_TLP gives it: "int s = baseIndex + vecIndex"
+ * truncates the 64-bit index, after which gcc 12 cannot see that s moves
+ * by one per lane and vectorises every access as a gather (and the stores
+ * as scatters). */
 TDP_CONST double t_omega;
 
 TDP_KERNEL void masked_port(double *out, const double *x, const double *y, const int *flag,
                             int nsites) {
-  TDP_TLP(baseIndex, nsites) {
-    TDP_ILP(vecIndex) {
-      int s = baseIndex + vecIndex;
-      size_t is = TDP_INDEX(nsites, 1, s, 0);
-      if (flag[is] == FLUID) out[is] = x[is] + t_omega * (y[is] - x[is]);
-      else out[is] = x[is];
-    }
-  }
-}
-
-/* The proto: the same with the site index a long, as TDP_TLP gives it:
- * "int s = baseIndex + vecIndex" truncates the 64-bit site index, after
- * which gcc 12 cannot see that s moves by one per lane and vectorises every
- * access as a gather (and the stores as scatters). */
-TDP_KERNEL void masked_proto(double *out, const double *x, const double *y, const int *flag,
-                             int nsites) {
   TDP_TLP(baseIndex, nsites) {
     TDP_ILP(vecIndex) {
       long s = baseIndex + vecIndex;
@@ -88,8 +75,7 @@ static void nat_step(double *__restrict__ out, const double *__restrict__ x,
 
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {
-    {"serial", CORPUS_SERIAL}, {"port", CORPUS_PORT}, {"proto", CORPUS_PROTO},
-    {CORPUS_NAT_NAME, CORPUS_NATIVE}};
+    {"serial", CORPUS_SERIAL}, {"port", CORPUS_PORT}, {CORPUS_NAT_NAME, CORPUS_NATIVE}};
 enum { NIMPL = sizeof(impls) / sizeof(impls[0]) };
 
 typedef struct {
@@ -143,10 +129,6 @@ static void step(void *p, int k) {
   case CORPUS_SERIAL: serial_step(M->out[k], M->x[k], M->y[k], M->flag[k], M->n); break;
   case CORPUS_PORT:
     TDP_LAUNCH(masked_port, M->n, M->out[k], M->x[k], M->y[k], M->flag[k], M->n);
-    targetSynchronize();
-    break;
-  case CORPUS_PROTO:
-    TDP_LAUNCH(masked_proto, M->n, M->out[k], M->x[k], M->y[k], M->flag[k], M->n);
     targetSynchronize();
     break;
   default: nat_step(M->out[k], M->x[k], M->y[k], M->flag[k], M->n); break;

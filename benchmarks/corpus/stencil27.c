@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "benchmarks/corpus/corpus.h"
-#include "benchmarks/corpus/proto_layer.h"
 
 /* weight of an offset by |di| + |dj| + |dk| */
 #define W0 0.4
@@ -45,34 +44,14 @@ static void serial_step(double *unew, const double *u, int nx, int ny, int nz) {
 }
 
 /* ---------------------------------------------------------------------- */
-/* The port by docs/porting.md: the site loop, the coordinates from the
- * site index, the body as it was, the weights a TDP_CONST table. */
+/* The port by docs/porting.md: the interior a box loop, the walls a pass
+ * over the shell (as heat3d); the body, its offset loops and the TDP_CONST
+ * weight table as the legacy code has them. */
 TDP_CONST double t_w[4];
 
-TDP_KERNEL void st27_port(double *unew, const double *u, int nx, int ny, int nz) {
-  int nsites = nx * ny * nz;
-  TDP_TLP(baseIndex, nsites) {
-    TDP_ILP(vecIndex) {
-      int s = baseIndex + vecIndex, i = s / (ny * nz), j = (s / nz) % ny, k = s % nz;
-      if (i == 0 || j == 0 || k == 0 || i == nx - 1 || j == ny - 1 || k == nz - 1) {
-        unew[TDP_INDEX(nsites, 1, s, 0)] = u[TDP_INDEX(nsites, 1, s, 0)];
-      } else {
-        double acc = 0.0;
-        for (int di = -1; di <= 1; di++)
-          for (int dj = -1; dj <= 1; dj++)
-            for (int dk = -1; dk <= 1; dk++)
-              acc += t_w[abs(di) + abs(dj) + abs(dk)] *
-                     u[TDP_INDEX(nsites, 1, s + (di * ny + dj) * nz + dk, 0)];
-        unew[TDP_INDEX(nsites, 1, s, 0)] = acc;
-      }
-    }
-  }
-}
-
-/* The proto: the interior as a box, the walls by a boundary pass over the shell. */
 TDP_KERNEL void st27_interior(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1], nz = box.extent[2];
-  PROTO_TLP_3D(box, x, y, z0, base) {
+  TDP_TLP_3D(box, x, y, z0, base) {
     TDP_ILP(v) {
       long s = base + v;
       double acc = 0.0;
@@ -87,7 +66,7 @@ TDP_KERNEL void st27_interior(targetBox box, double *unew, const double *u) {
 }
 TDP_KERNEL void st27_walls(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box);
-  PROTO_TLP_3D_SHELL(box, 1, x, y, z0, base) {
+  TDP_TLP_3D_SHELL(box, 1, x, y, z0, base) {
     TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
   }
 }
@@ -174,7 +153,6 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port", CORPUS_PORT},
-                                   {"proto", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE}};
 enum { NIMPL = sizeof(impls) / sizeof(impls[0]) };
 
@@ -226,14 +204,11 @@ static void step(void *p, int k) {
   switch (impls[k].kind) {
   case CORPUS_SERIAL: serial_step(un, u, S->nx, S->ny, S->nz); break;
   case CORPUS_PORT:
-    TDP_LAUNCH(st27_port, S->n, un, u, S->nx, S->ny, S->nz);
-    targetSynchronize();
-    break;
-  case CORPUS_PROTO:
     TDP_LAUNCH_BOX(st27_interior, S->interior, un, u);
-    PROTO_LAUNCH_SHELL(st27_walls, S->all, 1, un, u);
+    TDP_LAUNCH_SHELL(st27_walls, S->all, 1, un, u);
     targetSynchronize();
     break;
+  default: break;
   case CORPUS_NATIVE: nat_step(un, u, S->nx, S->ny, S->nz); break;
   }
 }

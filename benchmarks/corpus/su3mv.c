@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "benchmarks/corpus/corpus.h"
-#include "benchmarks/corpus/proto_layer.h"
 
 /* ---------------------------------------------------------------------- */
 /* The serial original, MILC style. */
@@ -45,30 +44,9 @@ static void serial_step(su3_vector *w, const su3_matrix *U, const su3_vector *v,
 /* The port by docs/porting.md: the per-site code inside TDP_ILP, the
  * structures now fields: the matrix component (i, j, re/im) is
  * TDP_INDEX2(nsites, 9, 2, s, 3 * i + j, 0/1), a vector's (j, re/im)
- * TDP_INDEX2(nsites, 3, 2, s, j, 0/1). */
+ * TDP_INDEX2(nsites, 3, 2, s, j, 0/1); the site index a long (see
+ * masked.c). */
 TDP_KERNEL void su3_port(double *w, const double *U, const double *v, int nsites) {
-  TDP_TLP(baseIndex, nsites) {
-    TDP_ILP(vecIndex) {
-      int s = baseIndex + vecIndex;
-      for (int i = 0; i < 3; i++) {
-        double re = 0.0, im = 0.0;
-        for (int j = 0; j < 3; j++) {
-          double ar = U[TDP_INDEX2(nsites, 9, 2, s, 3 * i + j, 0)];
-          double ai = U[TDP_INDEX2(nsites, 9, 2, s, 3 * i + j, 1)];
-          double br = v[TDP_INDEX2(nsites, 3, 2, s, j, 0)];
-          double bi = v[TDP_INDEX2(nsites, 3, 2, s, j, 1)];
-          re += ar * br - ai * bi;
-          im += ar * bi + ai * br;
-        }
-        w[TDP_INDEX2(nsites, 3, 2, s, i, 0)] = re;
-        w[TDP_INDEX2(nsites, 3, 2, s, i, 1)] = im;
-      }
-    }
-  }
-}
-
-/* The proto: the site index a long (see masked.c). */
-TDP_KERNEL void su3_proto(double *w, const double *U, const double *v, int nsites) {
   TDP_TLP(baseIndex, nsites) {
     TDP_ILP(vecIndex) {
       long s = baseIndex + vecIndex;
@@ -152,11 +130,10 @@ static void nat_step(double *__restrict__ w, const double *__restrict__ U,
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port", CORPUS_PORT},
-                                   {"proto", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME "-aos", CORPUS_NATIVE},
                                    {CORPUS_NAT_NAME "-soa", CORPUS_NATIVE}};
 enum { NIMPL = sizeof(impls) / sizeof(impls[0]) };
-enum { IMPL_AOS = 3, IMPL_SOA = 4 };
+enum { IMPL_AOS = 2, IMPL_SOA = 3 };
 
 typedef struct {
   int n;
@@ -182,7 +159,7 @@ static void *create(long sites, corpusSize *size) {
   for (int k = 0; k < NIMPL; k++) {
     const corpusKind kind = impls[k].kind;
     const corpusFamily fam = corpusFamilyOf(kind);
-    if (kind == CORPUS_PORT || kind == CORPUS_PROTO) {
+    if (kind == CORPUS_PORT) {
       S->U[k] = corpusNewField(kind, sites, 18, U);
       S->v[k] = corpusNewField(kind, sites, 6, v);
       S->w[k] = corpusNewField(kind, sites, 6, NULL);
@@ -227,10 +204,6 @@ static void step(void *p, int k) {
     TDP_LAUNCH(su3_port, S->n, S->w[k], S->U[k], S->v[k], S->n);
     targetSynchronize();
     break;
-  case CORPUS_PROTO:
-    TDP_LAUNCH(su3_proto, S->n, S->w[k], S->U[k], S->v[k], S->n);
-    targetSynchronize();
-    break;
   default: nat_step(S->w[k], S->U[k], S->v[k], S->n, k == IMPL_SOA); break;
   }
 }
@@ -242,7 +215,7 @@ static long check(void *p, int k, int inject) {
   double *want = (double *) malloc(6 * n * sizeof(double)); /* the serial's, plain */
   for (long s = 0; s < n; s++)
     for (int c = 0; c < 6; c++) want[c * n + s] = S->w[0][s * 6 + c];
-  if (impls[k].kind == CORPUS_PORT || impls[k].kind == CORPUS_PROTO) {
+  if (impls[k].kind == CORPUS_PORT) {
     corpusFetchField(impls[k].kind, h, S->w[k], n, 6);
   } else {
     double *g = (double *) malloc(6 * n * sizeof(double));

@@ -27,8 +27,10 @@
 #      (tdp-team, tdp-flat, omp); the C crossover at 16 MiB
 #   7. if time allows (a budget skips the rest past TEAMS_BUDGET_S, default
 #      240 s): the GPU cases at 1 and 16 MiB, 1 GiB for FFT P=128 and FFS
-#      L=8, sum-into mode at 256 MiB, the other six contractions at 256 MiB
-#   8. tables.md and speedup_vs_P.png (plot_teams.py) where python3 is
+#      L=8, sum-into mode at 256 MiB, the other six contractions at 256 MiB,
+#      SpMV with 1..32 lanes per team thread (GPU) and 1, 8, 16 (host)
+#   8. tables.md, summary.md (the short form docs/performance.md holds) and
+#      speedup_vs_P.png (plot_teams.py) where python3 is
 #
 # Writes to $OUT (default ./teams-out): contract_gpu.csv, contract_host.csv,
 # spmv.csv, crossover.csv, tests.log, run_device.log (machine, commit, every
@@ -86,7 +88,12 @@ if [ "$quick" = 1 ]; then
   small_mb="0.25" big_mb=1
 fi
 gcsv=$out/contract_gpu.csv hcsv=$out/contract_host.csv scsv=$out/spmv.csv xcsv=$out/crossover.csv
-host_env=(env OMP_NUM_THREADS="${OMP_NUM_THREADS:-$jobs}" OMP_PROC_BIND=spread OMP_PLACES=cores)
+# the host's runs without the GPU's crossover (exported below for the GPU
+# helper): on the C backend it would send FieldField L = R < 12 to the team
+# kernel, 10x slower there than the blocked loop (h100-7fbb5af-teams: the
+# host's FFS_L8_P8 helper ran at 0.11x omp-blocked so)
+host_env=(env -u TARGETDP_CONTRACT_CROSSOVER OMP_NUM_THREADS="${OMP_NUM_THREADS:-$jobs}"
+  OMP_PROC_BIND=spread OMP_PLACES=cores)
 
 # --- 1. builds -------------------------------------------------------------
 gb=$(make -s TARGET=cuda bench-where) gcb=$(make -s TARGET=cuda CHECK=1 bench-where)
@@ -174,7 +181,7 @@ step "contract host: the issue's cases at $hmb MiB" "${host_env[@]}" "$hb/bench_
   --cases issue --mb "$hmb" --rounds "$rounds" ${qreps[@]+"${qreps[@]}"} --csv "$hcsv" \
   --impls omp-plain,omp-blocked,tdp-flat,tdp-team,tdp-helper
 # the serial loop (one thread) for the chart's speed-ups, FieldFieldTensor only
-step "contract host: serial FieldFieldTensor at $hsmb MiB" env OMP_NUM_THREADS=1 \
+step "contract host: serial FieldFieldTensor at $hsmb MiB" env -u TARGETDP_CONTRACT_CROSSOVER OMP_NUM_THREADS=1 \
   "$hb/bench_contract" --cases FFT_L16_D4_P16,FFT_L16_D4_P32,FFT_L16_D4_P64,FFT_L16_D4_P128 \
   --mb "$hsmb" --rounds "$rounds" ${qreps[@]+"${qreps[@]}"} --csv "$hcsv" --impls serial
 step "spmv host: lap3d $hlap^3, powerlaw $hplrows rows" "${host_env[@]}" "$hb/bench_spmv" \
@@ -193,17 +200,28 @@ if [ "$gpu" = 1 ]; then
   optional "contract GPU: the other six contractions at $gmb MiB" "$gb/bench_contract" \
     --cases DDS_P27,DDV_D3_P27,DFS_F8_P27,DFV_F8_D3_P27,DFT_F8_D3_P27,FFV_L8_D3_P27 --mb "$gmb" \
     --rounds "$rounds" ${qreps[@]+"${qreps[@]}"} --csv "$gcsv"
-  optional "spmv GPU: power law, 32 lanes" "$gb/bench_spmv" --matrix powerlaw --rows "$plrows" \
-    --lanes 32 --rounds "$rounds" ${qreps[@]+"${qreps[@]}"} --csv "$scsv"
-  optional "spmv GPU: lap3d, 4 lanes" "$gb/bench_spmv" --matrix lap3d --n "$lap" --lanes 4 \
-    --rounds "$rounds" ${qreps[@]+"${qreps[@]}"} --csv "$scsv"
+  # the team kernel's lanes per thread against the automatic choice (rows
+  # tdp-team-lN; tables.md's SpMV tables hold the automatic tdp-team)
+  for m in lap3d powerlaw; do
+    for l in 1 2 4 8 16 32; do
+      optional "spmv GPU: $m, $l lanes" "$gb/bench_spmv" --matrix $m --n "$lap" --rows "$plrows" \
+        --lanes $l --rounds "$rounds" ${qreps[@]+"${qreps[@]}"} --csv "$scsv"
+    done
+  done
 fi
+
+for m in lap3d powerlaw; do
+  for l in 1 8 16; do
+    optional "spmv host: $m, $l lanes" "${host_env[@]}" "$hb/bench_spmv" --matrix $m --n "$hlap" \
+      --rows "$hplrows" --lanes $l --rounds "$rounds" ${qreps[@]+"${qreps[@]}"} --csv "$scsv"
+  done
+done
 
 # --- 8. tables and the chart ---------------------------------------------------
 py=$(command -v python3 || true)
 if [ -n "$py" ]; then
   step "tables and chart" "$py" benchmarks/teams/plot_teams.py --csv "$gcsv" "$hcsv" "$scsv" \
-    --outdir "$out" --markdown "$out/tables.md"
+    --outdir "$out" --markdown "$out/tables.md" --summary "$out/summary.md"
   [ -f "$out/tables.md" ] && cat "$out/tables.md"
 fi
 

@@ -12,8 +12,11 @@
  *                (a partition made once per matrix, as cuSPARSE's buffer
  *                is): a thread per row, its entries over the thread's
  *                lanes with a vector sum (CSR-vector: Bell & Garland,
- *                SC09); a row of more than 8 lanes' worth is a block of
- *                its own, summed by the whole team (a team reduction)
+ *                SC09), or in a plain loop where a thread has one lane
+ *                (short rows: CSR-scalar in teams, spmvTeam1); a row of more than 8
+ *                lanes' worth is a block of its own, summed by the whole
+ *                team (a team reduction). --lanes N other than the
+ *                automatic choice names its rows tdp-team-lN
  *   CUDA build:  cusparse-alg1, cusparse-alg2 (cusparseSpMV, generic API,
  *                CUSPARSE_SPMV_CSR_ALG1 / ALG2)
  *   C build:     omp (a parallel for over rows, static schedule)
@@ -236,6 +239,38 @@ TDP_TEAM_KERNEL(256) void spmvTeam(double *y, const int *rp, const int *ci, cons
   }
 }
 
+/* The same with one lane per thread (short rows): a row in a plain loop.
+ * An `omp simd` reduction over a row of 7 (the C backend's vector loop)
+ * took 1.6x a plain loop's time on the development box (gcc 12, AVX-512,
+ * 7-entry rows in cache; 2.3x with 512-bit vectors): the 16-thread host's
+ * lap3d, in its L3, ran at half the OpenMP loop's speed so. A kernel of
+ * its own: a lanes test in spmvTeam took it from 32 registers to 40
+ * (nvcc 13.0, sm_90; this one: 32). */
+TDP_TEAM_KERNEL(256) void spmvTeam1(double *y, const int *rp, const int *ci, const double *v,
+                                    const double *x, const long *blocks, long nblocks, int longrow) {
+  TDP_TEAMS(team, nblocks) {
+    const long r0 = blocks[team], nrow = blocks[team + 1] - r0;
+    const int len0 = rp[r0 + 1] - rp[r0];
+    if (nrow == 1 && len0 > longrow) {
+      const int j0 = rp[r0];
+      double s = 0.0;
+      TDP_TEAM_THREADS_SUM(q, len0, s) { s += v[j0 + q] * x[ci[j0 + q]]; }
+      TDP_TEAM_ONE_THREAD { y[r0] = s; }
+    } else {
+      TDP_TEAM_THREADS(i, nrow) {
+        const long row = r0 + i;
+        const int j0 = rp[row], m = rp[row + 1] - j0;
+        double s = 0.0;
+        /* nvcc's own unrolling (4) took 40 registers, 2 takes 32 (full
+         * occupancy at 256 threads: 8 blocks per SM) */
+        TDP_UNROLL(2)
+        for (int q = 0; q < m; q++) s += v[j0 + q] * x[ci[j0 + q]];
+        y[row] = s;
+      }
+    }
+  }
+}
+
 /* ---------------------------------------------------------------------- */
 
 enum { I_TDP_FLAT, I_TDP_TEAM, I_OMP, I_CUSP1, I_CUSP2, NIMPL };
@@ -249,6 +284,8 @@ typedef struct {
   double *v, *x, *y;
   long *blocks, nblocks;
   int lanes, longrow, impl;
+  const char *team_name; /* tdp-team, or tdp-team-lN for --lanes N */
+  char team_lanes_name[24];
 #ifdef __CUDACC__
   cusparseHandle_t sp;
   cusparseSpMatDescr_t A[2]; /* one per algorithm: each keeps its own preprocessing */
@@ -272,8 +309,12 @@ static void runSpmv(void *arg) {
   switch (p->impl) {
   case I_TDP_FLAT: TDP_LAUNCH(spmvFlat, p->n, p->y, p->rp, p->ci, p->v, p->x, p->n); break;
   case I_TDP_TEAM:
-    TDP_LAUNCH_TEAMS(spmvTeam, p->nblocks, 256 / p->lanes, p->lanes, 0, p->y, p->rp, p->ci, p->v,
-                     p->x, p->blocks, p->nblocks, p->longrow);
+    if (p->lanes == 1)
+      TDP_LAUNCH_TEAMS(spmvTeam1, p->nblocks, 256, 1, 0, p->y, p->rp, p->ci, p->v, p->x,
+                       p->blocks, p->nblocks, p->longrow);
+    else
+      TDP_LAUNCH_TEAMS(spmvTeam, p->nblocks, 256 / p->lanes, p->lanes, 0, p->y, p->rp, p->ci,
+                       p->v, p->x, p->blocks, p->nblocks, p->longrow);
     break;
 #ifdef __CUDACC__
   case I_CUSP1:
@@ -322,18 +363,29 @@ static int benchMatrix(const tbOptions *o, const csrT *h, int lanes_opt, int val
   p.h = h;
   p.n = h->n;
   p.nnz = h->nnz;
-  /* lanes: the mean row rounded up to a power of two, 2 to 32 */
+  /* lanes: one below a mean row of 8 (a thread per row: on the H100's
+   * lap3d, 7 a row, the one-lane TDP_TLP kernel ran at 2757 GB/s, the team
+   * kernel at 1622 with 8 lanes and 2088 with 4: h100-7fbb5af-teams),
+   * else the mean row rounded up to a power of two, to 32 (the power law,
+   * 14 a row: 1028 GB/s with 16 lanes, 804 with 32) */
   const double mean = (double) h->nnz / (double) (h->n > 0 ? h->n : 1);
   int lanes = lanes_opt;
+  if (lanes == 0 && mean < 8.0) lanes = 1;
   if (lanes == 0)
     for (lanes = 2; lanes < 32 && lanes < mean; lanes *= 2) {
     }
   p.lanes = lanes;
-  /* a block of 4 entries per hardware thread; a row longer than 8 lanes'
-   * worth goes to the whole team */
+  p.team_name = implName[I_TDP_TEAM];
+  if (lanes_opt > 0) {
+    snprintf(p.team_lanes_name, sizeof(p.team_lanes_name), "tdp-team-l%d", lanes);
+    p.team_name = p.team_lanes_name;
+  }
+  /* a block of 4 entries per hardware thread, and at least a row per team
+   * thread; a row longer than 8 lanes' worth goes to the whole team */
   long *hb = NULL;
+  const double per_team = (256.0 / lanes) * mean;
   p.longrow = 8 * lanes;
-  p.nblocks = partition(h, 4L * 256, p.longrow, &hb);
+  p.nblocks = partition(h, per_team > 4.0 * 256 ? (long) per_team : 4L * 256, p.longrow, &hb);
   targetMalloc(&p.rp, (size_t) (p.n + 1) * sizeof(int));
   targetMalloc(&p.ci, (size_t) (p.nnz + 1) * sizeof(int));
   targetMalloc(&p.v, (size_t) (p.nnz + 1) * sizeof(double));
@@ -399,7 +451,7 @@ static int benchMatrix(const tbOptions *o, const csrT *h, int lanes_opt, int val
     targetSynchronize();
     copyFromTarget(got, p.y, (size_t) p.n * sizeof(double));
     char what[96];
-    snprintf(what, sizeof(what), "spmv %s %s", h->name, implName[i]);
+    snprintf(what, sizeof(what), "spmv %s %s", h->name, i == I_TDP_TEAM ? p.team_name : implName[i]);
     long nbad = 0;
     TB_HOST_PARALLEL_FOR(reduction(+ : nbad) schedule(static))
     for (long r = 0; r < p.n; r++)
@@ -432,10 +484,11 @@ static int benchMatrix(const tbOptions *o, const csrT *h, int lanes_opt, int val
       if (!available(i)) continue;
       double med, lo, hi;
       tbStats(t[i], o->rounds, &med, &lo, &hi);
-      printf("  %-14s %9.3f ms  %8.1f GB/s  %8.1f GFLOP/s  (%d x %d)\n", implName[i], med * 1e3,
+      const char *name = i == I_TDP_TEAM ? p.team_name : implName[i];
+      printf("  %-14s %9.3f ms  %8.1f GB/s  %8.1f GFLOP/s  (%d x %d)\n", name, med * 1e3,
              bytes / med * 1e-9, flops / med * 1e-9, o->rounds, reps[i]);
-      tbCsvRow(o, h->name, shape, p.nblocks, bytes / 1048576.0, "set", implName[i], t[i],
-               o->rounds, bytes, flops);
+      tbCsvRow(o, h->name, shape, p.nblocks, bytes / 1048576.0, "set", name, t[i], o->rounds,
+               bytes, flops);
     }
   }
   fflush(stdout);

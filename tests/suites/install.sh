@@ -140,6 +140,13 @@ C
 check "a C program built with -I<prefix>/include -ltargetDP_c only passes targetInit" bash -c \
   'gcc -std=c99 -Wall -Wextra -Werror -fopenmp -I"$1/include" "$2/init.c" -o "$2/init" -L"$1/lib" -ltargetDP_c -lm &&
    "$2/init" | grep -q "init ok"' _ "$P" "$T"
+# The same without -fopenmp: the link fails (the library's OpenMP runtime
+# calls), and names what is missing, not only GOMP_* / omp_* symbols.
+check "a C program built without -fopenmp fails to link, naming -fopenmp" bash -c \
+  '! gcc -std=c99 -I"$1/include" "$2/init.c" -o "$2/init_noomp" -L"$1/lib" -ltargetDP_c -lm \
+     >"$2/noomp.log" 2>&1 &&
+   grep -q "targetDP_library_uses_OpenMP__compile_and_link_the_program_with_fopenmp" "$2/noomp.log"' \
+  _ "$P" "$T"
 
 # ---- out of tree: plain Makefile with pkg-config
 cp -r examples "$T/src"

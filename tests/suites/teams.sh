@@ -137,9 +137,12 @@ if TEAMS_QUICK=1 OUT="$tmp/dev" timeout -k 10 500 bash benchmarks/teams/run_devi
 else
   notok "benchmarks/teams/run_device.sh runs through (TEAMS_QUICK=1, host steps)" "$tmp/dev.log"
 fi
-if [ -s "$tmp/dev/contract_host.csv" ] && [ -s "$tmp/dev/spmv.csv" ] && [ -s "$tmp/dev/tables.md" ]; then
-  ok "run_device.sh wrote its CSVs and tables"
+if [ -s "$tmp/dev/contract_host.csv" ] && [ -s "$tmp/dev/spmv.csv" ] && [ -s "$tmp/dev/tables.md" ] &&
+  grep -q '^| device | ratio | target | met' "$tmp/dev/summary.md" 2>/dev/null &&
+  grep -q '^| lap3d .*| [0-9.]* |$' "$tmp/dev/summary.md" &&
+  grep -q ',tdp-team-l8,' "$tmp/dev/spmv.csv"; then
+  ok "run_device.sh wrote its CSVs and tables (summary.md with the targets, the lanes sweep)"
 else
-  echo "not ok - run_device.sh wrote its CSVs and tables"
+  echo "not ok - run_device.sh wrote its CSVs and tables (summary.md with the targets, the lanes sweep)"
 fi
 exit 0
