@@ -118,17 +118,22 @@ const char *tdpBackendConfig(void) { return TARGETDP_CONFIG; }
 int tdpBackendMalloc(void **t_ptr, size_t nbytes, int zero, int unified, tdpSite at) {
   (void) unified; /* host and target share an address space here */
   void *p = NULL;
-  /* A large field on 2 MiB boundaries, transparent huge pages asked for
-   * (Linux, THP "madvise"): strided access (a halo face across the fastest
-   * axis, one value per line) then misses the TLB 512 times less. */
+  /* A large field on 2 MiB boundaries. Transparent huge pages only when
+   * asked (TARGETDP_HUGEPAGE=1; Linux, THP "madvise"): a halo face across
+   * the fastest axis (one value per line) then misses the TLB 512 times
+   * less, but on the GPU machine's 16-core host (a VM) the corpus's ports
+   * ran at half speed on them: one thread, jacobi2d 0.41-0.50x its serial
+   * original on huge pages, 1.02-1.14x without; heat3d 1.0-1.3x against
+   * 1.4-2.6x (benchmarks/results/h100-38e5b67-hugepages). The serial
+   * originals' malloc'd arrays never had them. */
   const size_t huge = (size_t) 2 << 20;
   const size_t align = nbytes >= 4 * huge ? huge : ALIGNMENT;
   if (nbytes > ((size_t) -1) / 4 || posix_memalign(&p, align, nbytes) != 0)
     return tdpFail(TARGET_ERROR_MEMORY, at, "out of memory allocating %zu bytes (%.3g GiB)",
                    nbytes, nbytes / 1073741824.0);
 #if defined(MADV_HUGEPAGE)
-  if (align == huge && !getenv("TARGETDP_NO_HUGEPAGE"))
-    (void) madvise(p, nbytes, MADV_HUGEPAGE);
+  const char *hp = getenv("TARGETDP_HUGEPAGE");
+  if (align == huge && hp && strcmp(hp, "1") == 0) (void) madvise(p, nbytes, MADV_HUGEPAGE);
 #endif
   if (zero) memset(p, 0, nbytes);
   *t_ptr = p;
