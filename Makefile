@@ -101,7 +101,7 @@ ifneq ($(CMOCKA_DIR),)
   LDFLAGS  += -L$(CMOCKA_LIBDIR) -Xlinker -rpath=$(CMOCKA_LIBDIR)
 endif
 
-BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)$(if $(filter 1,$(PROFILE)),-profile)$(if $(filter simd,$(ILP)),-simd)$(if $(ARCH),-$(ARCH))
+BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)$(if $(filter 1,$(PROFILE)),-profile)$(if $(filter simd,$(ILP)),-simd)$(if $(ARCH),-$(ARCH))$(if $(filter cuda,$(TARGET)),$(if $(filter 0,$(NCCL)),-nonccl))
 LIB = $(BUILD)/libtargetDP.a
 
 ifeq ($(TARGET),cuda)
@@ -152,11 +152,61 @@ ifeq ($(TARGET),cuda)
 endif
 MPI_CPPFLAGS += -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX
 
-# The halo-exchange module (targetDP_halo.c) needs MPI: it joins the library
-# when mpicc is found (a program that does not call it does not link it, so
-# does not need MPI).
+# NCCL for the device communicator (targetDP_devcomm.c: sums and halo faces
+# queued on streams, docs/devcomm.md), CUDA builds only, found here at build
+# time: NCCL=0 builds without it (the MPI path, what the C backend always
+# uses), NCCL=1 fails the build when it is not found, NCCL=auto (default)
+# uses it where nccl.h and libnccl.so(.2) are found: NCCL_HOME, the CUDA
+# toolkit, /usr, /usr/local, or the nvidia-nccl Python wheel. Programs that
+# use MPI link it (MPI_LDLIBS, with an rpath to its folder).
+NCCL ?= auto
+NCCL_INC :=
+NCCL_LIBDIR :=
+ifeq ($(TARGET),cuda)
+ifneq ($(NCCL),0)
+  nccl_cuda := $(patsubst %/bin/nvcc,%,$(NVCC))
+  nccl_roots := $(NCCL_HOME) $(CUDA_HOME) $(nccl_cuda) /usr/local/cuda /usr /usr/local
+  NCCL_INC := $(patsubst %/nccl.h,%,$(firstword $(wildcard $(addsuffix /include/nccl.h,$(nccl_roots)))))
+  NCCL_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard $(foreach r,$(nccl_roots),\
+                   $(r)/lib/libnccl.so $(r)/lib64/libnccl.so $(r)/lib/x86_64-linux-gnu/libnccl.so \
+                   $(r)/lib/libnccl.so.2 $(r)/lib64/libnccl.so.2 $(r)/lib/x86_64-linux-gnu/libnccl.so.2)))))
+  ifeq ($(NCCL_INC)$(NCCL_LIBDIR),)
+    # the wheel (pip install nvidia-nccl-cu13) keeps both in one folder
+    nccl_wheel := $(shell python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)
+    ifneq ($(nccl_wheel),)
+      NCCL_INC := $(patsubst %/nccl.h,%,$(wildcard $(nccl_wheel)/include/nccl.h))
+      NCCL_LIBDIR := $(patsubst %/,%,$(dir $(firstword $(wildcard $(nccl_wheel)/lib/libnccl.so.2))))
+    endif
+  endif
+  ifeq ($(NCCL_INC),)
+    NCCL_LIBDIR :=
+  endif
+  ifeq ($(NCCL_LIBDIR),)
+    NCCL_INC :=
+  endif
+  ifeq ($(NCCL)$(NCCL_INC),1)
+    $(error NCCL=1: no nccl.h and libnccl.so found (NCCL_HOME=$(NCCL_HOME), CUDA at $(nccl_cuda)); give NCCL_HOME=dir, or NCCL=0)
+  endif
+endif
+endif
+ifneq ($(NCCL_INC),)
+  NCCL_CPPFLAGS := -DTDP_HAVE_NCCL -I$(NCCL_INC)
+  NCCL_LDLIBS := -L$(NCCL_LIBDIR) -Xlinker -rpath=$(NCCL_LIBDIR) \
+                 $(if $(wildcard $(NCCL_LIBDIR)/libnccl.so),-lnccl,-l:libnccl.so.2)
+endif
+# Where NCCL was found for this build ("none": the MPI path), for scripts.
+.PHONY: nccl-where
+nccl-where:
+	@echo "$(if $(NCCL_INC),include $(NCCL_INC) lib $(NCCL_LIBDIR),none$(if $(filter cuda,$(TARGET)),$(if $(filter 0,$(NCCL)), (NCCL=0), (not found)), (C backend)))"
+
+# The halo-exchange module (targetDP_halo.c) and the device communicator
+# (targetDP_devcomm.c) need MPI: they join the library when mpicc is found
+# (a program that does not call them does not link them, so does not need
+# MPI).
 ifneq ($(MPI_LDLIBS),)
-  LAYER_OBJ += $(BUILD)/obj/targetDP/targetDP_halo.o $(BUILD)/obj/targetDP/targetDP_exact_mpi.o
+  LAYER_OBJ += $(BUILD)/obj/targetDP/targetDP_halo.o $(BUILD)/obj/targetDP/targetDP_devcomm.o \
+               $(BUILD)/obj/targetDP/targetDP_exact_mpi.o
+  MPI_LDLIBS += $(NCCL_LDLIBS)
 endif
 
 .PHONY: all lib clean
@@ -185,6 +235,9 @@ $(BUILD)/obj/targetDP/targetDP_contract.o: targetDP/targetDP_contract.c
 $(BUILD)/obj/targetDP/targetDP_halo.o: targetDP/targetDP_halo.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(MPI_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/obj/targetDP/targetDP_devcomm.o: targetDP/targetDP_devcomm.c
+	@mkdir -p $(dir $@)
+	$(COMPILE_PROG) $(MPI_CPPFLAGS) $(NCCL_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 $(BUILD)/obj/targetDP/targetDP_exact_mpi.o: targetDP/targetDP_exact_mpi.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(MPI_CPPFLAGS) $(DEPFLAGS) -c $< -o $@

@@ -26,8 +26,10 @@ TDP_VERSION := 0.2.0
 # OpenMP switches of the preset (kernels are compiled in the user's files).
 ifeq ($(TARGET),cuda)
   INSTALL_CFLAGS :=
-  # cuBLAS: the vendor path of targetContract (targetDP_contract.c)
-  INSTALL_LIBS := -lm -lcublas
+  # cuBLAS: the vendor path of targetContract (targetDP_contract.c); NCCL
+  # where the build found it: the halo module's device communicator (no
+  # rpath: the words are sorted, and -Xlinker must precede its value)
+  INSTALL_LIBS := -lm -lcublas $(if $(NCCL_LIBDIR),-L$(NCCL_LIBDIR) $(lastword $(NCCL_LDLIBS)))
   INSTALL_CUDA_LIBDIR := $(realpath $(dir $(realpath $(NVCC)))../lib64)
 else
   INSTALL_CFLAGS := $(filter -fopenmp -fopenmp-simd -DTDP_OPENMP_SIMD,$(CFLAGS))

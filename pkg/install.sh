@@ -81,7 +81,8 @@ done
 for h in targetDP/targetDP_*.h; do
   case $h in
     */targetDP_internal.h | */targetDP_error.h) ;;
-    */targetDP_halo.h | */targetDP_exact_mpi.h) put 644 "$h" "include/${h#targetDP/}" ;;
+    */targetDP_halo.h | */targetDP_exact_mpi.h | */targetDP_devcomm.h)
+      put 644 "$h" "include/${h#targetDP/}" ;;
     *) put 644 "$h" "include/$h" ;;
   esac
 done

@@ -21,6 +21,7 @@
 #endif
 
 #define TDP_LIBRARY_ 1 /* a library source: no -fopenmp mark (targetDP.h) */
+#include "targetDP_devcomm.h"
 #include "targetDP_halo.h"
 
 #define MAXD TARGET_HALO_MAXDIM
@@ -55,6 +56,16 @@ struct targetHalo_ {
   double t_start;                /* local: Start's launches, added to self_s at Wait */
   int started;
   char err[320];
+  /* transport nccl: the device communicator, and the phases' events of
+   * the queued exchanges (targetHaloTimeEvents), two sets in turn */
+  targetDevComm *dc;
+  struct {
+    targetEvent_t ev[4 * MAXD + 1];
+    int kind[4 * MAXD];
+    int n, pending;
+  } evs[2];
+  int ev_on, ev_cur;
+  targetHaloTimes ev_times;
 };
 
 const char *targetHaloTransportName(targetHaloTransport_t t) {
@@ -63,6 +74,7 @@ const char *targetHaloTransportName(targetHaloTransport_t t) {
   case TARGET_HALO_STAGED: return "staged";
   case TARGET_HALO_DIRECT: return "direct";
   case TARGET_HALO_IPC: return "ipc";
+  case TARGET_HALO_NCCL: return "nccl";
   }
   return "unknown";
 }
@@ -199,8 +211,8 @@ static int mpi_cuda_aware(void) {
 
 static int parse_transport(const char *s, targetHaloTransport_t *t) {
   const targetHaloTransport_t all[] = {TARGET_HALO_AUTO, TARGET_HALO_STAGED, TARGET_HALO_DIRECT,
-                                       TARGET_HALO_IPC};
-  for (int i = 0; i < 4; i++) {
+                                       TARGET_HALO_IPC, TARGET_HALO_NCCL};
+  for (int i = 0; i < 5; i++) {
     if (strcmp(s, targetHaloTransportName(all[i])) == 0) {
       *t = all[i];
       return 0;
@@ -224,6 +236,24 @@ static int layer_failed(targetHalo *h, int rc, const char *what) {
   snprintf(h->err, sizeof(h->err), "%s: %s", what, targetLastErrorString());
   return 1;
 }
+
+/* Every rank learns the reason of the lowest rank that failed (ok 0), in
+ * why; returns 1 when every rank is ok. */
+static int agree_why(MPI_Comm comm, int rank, int nranks, int ok, char *why, size_t len) {
+  int first = ok ? nranks : rank, lowest = nranks;
+  MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, comm);
+  if (lowest == nranks) return 1;
+  char buf[240];
+  snprintf(buf, sizeof(buf), "%s", why);
+  MPI_Bcast(buf, (int) sizeof(buf), MPI_CHAR, lowest, comm);
+  buf[sizeof(buf) - 1] = '\0';
+  snprintf(why, len, "%s", buf);
+  return 0;
+}
+
+static int nccl_test(targetHalo *h, char *why, size_t len);
+static int exchange_nccl(targetHalo *h, int timed);
+static int exchange_queued(targetHalo *h, void *t_field, targetStream_t stream, int timed);
 
 /* ---------------------------------------------------------------------- */
 
@@ -268,7 +298,7 @@ static int check_config(const targetHaloConfig *cfg, int nranks, targetHaloInfo 
   }
   const char *env = getenv("TARGETDP_HALO");
   if (env && *env && parse_transport(env, want)) {
-    snprintf(err, errlen, "TARGETDP_HALO=%s: must be auto, staged, direct or ipc", env);
+    snprintf(err, errlen, "TARGETDP_HALO=%s: must be auto, staged, direct, ipc or nccl", env);
     return -1;
   }
   *oversub = cfg->allow_oversubscribe || (getenv("TARGETDP_OVERSUBSCRIBE") &&
@@ -540,9 +570,43 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
   int avail[2] = {host_target || mpi_cuda_aware(), targetIpcAvailable() && on_node};
   int agreed[2];
   MPI_Allreduce(avail, agreed, 2, MPI_INT, MPI_MIN, in->comm);
+  /* nccl: the device communicator's messages queued on the stream, no
+   * host wait between the phases (targetDP_devcomm). Auto takes it where
+   * NCCL runs (a GPU per rank); on the C backend, forced, MPI stands in
+   * for NCCL (the tests of this transport's code). One rank: nothing to
+   * send, whatever the transport. */
+  int nccl_ok = in->nranks == 1;
+  char nccl_why[220] = "not asked for";
+  if (in->nranks > 1 && (want == TARGET_HALO_NCCL || (want == TARGET_HALO_AUTO && !host_target))) {
+    if (any_failed(in->comm, failed, err, errlen)) { /* the set-up below is collective */
+      MPI_Comm_free(&in->comm);
+      free(h);
+      return -1;
+    }
+    char e[320];
+    if (targetDevCommCreate(in->comm, &h->dc, e, sizeof(e))) {
+      snprintf(err, errlen, "%s", e);
+      MPI_Comm_free(&in->comm);
+      free(h);
+      return -1;
+    }
+    nccl_ok = targetDevCommPath(h->dc) == TARGET_DEVCOMM_NCCL ||
+              (host_target && targetDevCommCanMessage(h->dc));
+    snprintf(nccl_why, sizeof(nccl_why), "%s", targetDevCommDescribe(h->dc));
+  }
   targetHaloTransport_t t = want;
   if (t == TARGET_HALO_AUTO)
-    t = agreed[0] ? TARGET_HALO_DIRECT : agreed[1] ? TARGET_HALO_IPC : TARGET_HALO_STAGED;
+    t = nccl_ok && !host_target ? TARGET_HALO_NCCL
+        : agreed[0]             ? TARGET_HALO_DIRECT
+        : agreed[1]             ? TARGET_HALO_IPC
+                                : TARGET_HALO_STAGED;
+  if (!failed && t == TARGET_HALO_NCCL && !nccl_ok) {
+    snprintf(err, errlen,
+             "halo transport 'nccl' (TARGETDP_HALO=nccl or targetHaloConfig.transport) is not "
+             "available: device communicator %s; use TARGETDP_HALO=auto",
+             nccl_why);
+    failed = 1;
+  }
   if (!failed && t == TARGET_HALO_DIRECT && !agreed[0]) {
     snprintf(err, errlen,
              "halo transport 'direct' (TARGETDP_HALO=direct or targetHaloConfig.transport) "
@@ -560,9 +624,14 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
     failed = 1;
   }
   if (any_failed(in->comm, failed, err, errlen)) {
+    targetDevCommFree(h->dc);
     MPI_Comm_free(&in->comm);
     free(h);
     return -1;
+  }
+  if (t != TARGET_HALO_NCCL && h->dc) { /* not used */
+    targetDevCommFree(h->dc);
+    h->dc = NULL;
   }
   in->transport = t;
 
@@ -630,6 +699,31 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
   }
   if (rc == TARGET_SUCCESS) rc = targetMalloc(&h->t_send, h->nbuf * sizeof(double));
   if (rc == TARGET_SUCCESS) rc = targetMalloc(&h->t_recv, h->nbuf * sizeof(double));
+  /* nccl: one exchange of the buffers, checked, before any field's (it
+   * also connects the neighbours, whose first message is slow); a failure
+   * under auto falls back to the host-driven transports, and says so */
+  char nccl_fail[240] = "";
+  int ready = !failed && rc == TARGET_SUCCESS, all_ready = 0;
+  if (t == TARGET_HALO_NCCL && !h->local)
+    MPI_Allreduce(&ready, &all_ready, 1, MPI_INT, MPI_MIN, in->comm);
+  if (all_ready && t == TARGET_HALO_NCCL && !h->local) {
+    int ok = nccl_test(h, nccl_fail, sizeof(nccl_fail));
+    if (!agree_why(in->comm, in->rank, in->nranks, ok, nccl_fail, sizeof(nccl_fail))) {
+      targetDevCommFree(h->dc);
+      h->dc = NULL;
+      if (want == TARGET_HALO_NCCL) {
+        snprintf(h->err, sizeof(h->err), "halo transport 'nccl' failed its test exchange: %s",
+                 nccl_fail);
+        failed = 1;
+      } else {
+        t = agreed[0] ? TARGET_HALO_DIRECT : agreed[1] ? TARGET_HALO_IPC : TARGET_HALO_STAGED;
+        in->transport = t;
+        if (in->rank == 0)
+          fprintf(stderr, "targetDP_halo: warning: transport nccl failed its test exchange (%s): "
+                          "transport %s instead\n", nccl_fail, targetHaloTransportName(t));
+      }
+    }
+  }
   if (rc == TARGET_SUCCESS && t == TARGET_HALO_STAGED) {
     rc = targetMallocHost(&h->h_send, h->nbuf * sizeof(double));
     if (rc == TARGET_SUCCESS) rc = targetMallocHost(&h->h_recv, h->nbuf * sizeof(double));
@@ -639,10 +733,12 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
   if (failed && h->err[0]) snprintf(err, errlen, "%s", h->err);
   if (any_failed(in->comm, failed, err, errlen)) {
     free_buffers(h);
+    targetDevCommFree(h->dc);
     MPI_Comm_free(&in->comm);
     free(h);
     return -1;
   }
+  in->device_ordered = h->local || t == TARGET_HALO_NCCL;
   if (in->rank == 0 && (cfg->verbose || !getenv("TARGETDP_QUIET"))) {
     char dims[64] = "", loc[96] = "";
     for (int d = 0; d < in->ndim; d++) {
@@ -652,11 +748,13 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
     }
     fprintf(stderr,
             "targetDP_halo: %d ranks as %s (%c..%c), sub-domain %s, halo %d, %d components, "
-            "transport %s (%s; CUDA-aware MPI: %s, IPC between all neighbours: %s)\n",
+            "transport %s (%s; CUDA-aware MPI: %s, IPC between all neighbours: %s, "
+            "device communicator: %s%s%s)\n",
             in->nranks, dims, axis[0], axis[in->ndim - 1], loc, in->nhalo, in->ncomp,
             targetHaloTransportName(t), want == TARGET_HALO_AUTO ? "auto" : "forced",
             agreed[0] && !host_target ? "yes" : (host_target ? "n/a, host memory" : "no"),
-            agreed[1] ? "yes" : "no");
+            agreed[1] ? "yes" : "no", nccl_why, nccl_fail[0] ? ", failed its test: " : "",
+            nccl_fail);
   }
   *hp = (targetHalo *) tdpHandleNew_(h, TDP_HANDLE_HALO_);
   if (!*hp) { /* no memory for the handle table: as a failed allocation */
@@ -672,6 +770,10 @@ void tdpHaloFree(targetHalo *handle, const char *f, int l) {
   if (!h) return;
   tdpHandleDrop_(handle, TDP_HANDLE_HALO_);
   free_buffers(h);
+  for (int k = 0; k < 2; k++)
+    for (int i = 0; i < 4 * MAXD + 1; i++)
+      if (h->evs[k].ev[i]) targetEventDestroy(h->evs[k].ev[i]);
+  targetDevCommFree(h->dc);
   if (h->info.comm != MPI_COMM_NULL) MPI_Comm_free(&h->info.comm);
   free(h);
 }
@@ -927,6 +1029,7 @@ static int halo_start(targetHalo *h, double *t_field, targetStream_t stream) {
     h->t_start = MPI_Wtime() - t0;
     return rc;
   }
+  if (in->transport == TARGET_HALO_NCCL) return exchange_nccl(h, 0); /* Wait synchronises */
   for (int d = 0; d < in->ndim; d++) {
     for (int s = 0; s < 2; s++) {
       int nb = in->nbr[d][s];
@@ -965,6 +1068,10 @@ static int halo_wait(targetHalo *h) {
     h->times.exchanges++;
     return rc ? -1 : 0;
   }
+  if (in->transport == TARGET_HALO_NCCL) {
+    h->times.exchanges++;
+    return layer_failed(h, targetStreamSynchronize(h->stream), "the nccl exchange") ? -1 : 0;
+  }
   for (int d = 0; d < in->ndim; d++) {
     if (recv_axis(h, d)) return -1;
     if (!h->lists && d + 1 < in->ndim && send_axis(h, d + 1)) return -1;
@@ -973,6 +1080,13 @@ static int halo_wait(targetHalo *h) {
   for (int d = 0; d < in->ndim; d++) MPI_Waitall(2, h->ready_s[d], MPI_STATUSES_IGNORE);
   h->times.exchanges++;
   return layer_failed(h, targetStreamSynchronize(h->stream), "unpacking the faces") ? -1 : 0;
+}
+
+static int halo_exchange(targetHalo *h, double *t_field, targetStream_t stream) {
+  if (!h->local && h->info.transport == TARGET_HALO_NCCL)
+    return exchange_queued(h, t_field, stream, 1); /* each phase timed */
+  int rc = halo_start(h, t_field, stream);
+  return rc ? rc : halo_wait(h);
 }
 
 /* The calls on a handle: the object if it is live (else the layer's
@@ -997,7 +1111,261 @@ int tdpHaloWait(targetHalo *handle, const char *f, int l) {
 int tdpHaloExchange(targetHalo *handle, double *t_field, targetStream_t stream, const char *f,
                     int l) {
   targetHalo *h = live(handle, "targetHaloExchange", f, l);
+  return h ? halo_exchange(h, t_field, stream) : -1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The nccl transport and the queued exchange (issue 29). Every phase is
+ * queued on the stream: packs, the device communicator's messages (NCCL's
+ * kernels, or MPI standing in on the C backend), unpacks, axis after axis
+ * for box faces (stream order keeps the forwarding of edges and corners),
+ * all axes at once for site lists. Nothing waits on the host: on two
+ * GPUs the host-driven IPC exchange of lb's 2x1x1 split waited 0.38 ms a
+ * step for faces that moved in 0.08 ms (issue 29), as each phase was
+ * synchronised before the next could be queued. */
+
+enum { PH_PACK = 0, PH_TRANSFER, PH_UNPACK, PH_SELF };
+static const char *const ph_name[] = {"packing the faces", "sending the faces",
+                                      "unpacking the faces", "copying the periodic faces"};
+
+static int remote(const targetHalo *h, int d, int s) {
+  const int nb = h->info.nbr[d][s];
+  return nb != MPI_PROC_NULL && nb != h->info.rank;
+}
+
+static double *ph_acc(targetHaloTimes *t, int kind) {
+  return kind == PH_PACK ? &t->pack_s : kind == PH_TRANSFER ? &t->transfer_s
+                                     : kind == PH_UNPACK    ? &t->unpack_s
+                                                            : &t->self_s;
+}
+
+/* targetHaloTimeEvents: the events of an exchange are read when their set
+ * is used again, two exchanges later (complete by then in a step that
+ * queues one exchange each), or at targetHaloGetEventTimes. */
+static void ev_harvest(targetHalo *h, int k) {
+  if (!h->evs[k].pending) return;
+  for (int i = 0; i < h->evs[k].n; i++) {
+    double sec = 0.0;
+    if (targetEventElapsed(&sec, h->evs[k].ev[i], h->evs[k].ev[i + 1]) == TARGET_SUCCESS)
+      *ph_acc(&h->ev_times, h->evs[k].kind[i]) += sec;
+  }
+  h->ev_times.exchanges++;
+  h->evs[k].pending = 0;
+}
+
+static int ev_begin(targetHalo *h) {
+  if (!h->ev_on) return 0;
+  h->ev_cur = !h->ev_cur;
+  ev_harvest(h, h->ev_cur);
+  h->evs[h->ev_cur].n = 0;
+  return layer_failed(h, targetEventRecord(h->evs[h->ev_cur].ev[0], h->stream), "timing the exchange")
+             ? -1
+             : 0;
+}
+
+static void ev_end(targetHalo *h) {
+  if (h->ev_on) h->evs[h->ev_cur].pending = 1;
+}
+
+/* The end of a phase of kind: synchronised and timed on the host (timed),
+ * or an event recorded after it (targetHaloTimeEvents), or nothing. */
+static int phase(targetHalo *h, int kind, int timed, double *t0) {
+  if (timed) {
+    if (layer_failed(h, targetStreamSynchronize(h->stream), ph_name[kind])) return -1;
+    const double t1 = MPI_Wtime();
+    *ph_acc(&h->times, kind) += t1 - *t0;
+    *t0 = t1;
+  }
+  if (h->ev_on && h->evs[h->ev_cur].n < 4 * MAXD) {
+    const int n = h->evs[h->ev_cur].n;
+    if (layer_failed(h, targetEventRecord(h->evs[h->ev_cur].ev[n + 1], h->stream), "timing the exchange"))
+      return -1;
+    h->evs[h->ev_cur].kind[n] = kind;
+    h->evs[h->ev_cur].n = n + 1;
+  }
+  return 0;
+}
+
+/* The messages of axes d0 .. d1-1, one group. Face s goes to the
+ * neighbour on side s and lands in its slot !s; the receives are queued
+ * so that two faces between the same two ranks (an axis of two ranks,
+ * periodic) match in order: NCCL pairs the k-th send of a rank to another
+ * with the k-th receive there. */
+static int nccl_axes(targetHalo *h, int d0, int d1) {
+  targetHaloInfo *in = &h->info;
+  if (targetDevCommGroupStart(h->dc)) {
+    snprintf(h->err, sizeof(h->err), "the nccl transport: %s", targetDevCommError(h->dc));
+    return -1;
+  }
+  int rc = 0;
+  for (int d = d0; d < d1 && !rc; d++) {
+    const size_t bytes = (size_t) count(h, d) * sizeof(double);
+    if (bytes == 0) continue;
+    for (int s = 0; s < 2 && !rc; s++)
+      if (remote(h, d, s))
+        rc = targetDevCommSend(h->dc, slot(h->t_send, h, d, s), bytes, in->nbr[d][s], h->stream);
+    for (int s = 0; s < 2 && !rc; s++)
+      if (remote(h, d, !s))
+        rc = targetDevCommRecv(h->dc, slot(h->t_recv, h, d, !s), bytes, in->nbr[d][!s], h->stream);
+  }
+  char first[320] = ""; /* the first error stands; the group is closed all the same */
+  if (rc) snprintf(first, sizeof(first), "%s", targetDevCommError(h->dc));
+  const int rc2 = targetDevCommGroupEnd(h->dc);
+  if (rc || rc2) {
+    snprintf(h->err, sizeof(h->err), "the nccl transport: %.290s", rc ? first : targetDevCommError(h->dc));
+    return -1;
+  }
+  return 0;
+}
+
+static int exchange_nccl(targetHalo *h, int timed) {
+  const int nd = h->info.ndim, step = h->lists ? nd : 1; /* site lists forward nothing */
+  double t0 = MPI_Wtime();
+  if (ev_begin(h)) return -1;
+  for (int d0 = 0; d0 < nd; d0 += step) {
+    const int d1 = d0 + step;
+    if (step == 1 && self_axis(h, d0)) {
+      if (self_copy_axis(h, d0) || phase(h, PH_SELF, timed, &t0)) return -1;
+      continue;
+    }
+    for (int d = d0; d < d1; d++)
+      for (int s = 0; s < 2; s++)
+        if (h->info.nbr[d][s] != MPI_PROC_NULL && pack_face(h, d, s, 0)) return -1;
+    if (phase(h, PH_PACK, timed, &t0) || nccl_axes(h, d0, d1) ||
+        phase(h, PH_TRANSFER, timed, &t0))
+      return -1;
+    for (int d = d0; d < d1; d++)
+      for (int s = 0; s < 2; s++)
+        if (h->info.nbr[d][s] != MPI_PROC_NULL && pack_face(h, d, s, 1)) return -1;
+    if (phase(h, PH_UNPACK, timed, &t0)) return -1;
+  }
+  ev_end(h);
+  return 0;
+}
+
+static int start_checks(targetHalo *h, const void *t_field, const char *call) {
+  if (!t_field) {
+    snprintf(h->err, sizeof(h->err), "%s: NULL field", call);
+    return -1;
+  }
+  if (h->started) {
+    snprintf(h->err, sizeof(h->err), "%s: the exchange started by targetHaloStart was not waited for", call);
+    return -1;
+  }
+  return 0;
+}
+
+/* nccl: timed (targetHaloExchange: each phase synchronised and timed, the
+ * halo in place on return) or queued (targetHaloExchangeAsync). */
+static int exchange_queued(targetHalo *h, void *t_field, targetStream_t stream, int timed) {
+  if (start_checks(h, t_field, timed ? "targetHaloExchange" : "targetHaloExchangeAsync")) return -1;
+  h->field = (double *) t_field;
+  h->stream = stream;
+  if (exchange_nccl(h, timed)) return -1;
+  if (timed) h->times.exchanges++;
+  return 0;
+}
+
+int tdpHaloExchangeAsync(targetHalo *handle, void *t_field, targetStream_t stream, const char *f,
+                         int l) {
+  targetHalo *h = live(handle, "targetHaloExchangeAsync", f, l);
   if (!h) return -1;
-  int rc = halo_start(h, t_field, stream);
-  return rc ? rc : halo_wait(h);
+  if (h->local) { /* kernels only: queued, no synchronisation */
+    if (start_checks(h, t_field, "targetHaloExchangeAsync")) return -1;
+    h->field = (double *) t_field;
+    h->stream = stream;
+    double t0 = MPI_Wtime();
+    if (ev_begin(h) || exchange_local(h) || phase(h, PH_SELF, 0, &t0)) return -1;
+    ev_end(h);
+    return 0;
+  }
+  if (h->info.transport == TARGET_HALO_NCCL) return exchange_queued(h, t_field, stream, 0);
+  return halo_exchange(h, (double *) t_field, stream); /* the host drives it */
+}
+
+int tdpHaloSelfFill(targetHalo *handle, void *t_field, targetStream_t stream, const char *f,
+                    int l) {
+  targetHalo *h = live(handle, "targetHaloSelfFill", f, l);
+  if (!h) return -1;
+  if (start_checks(h, t_field, "targetHaloSelfFill")) return -1;
+  if (h->lists) return 0; /* site lists forward nothing: no face needs another's */
+  h->field = (double *) t_field;
+  h->stream = stream;
+  for (int d = 0; d < h->info.ndim; d++) {
+    if (!is_self(h, d, 0) || !is_self(h, d, 1)) continue;
+    if (!h->self_copy) {
+      snprintf(h->err, sizeof(h->err),
+               "targetHaloSelfFill: axis %d is held by this rank alone and has no "
+               "targetHaloConfig.self_copy to fill it in place",
+               d);
+      return -1;
+    }
+    if (self_copy_axis(h, d)) return -1;
+  }
+  return 0;
+}
+
+int tdpHaloTimeEvents(targetHalo *handle, int on, const char *f, int l) {
+  targetHalo *h = live(handle, "targetHaloTimeEvents", f, l);
+  if (!h) return -1;
+  for (int k = 0; on && k < 2; k++)
+    for (int i = 0; i < 4 * MAXD + 1; i++)
+      if (!h->evs[k].ev[i] && layer_failed(h, targetEventCreateTimed(&h->evs[k].ev[i]), "targetHaloTimeEvents"))
+        return -1;
+  if (!on) {
+    ev_harvest(h, 0);
+    ev_harvest(h, 1);
+  }
+  h->ev_on = on != 0;
+  return 0;
+}
+
+void tdpHaloGetEventTimes(targetHalo *handle, targetHaloTimes *t, const char *f, int l) {
+  if (!t) return;
+  memset(t, 0, sizeof(*t));
+  targetHalo *h = handle ? live(handle, "targetHaloGetEventTimes", f, l) : NULL;
+  if (!h) return;
+  ev_harvest(h, 0);
+  ev_harvest(h, 1);
+  *t = h->ev_times;
+}
+
+/* The test exchange of a new nccl halo: every remote face of t_send holds
+ * its sender's rank, axis and side; each must arrive in the right slot. */
+static int nccl_test(targetHalo *h, char *why, size_t len) {
+  targetHaloInfo *in = &h->info;
+  static const char axis[] = "xyzt";
+  int rc = 0;
+  for (int d = 0; d < in->ndim && !rc; d++)
+    for (int s = 0; s < 2 && !rc; s++)
+      if (remote(h, d, s) && count(h, d) > 0)
+        rc = targetSetConstant(slot(h->t_send, h, d, s), 16.0 * in->rank + 2 * d + s, (size_t) count(h, d)) ||
+             targetZero(slot(h->t_recv, h, d, s), (size_t) count(h, d));
+  h->stream = TARGET_STREAM_DEFAULT;
+  if (rc || targetSynchronize()) {
+    snprintf(why, len, "rank %d: %s", in->rank, targetLastErrorString());
+    return 0;
+  }
+  if (nccl_axes(h, 0, in->ndim) || targetSynchronize()) {
+    snprintf(why, len, "rank %d: %.200s", in->rank, h->err[0] ? h->err : targetLastErrorString());
+    return 0;
+  }
+  for (int d = 0; d < in->ndim; d++)
+    for (int s = 0; s < 2; s++) {
+      const int n = count(h, d);
+      if (!remote(h, d, s) || n == 0) continue;
+      double v[2] = {0.0, 0.0};
+      const double want = 16.0 * in->nbr[d][s] + 2 * d + !s;
+      if (copyFromTarget(&v[0], slot(h->t_recv, h, d, s), sizeof(double)) ||
+          copyFromTarget(&v[1], slot(h->t_recv, h, d, s) + n - 1, sizeof(double))) {
+        snprintf(why, len, "rank %d: %s", in->rank, targetLastErrorString());
+        return 0;
+      }
+      if (v[0] != want || v[1] != want) {
+        snprintf(why, len, "rank %d: the face along %c on side %d holds %g ... %g, not %g (from rank %d)",
+                 in->rank, axis[d], s, v[0], v[1], want, in->nbr[d][s]);
+        return 0;
+      }
+    }
+  return 1;
 }

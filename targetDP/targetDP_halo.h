@@ -31,7 +31,8 @@ typedef enum {
   TARGET_HALO_AUTO = 0, /* the best available, chosen at targetHaloCreate */
   TARGET_HALO_STAGED,   /* through pinned host buffers, copies queued on the stream */
   TARGET_HALO_DIRECT,   /* target buffers straight to MPI: CUDA-aware MPI, or the C backend */
-  TARGET_HALO_IPC       /* CUDA IPC: peer copies between GPUs of one node, MPI for signals */
+  TARGET_HALO_IPC,      /* CUDA IPC: peer copies between GPUs of one node, MPI for signals */
+  TARGET_HALO_NCCL      /* the device communicator (NCCL): every phase queued on the stream */
 } targetHaloTransport_t;
 
 /* A caller's own face packing (targetHaloConfig.pack / .unpack): queue on
@@ -78,7 +79,7 @@ typedef struct {
   int periodic[TARGET_HALO_MAXDIM];     /* 1: periodic axis; 0: the ends keep their halo */
   int nhalo;                            /* halo depth >= 1 */
   int ncomp;                            /* components per site */
-  targetHaloTransport_t transport;      /* AUTO, or forced; TARGETDP_HALO=auto|staged|direct|ipc overrides */
+  targetHaloTransport_t transport;      /* AUTO, or forced; TARGETDP_HALO=auto|staged|direct|ipc|nccl overrides */
   int allow_oversubscribe;              /* more ranks than GPUs on a node (or TARGETDP_OVERSUBSCRIBE=1) */
   int verbose;                          /* rank 0 logs the decomposition and the transport (stderr) */
   /* Optional (all zero: the module packs every component of a row-major
@@ -156,6 +157,8 @@ typedef struct {
   long nsites;                               /* sites with halo */
   targetHaloTransport_t transport;           /* the one chosen */
   size_t bytes_per_exchange;                 /* sent by this rank */
+  int device_ordered; /* 1: targetHaloExchangeAsync queues the exchange without a host wait
+                       * (transport nccl, or every neighbour this rank itself) */
 } targetHaloInfo;
 const targetHaloInfo *tdpHaloGetInfo(const targetHalo *h, const char *f, int l);
 #define targetHaloGetInfo(h) tdpHaloGetInfo((h), TDP_AT_) /* NULL for a halo not live */
@@ -187,6 +190,36 @@ const char *tdpHaloError(const targetHalo *h, const char *f, int l);
 /* The reason of the last failure on h ("no halo" for NULL; the layer's
  * message for a halo that is not live) */
 #define targetHaloError(h) tdpHaloError((h), TDP_AT_)
+
+/* The whole exchange queued on stream (docs/halo.md, "Queued exchange"):
+ * work queued on stream after it sees the halo. Where the exchange is
+ * device-ordered (targetHaloInfo.device_ordered: transport nccl, or a
+ * rank that is its own every neighbour) it returns once queued, with no
+ * host wait; the other transports are driven by the host, and it returns
+ * with the exchange done (targetHaloExchange). t_field: double *, or
+ * float * for site lists of floats. */
+int tdpHaloExchangeAsync(targetHalo *h, void *t_field, targetStream_t stream, const char *f, int l);
+#define targetHaloExchangeAsync(h, t_field, stream) \
+  tdpHaloExchangeAsync((h), (t_field), (stream), TDP_AT_)
+/* Queue on stream the periodic copies of the axes this rank holds alone
+ * (the caller's self_copy), axis after axis, now: for a caller that
+ * updates the sites next to those faces before the exchange completes
+ * (lb's interior sweep). The exchange still does them again, after the
+ * axes before them (edges); the values are the same bits. A rank with no
+ * such axis: nothing; site lists: nothing (nothing is forwarded); such an
+ * axis without self_copy: -1. */
+int tdpHaloSelfFill(targetHalo *h, void *t_field, targetStream_t stream, const char *f, int l);
+#define targetHaloSelfFill(h, t_field, stream) tdpHaloSelfFill((h), (t_field), (stream), TDP_AT_)
+/* Time each phase of the device-ordered exchanges (targetHaloExchangeAsync)
+ * with events on their stream, no host synchronisation: pack, transfer,
+ * unpack, self, each the device's time from the end of the phase before
+ * (waits for the kernels queued before it on the stream included), summed
+ * since on; exchanges counts them. Read them with targetHaloGetEventTimes,
+ * which waits for the exchanges still in flight. */
+int tdpHaloTimeEvents(targetHalo *h, int on, const char *f, int l);
+void tdpHaloGetEventTimes(targetHalo *h, targetHaloTimes *t, const char *f, int l);
+#define targetHaloTimeEvents(h, on) tdpHaloTimeEvents((h), (on), TDP_AT_)
+#define targetHaloGetEventTimes(h, t) tdpHaloGetEventTimes((h), (t), TDP_AT_)
 
 #ifdef __cplusplus
 }

@@ -71,9 +71,12 @@ int lbHaloCreate(lbHalo *h, const lbGeom *g, const decompInfo *dc, char *err, si
     return -1;
   }
   h->bytes = (double) in->bytes_per_exchange;
-  for (int d = 0; d < 3; d++)
+  h->device_ordered = in->device_ordered;
+  for (int d = 0; d < 3; d++) {
+    h->self_axis[d] = in->nbr[d][0] == in->rank && in->nbr[d][1] == in->rank;
     for (int side = 0; side < 2; side++)
       h->remote = h->remote || (in->nbr[d][side] != MPI_PROC_NULL && in->nbr[d][side] != in->rank);
+  }
   return 0;
 }
 
@@ -107,7 +110,40 @@ int lbHaloWait(lbHalo *h, char *err, size_t len) {
 }
 
 int lbHaloExchange(lbHalo *h, double *t_f, char *err, size_t len) {
-  return lbHaloStart(h, t_f, err, len) ? -1 : lbHaloWait(h, err, len);
+  /* targetHaloExchange, not Start + Wait: with the nccl transport it times
+   * each phase (the sequential steps' pack, transfer, unpack) */
+  h->t_f = t_f;
+  if (targetHaloExchange(h->h, t_f, h->stream)) {
+    snprintf(err, len, "halo exchange: %s", targetHaloError(h->h));
+    return -1;
+  }
+  for (int d = 0; d < 3; d++)
+    for (int side = 0; side < 2; side++)
+      if (h->wall[d][side]) lbWallReflect(&h->g, d, side, t_f, h->stream);
+  if (targetStreamSynchronize(h->stream) != TARGET_SUCCESS) {
+    snprintf(err, len, "halo exchange: the wall fill failed: %s", targetLastErrorString());
+    return -1;
+  }
+  return 0;
+}
+
+int lbHaloExchangeQueued(lbHalo *h, double *t_f, char *err, size_t len) {
+  h->t_f = t_f;
+  if (targetHaloExchangeAsync(h->h, t_f, h->stream)) {
+    snprintf(err, len, "halo exchange: %s", targetHaloError(h->h));
+    return -1;
+  }
+  /* The walls after every axis is in, in stream order: no synchronisation. */
+  for (int d = 0; d < 3; d++)
+    for (int side = 0; side < 2; side++)
+      if (h->wall[d][side]) lbWallReflect(&h->g, d, side, t_f, h->stream); /* a failed launch stops the run (file:line) */
+  return 0;
+}
+
+int lbHaloSelfFill(lbHalo *h, double *t_f, char *err, size_t len) {
+  if (targetHaloSelfFill(h->h, t_f, h->stream) == 0) return 0;
+  snprintf(err, len, "halo exchange: %s", targetHaloError(h->h));
+  return -1;
 }
 
 const char *lbHaloPath(const lbHalo *h) {

@@ -20,6 +20,8 @@ typedef struct {
   targetStream_t stream;    /* the exchange's (and the boundary update's) stream */
   double bytes;             /* message bytes this rank sends per exchange */
   int remote;               /* 1: some neighbour is another rank (there is a message to hide) */
+  int device_ordered;       /* 1: the exchange is queued on the stream, no host wait (nccl) */
+  int self_axis[3];         /* 1: a periodic axis this rank holds alone (its own neighbour) */
   double *t_f;              /* the field of the exchange in flight */
 } lbHalo;
 
@@ -35,6 +37,15 @@ void lbHaloFree(lbHalo *h);
 int lbHaloStart(lbHalo *h, double *t_f, char *err, size_t len);
 int lbHaloWait(lbHalo *h, char *err, size_t len);
 int lbHaloExchange(lbHalo *h, double *t_f, char *err, size_t len);
+/* The exchange and the walls queued on h->stream (targetHaloExchangeAsync):
+ * where the exchange is device-ordered it returns at once, with no host
+ * wait; otherwise the host drives it and it returns with the halo done.
+ * Work queued on h->stream after it sees the halo. 0, or -1 + err. */
+int lbHaloExchangeQueued(lbHalo *h, double *t_f, char *err, size_t len);
+/* The halo of the periodic axes this rank holds alone, queued on
+ * h->stream now (targetHaloSelfFill): an interior sweep after it computes
+ * their faces right. 0, or -1 + err. */
+int lbHaloSelfFill(lbHalo *h, double *t_f, char *err, size_t len);
 
 /* The transport the module chose ("direct", "ipc", "staged"). */
 const char *lbHaloPath(const lbHalo *h);

@@ -349,10 +349,15 @@ static void fused_box(const lbGeom *g, const double *t_f, double *t_fn, int x0, 
   TDP_LAUNCH_STREAM(lb_fused_box, (long) bx.b[0] * bx.b[1] * bx.b[2], stream, t_f, t_fn, *g, bx);
 }
 
-/* Every interior site not in the interior (at most six boxes of the
- * boundary layer, no site twice). With no interior at all (an extent
- * below 3), the whole block is boundary. */
-void lbUpdateBoundary(const lbGeom *g, const double *t_f, double *t_fn, targetStream_t stream) {
+/* The sites the interior sweep may have computed from a halo in flight,
+ * again (at most six boxes of the boundary layer, no site twice): the
+ * planes x = 1 and n, which the sweep leaves out, and the faces along y
+ * (z) where redo[1] (redo[2]): the faces of an axis whose halo was filled
+ * before the sweep (a periodic axis held alone, lbHaloSelfFill) were
+ * computed right the first time. With no interior at all (an extent
+ * below 3), the whole block. */
+void lbUpdateBoundaryFaces(const lbGeom *g, const double *t_f, double *t_fn, const int redo[3],
+                           targetStream_t stream) {
   const int *n = g->n;
   if (n[0] < 3 || n[1] < 3 || n[2] < 3) {
     fused_box(g, t_f, t_fn, 1, n[0], 1, n[1], 1, n[2], stream);
@@ -360,10 +365,20 @@ void lbUpdateBoundary(const lbGeom *g, const double *t_f, double *t_fn, targetSt
   }
   fused_box(g, t_f, t_fn, 1, 1, 1, n[1], 1, n[2], stream);
   fused_box(g, t_f, t_fn, n[0], n[0], 1, n[1], 1, n[2], stream);
-  fused_box(g, t_f, t_fn, 2, n[0] - 1, 1, 1, 1, n[2], stream);
-  fused_box(g, t_f, t_fn, 2, n[0] - 1, n[1], n[1], 1, n[2], stream);
-  fused_box(g, t_f, t_fn, 2, n[0] - 1, 2, n[1] - 1, 1, 1, stream);
-  fused_box(g, t_f, t_fn, 2, n[0] - 1, 2, n[1] - 1, n[2], n[2], stream);
+  if (redo[1]) {
+    fused_box(g, t_f, t_fn, 2, n[0] - 1, 1, 1, 1, n[2], stream);
+    fused_box(g, t_f, t_fn, 2, n[0] - 1, n[1], n[1], 1, n[2], stream);
+  }
+  const int y0 = redo[1] ? 2 : 1, y1 = redo[1] ? n[1] - 1 : n[1];
+  if (redo[2]) {
+    fused_box(g, t_f, t_fn, 2, n[0] - 1, y0, y1, 1, 1, stream);
+    fused_box(g, t_f, t_fn, 2, n[0] - 1, y0, y1, n[2], n[2], stream);
+  }
+}
+
+void lbUpdateBoundary(const lbGeom *g, const double *t_f, double *t_fn, targetStream_t stream) {
+  const int all[3] = {1, 1, 1};
+  lbUpdateBoundaryFaces(g, t_f, t_fn, all, stream);
 }
 void lbPropagate(const lbGeom *g, const double *t_f, double *t_fn) {
   TDP_LAUNCH(lb_propagate, g->nrange, t_f, t_fn, *g);

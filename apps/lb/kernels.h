@@ -27,6 +27,11 @@ void lbUpdateFused(const lbGeom *g, const double *t_f, double *t_fn);
  * same results as lbUpdateFused at every interior site. */
 void lbUpdateInterior(const lbGeom *g, const double *t_f, double *t_fn, targetStream_t stream);
 void lbUpdateBoundary(const lbGeom *g, const double *t_f, double *t_fn, targetStream_t stream);
+/* lbUpdateBoundary where the halo of some axes was in place before the
+ * interior sweep (lbHaloSelfFill): the planes x = 1 and n, and the faces
+ * along y and z only where redo[1], redo[2]. */
+void lbUpdateBoundaryFaces(const lbGeom *g, const double *t_f, double *t_fn, const int redo[3],
+                           targetStream_t stream);
 /* The same in two passes (Ludwig's split): streaming f -> fn, then the
  * collision in place on fn. Bitwise the same arithmetic per site. */
 void lbPropagate(const lbGeom *g, const double *t_f, double *t_fn);

@@ -23,8 +23,9 @@ faces, halo included: 2 x 5 crossing velocities x 8 B x face):
                f: interior share of the sites; c: the boundary sweep's cost
                per site relative to the full sweep; hidden = min(transfer,
                f t_u) for the staged link (host MPI runs while the interior
-               sweeps), 0 where the exchange is device work queued behind the
-               interior kernel (self copies, IPC)
+               sweeps), min(t_h, f t_u) for nccl (issue 29: the whole
+               exchange is device work queued beside the interior, nothing
+               waits on the host), 0 for IPC (the host drives each phase)
 Host (C backend, R ranks x threads on one node): the node's bandwidth is each
 row's own in-run triad T (all ranks together, same run; a shared host's is
 not one number), of which several ranks get lambda (fitted: the sum of the
@@ -133,7 +134,10 @@ def choose_dims(n, g, want_mb=None):
 
 def geometry(r):
     g = (int(r["nx"]), int(r["ny"]), int(r["nz"]))
-    dims = choose_dims(int(r["ranks"]), g, num(r, "halo_mb"))
+    if num(r, "px") and num(r, "py") and num(r, "pz"):  # the row says (issue 29 on)
+        dims = (int(r["px"]), int(r["py"]), int(r["pz"]))
+    else:
+        dims = choose_dims(int(r["ranks"]), g, num(r, "halo_mb"))
     return dims, local_of(g, dims)
 
 
@@ -252,6 +256,8 @@ class GpuModel:
         th = self.p0 + face_bytes(loc) / self.bf + tr
         host_side = path == "staged" or (links and "net" in links)
         hid = min(tr, interior_share(loc) * tu) if host_side else 0.0
+        if path == "nccl":  # queued on the device beside the interior (issue 29)
+            hid = min(th, interior_share(loc) * tu)
         return tu, th, hid
 
     def step(self, cfg, path, loc, dims, ov, links=None):
@@ -466,11 +472,12 @@ def check(models, rows):
     return worst, worst_g
 
 
-def node_links(dims):
+def node_links(dims, gpn=None):
     """Is each axis's ring inside a node? Ranks row-major (z fastest),
-    GPUS_PER_NODE consecutive ranks per node."""
+    gpn (GPUS_PER_NODE) consecutive ranks per node."""
+    gpn = gpn or GPUS_PER_NODE
     stride = (dims[1] * dims[2], dims[2], 1)
-    return ["node" if stride[d] * dims[d] <= GPUS_PER_NODE and GPUS_PER_NODE % (stride[d] * dims[d]) == 0
+    return ["node" if stride[d] * dims[d] <= gpn and gpn % (stride[d] * dims[d]) == 0
             else "net" for d in range(3)]
 
 
@@ -484,10 +491,10 @@ def cube_dims(n):
     return tuple(dims)
 
 
-def best_step(model, cfg, path, loc, dims):
+def best_step(model, cfg, path, loc, dims, gpn=None):
     """The code picks the faster of overlapped and sequential (measured in
     its first steps); the model does the same."""
-    links = node_links(dims)
+    links = node_links(dims, gpn)
     return min(model.step(cfg, path, loc, dims, False, links),
                model.step(cfg, path, loc, dims, True, links))
 
@@ -579,7 +586,8 @@ def main(argv):
         # the group with several GPUs (its links measured), else the first
         g = max(gpus, key=lambda g: (bool(models[g].link), g))
         m = models[g]
-        path = "ipc" if "ipc" in m.link else (sorted(m.link)[0] if m.link else "ipc")
+        path = ("nccl" if "nccl" in m.link else "ipc" if "ipc" in m.link else
+                (sorted(m.link)[0] if m.link else "ipc"))
         cfg = "AOSOA-fused" if "AOSOA-fused" in m.bu else sorted(m.bu)[0]
         weak, strong = predict(m, cfg, path)
         print(f"# prediction from {g}, {cfg}, {path} within a node, network beyond "
@@ -592,6 +600,25 @@ def main(argv):
                 p = [q for q in strong[k] if q[0] == n]
                 cols.append(f"{p[0][1]:.3f}" if p else "-")
             print(f"{n:6d}  {e:8.3f}  {1e3 * t:7.3f}  " + "  ".join(f"{c:>10}" for c in cols))
+        # issue 29: 8 GPUs in one node (the x8 machines: every pair linked
+        # as the measured GPUs are), and 1024 GPUs (256 nodes of 4)
+        t1 = best_step(m, cfg, path, (256, 256, 256), (1, 1, 1))
+        s1 = best_step(m, cfg, path, (512, 256, 256), (1, 1, 1))
+        for n, gpn, what in ((8, 8, "8 GPUs in one node"), (1024, 4, "1024 GPUs, 256 nodes of 4")):
+            dw = cube_dims(n)
+            tw = best_step(m, cfg, path, (256, 256, 256), dw, gpn)
+            line = f"# predicted, {what}: weak 256^3 per GPU {t1 / tw:.3f} ({1e3 * tw:.3f} ms, {dw[0]}x{dw[1]}x{dw[2]})"
+            ds = choose_dims(n, (512, 256, 256))
+            if all((512, 256, 256)[d] % ds[d] == 0 and (512, 256, 256)[d] // ds[d] >= 3 for d in range(3)):
+                ts = best_step(m, cfg, path, local_of((512, 256, 256), ds), ds, gpn)
+                line += f"; strong 512x256x256 {s1 / (n * ts):.3f} ({1e3 * ts:.3f} ms, {ds[0]}x{ds[1]}x{ds[2]})"
+            else:
+                line += "; strong 512x256x256: too small a block per GPU"
+            d4, d = cube_dims(4), cube_dims(n)
+            t4 = best_step(m, cfg, path, local_of((1024,) * 3, d4), d4, gpn)
+            tn = best_step(m, cfg, path, local_of((1024,) * 3, d), d, gpn)
+            line += f"; strong 1024^3 from 4 GPUs {4 * t4 / (n * tn):.3f}"
+            print(line)
         if plot:
             meas = {}
             for r in rows:

@@ -34,6 +34,8 @@ static const cliKey keys[] = {
     {"kernel", CLI_CHOICE, offsetof(lbParams, kernel), 1, 0, 0, 0, kernel_names,
      "fused (collide+stream in one pass) | split (two kernels)"},
     KEY("overlap", CLI_BOOL, overlap, 1, "0|1  1: update the interior while the halo travels (fused kernel; every 10th step without, to measure what was hidden); 0: halo, then update; default: on a GPU with a neighbour on another rank, tried for 30 steps and kept only if faster; 0 on the host (whose streams run in order)"),
+    KEY("early_fill", CLI_BOOL, early_fill, 1, "0|1  overlapped steps: 1 (default) fills the halo of the periodic axes a rank holds alone before the interior update, whose sweep then computes their faces right, and the boundary update after the exchange redoes only the faces of split axes and walls; 0: it redoes every face"),
+    KEY("breakdown", CLI_STRING, breakdown, LB_PATH_MAX, "FILE  append to this CSV file where the time of an overlapped step goes, from events on the device (interior, self fill, exchange phases, boundary, idle gaps, host queueing)"),
     KEY("triad", CLI_LONG, triad, 1, "N  doubles per array of an in-run STREAM triad (0: off)"),
     KEY("validate", CLI_BOOL, validate, 1, "0|1  1: end with the case's PASS/FAIL check"),
     KEY("output", CLI_STRING, output, LB_PATH_MAX, "PREFIX  prefix of the output files"),
@@ -56,6 +58,7 @@ static void defaults(lbParams *p) {
   p->print_every = 10;
   p->validate = 1;
   p->overlap = -1; /* not given: by the device (main.c) */
+  p->early_fill = 1;
   snprintf(p->output, sizeof(p->output), "lb");
 }
 
@@ -144,6 +147,10 @@ static int check(const lbParams *p, char *err, size_t len) {
                        "boundary update to overlap with the halo)");
     return -1;
   }
+  if (p->breakdown[0] && p->overlap == 0) {
+    snprintf(err, len, "breakdown times the overlapped steps: it needs overlap 1 (or not given)");
+    return -1;
+  }
   if (p->inject_nan > p->steps) {
     snprintf(err, len, "inject_nan %ld is beyond steps = %ld: no NaN would be planted",
              p->inject_nan, p->steps);
@@ -172,10 +179,14 @@ int lbParamsLoad(int argc, char **argv, lbParams *p, char *err, size_t len) {
  * file this run also writes. */
 static int samename(const lbParams *p, const char *other, const char *what, char *err,
                     size_t len) {
-  if (!p->summary[0] || !other[0] || !fioSameFile(p->summary, other)) return 0;
-  snprintf(err, len, "summary and %s name the same file '%s' (choose another summary file)",
-           what, other);
-  return 1;
+  const char *mine[2] = {p->summary, p->breakdown}, *name[2] = {"summary", "breakdown"};
+  for (int k = 0; k < 2; k++) {
+    if (!mine[k][0] || !other[0] || other == mine[k] || !fioSameFile(mine[k], other)) continue;
+    snprintf(err, len, "%s and %s name the same file '%s' (choose another %s file)", name[k],
+             what, other, name[k]);
+    return 1;
+  }
+  return 0;
 }
 
 int lbParamsCheckFiles(const lbParams *p, char *err, size_t len) {
@@ -208,6 +219,8 @@ int lbParamsCheckFiles(const lbParams *p, char *err, size_t len) {
     s = n < 1000 && p->vtk_every < p->steps - s ? s + p->vtk_every : p->steps; /* no overflow */
   }
   if (p->summary[0] && fioCheckOutput(p->summary, "summary", err, len)) return -1;
+  if (p->breakdown[0] && fioCheckOutput(p->breakdown, "breakdown", err, len)) return -1;
+  if (samename(p, p->breakdown, "the breakdown", err, len)) return -1;
   return 0;
 }
 

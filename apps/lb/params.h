@@ -28,6 +28,8 @@ typedef struct {
   int decomposition[3];     /* ranks per axis, 0 = choose */
   int kernel;               /* LB_KERNEL_* */
   int overlap;              /* interior update || halo exchange, then boundary; -1: GPU only */
+  int early_fill;           /* overlapped: periodic axes held alone filled before the interior */
+  char breakdown[LB_PATH_MAX]; /* append the event breakdown of an overlapped step here ("": none) */
   long triad;               /* doubles per array of the in-run STREAM triad (0: off) */
   int validate;             /* end with the case's PASS/FAIL check */
   char output[LB_PATH_MAX]; /* prefix of every output file */

@@ -23,10 +23,11 @@ $(BUILD)/obj/apps/milc/%.o: PROG_CPPFLAGS += $(MILC_MPI_COMPILE) -DOMPI_SKIP_MPI
 $(BUILD)/obj/common/decomp.o $(BUILD)/obj/common/pario.o: PROG_CPPFLAGS += $(MILC_MPI_COMPILE)
 $(MILC_OBJS) $(BUILD)/obj/apps/milc/check.o: $(wildcard apps/milc/*.h)
 
+# NCCL_LDLIBS (the Makefile: the device communicator's NCCL, where found)
 $(BUILD)/milc: $(MILC_OBJS) $(LIB)
-	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MILC_MPI_LINK)
+	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MILC_MPI_LINK) $(NCCL_LDLIBS)
 $(BUILD)/milccheck: $(MILCCHECK_OBJS) $(LIB)
-	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MILC_MPI_LINK)
+	$(LINK) $^ -o $@ $(LDFLAGS) $(LDLIBS) $(MILC_MPI_LINK) $(NCCL_LDLIBS)
 
 milc: $(BUILD)/milc $(BUILD)/milccheck
 milc-build-dir:

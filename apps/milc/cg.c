@@ -9,6 +9,7 @@ void milcCgWorkCreate(milcCgWork *w, const milcLattice *L, size_t esize) {
   w->p = milcFieldAlloc(L, MILC_NV, esize);
   w->q = milcFieldAlloc(L, MILC_NV, esize);
   w->t = milcFieldAlloc(L, MILC_NV, esize);
+  w->s = milcFieldAlloc(L, MILC_NV, esize);
 }
 
 void milcCgWorkFree(milcCgWork *w) {
@@ -16,6 +17,7 @@ void milcCgWorkFree(milcCgWork *w) {
   targetFree(w->p);
   targetFree(w->q);
   targetFree(w->t);
+  targetFree(w->s);
 }
 
 static double total(const milcOps *o, const double *v) {

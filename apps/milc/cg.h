@@ -23,11 +23,24 @@
  * formed on the target, so the host reads one sum per iteration (<p, Mp>
  * and |r|^2 together) instead of two. The same arithmetic: x, r and p
  * are bitwise those of MILC_CG_CLASSIC. */
-/* MILC_CG_AHEAD (one rank; else MILC_CG_FUSED): the fused kernels with
- * every scalar on the target and the host one iteration behind, so that
- * the target never waits for it; x bitwise the same, one application of
- * M more per stop (cg_impl.h). */
-typedef enum { MILC_CG_FUSED = 0, MILC_CG_CLASSIC = 1, MILC_CG_AHEAD = 2 } milcCgVariant;
+/* MILC_CG_AHEAD (where the sums can stay on the target: one rank, or
+ * several with the device communicator on NCCL or the C backend; else
+ * MILC_CG_FUSED, and main says so): the fused kernels with every scalar on
+ * the target (several ranks: each sum combined there, targetDP_devcomm)
+ * and the host one iteration behind, so that the target never waits for
+ * it; x bitwise the same, one application of M more per stop (cg_impl.h). */
+/* MILC_CG_MERGED (where the sums can stay on the target, as ahead; else
+ * MILC_CG_FUSED): Chronopoulos & Gear's CG (1989), one global sum an
+ * iteration instead of two: |r|^2 in the vector update, <r, M r> in D's
+ * sweep, summed together; alpha from a recurrence. The same iterates in
+ * exact arithmetic, not bitwise those of the others; the host one
+ * iteration behind as with ahead (cg_impl.h). */
+typedef enum {
+  MILC_CG_FUSED = 0,
+  MILC_CG_CLASSIC = 1,
+  MILC_CG_AHEAD = 2,
+  MILC_CG_MERGED = 3
+} milcCgVariant;
 
 typedef struct {
   double mass;
@@ -63,6 +76,7 @@ typedef struct {
 /* Work fields: four full-lattice vectors of the solve's storage type. */
 typedef struct {
   void *r, *p, *q, *t;
+  void *s; /* --cg merged: s = M p */
 } milcCgWork;
 
 void milcCgWorkCreate(milcCgWork *w, const milcLattice *L, size_t esize);

@@ -11,23 +11,35 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
                     const milcCgParams *cp, milcCgWork *w, milcCgResult *res) {
   const int E = MILC_EVEN;
   MILC_REAL *r = (MILC_REAL *) w->r, *p = (MILC_REAL *) w->p, *q = (MILC_REAL *) w->q,
-            *t = (MILC_REAL *) w->t;
+            *t = (MILC_REAL *) w->t, *sv = (MILC_REAL *) w->s;
   int rank = 0, nranks = 1;
   MPI_Comm_rank(o->comm, &rank);
   MPI_Comm_size(o->comm, &nranks);
-  /* MILC_CG_FUSED on one rank: alpha formed on the target (milcRUpdate),
-   * one host round trip per iteration instead of two. Not with
-   * MILC_TIME_SYNC (its one sum slot is zeroed before each reduction). */
-  const int ahead = cp->variant == MILC_CG_AHEAD && nranks == 1;
-  const int fused = cp->variant == MILC_CG_FUSED || (cp->variant == MILC_CG_AHEAD && !ahead);
-  const int dev_alpha = fused && nranks == 1 && o->timing != MILC_TIME_SYNC;
+  /* Where the sums can stay on the target (one rank; several with the
+   * device communicator on NCCL, or on the C backend: o->devsums), alpha
+   * is formed there: MILC_CG_FUSED reads one sum per iteration (the host
+   * round trip of <p, Mp> and |r|^2 together) instead of two, and
+   * MILC_CG_AHEAD none at all. Elsewhere (several GPUs without NCCL)
+   * ahead runs as fused, and the sums go through the host (main.c says
+   * which). Not with MILC_TIME_SYNC (its one sum slot is zeroed before
+   * each reduction). */
+  const int ahead = cp->variant == MILC_CG_AHEAD && o->devsums;
+  const int merged = cp->variant == MILC_CG_MERGED && o->devsums;
+  const int fused = cp->variant == MILC_CG_FUSED || (cp->variant == MILC_CG_AHEAD && !ahead) ||
+                    (cp->variant == MILC_CG_MERGED && !merged);
+  const int dev_alpha = fused && o->devsums && o->timing != MILC_TIME_SYNC;
   /* --cg ahead: the scalars of 4 iterations on the target and their pinned
    * copy, an event after each iteration's copy */
   tdpExactSum *t_s = NULL, *h_s = NULL;
   targetEvent_t ev[4] = {NULL, NULL, NULL, NULL};
-  if (ahead) {
+  double *t_md = NULL, *h_md = NULL; /* --cg merged: den and alpha of 4 iterations */
+  if (ahead || merged) {
     targetMalloc(&t_s, 8 * sizeof(tdpExactSum));
     targetMallocHost(&h_s, 8 * sizeof(tdpExactSum));
+    if (merged) {
+      targetMalloc(&t_md, 8 * sizeof(double));
+      targetMallocHost(&h_md, 8 * sizeof(double));
+    }
     for (int i = 0; i < 4; i++) targetEventCreate(&ev[i]);
   }
   const double f0 = total(o, o->cnt.flops), b0 = total(o, o->cnt.bytes);
@@ -80,11 +92,33 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
         R(milcCgAheadIteration)(o, t_U, t_x, p, r, q, t, cp->mass, j + 1, t_s, h_s,
                                 ev[(j + 1) % 4]);
         mark[(j + 1) % 4] = milcOpsMark(o);
+        const double tw = timerNow();
         targetEventSynchronize(ev[j % 4]);
+        o->cnt.seconds[MILC_K_WAIT] += timerNow() - tw;
+        o->cnt.calls[MILC_K_WAIT]++;
         milcOpsDone(o, mark[j % 4]);
         const double pap = tdpExactSumValue(&h_s[2 * (j % 4)]),
                      rr_new = tdpExactSumValue(&h_s[2 * (j % 4) + 1]);
-        if (!(pap > 0.0) || !isfinite(pap) || !isfinite(rr)) {
+        /* 2: breakdown, 1: done, 0: on. On several ranks the sums are the
+         * same bits everywhere (one reduction, broadcast); the ranks agree
+         * all the same (one host MPI_Allreduce of an int, while the target
+         * runs the iteration queued ahead), as a rank that stopped alone
+         * would leave the others waiting in a sum. */
+        int code = !(pap > 0.0) || !isfinite(pap) || !isfinite(rr) ? 2
+                   : sqrt(rr_new / bb) <= cp->tol || res->iterations + 1 >= cp->maxiter ? 1
+                                                                                      : 0;
+        if (nranks > 1) {
+          int mine = code, lo = code;
+          MPI_Allreduce(&mine, &code, 1, MPI_INT, MPI_MAX, o->comm);
+          MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, o->comm);
+          if (lo != code) {
+            fprintf(stderr, "milc: error: rank %d: the ranks disagree whether CG stops at "
+                            "iteration %ld (this rank: %d, another: %d): the global sums differ "
+                            "between ranks\n", rank, res->iterations + 1, mine, mine == lo ? code : lo);
+            MPI_Abort(o->comm, 1);
+          }
+        }
+        if (code == 2) {
           res->breakdown = MILC_CG_BREAKDOWN_PAP;
           res->breakdown_value = pap;
           break;
@@ -94,7 +128,63 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
         if (cp->verbose && rank == 0 && cp->print_every > 0 && res->iterations % cp->print_every == 0)
           printf("iter %6ld  |r|/|b| %.6e\n", res->iterations, res->residual);
         rr = rr_new;
-        if (res->residual <= cp->tol || res->iterations >= cp->maxiter) break;
+        if (code == 1) break;
+      }
+    }
+    if (merged && res->residual > cp->tol && res->iterations < cp->maxiter) {
+      /* One global sum an iteration (milcCgMergedIteration), the host one
+       * iteration behind as with ahead: iteration j's pair (g_{j+1},
+       * d_{j+1}) and den_j are read while j + 1 runs. The kernels form
+       * alpha with the host's own tests (alpha 0 where the host stops), so
+       * the iteration queued ahead of a stop leaves x as it was. */
+      tdpExactSum g0; /* |r_0|^2, exactly the value the host holds */
+      tdpExactSumZero(&g0);
+      tdpExactSumAdd(&g0, rr);
+      targetExactZero(t_s, 8);
+      targetZero(t_md, 8);
+      copyToTarget(t_s, &g0, sizeof g0);
+      R(milcCgMergedStart)(o, t_U, r, q, t, cp->mass, t_s + 1);
+      const long base = res->iterations;
+      long mark[4], j = 0;
+      R(milcCgMergedIteration)(o, t_U, t_x, r, p, sv, q, t, cp->mass, 0, t_s, t_md, h_s, h_md,
+                               ev[0], bb, cp->tol, base, cp->maxiter);
+      mark[0] = milcOpsMark(o);
+      for (;; j++) {
+        R(milcCgMergedIteration)(o, t_U, t_x, r, p, sv, q, t, cp->mass, j + 1, t_s, t_md, h_s,
+                                 h_md, ev[(j + 1) % 4], bb, cp->tol, base, cp->maxiter);
+        mark[(j + 1) % 4] = milcOpsMark(o);
+        const double tw = timerNow();
+        targetEventSynchronize(ev[j % 4]);
+        o->cnt.seconds[MILC_K_WAIT] += timerNow() - tw;
+        o->cnt.calls[MILC_K_WAIT]++;
+        milcOpsDone(o, mark[j % 4]);
+        const double g1 = tdpExactSumValue(&h_s[2 * (j % 4)]), den = h_md[2 * (j % 4)];
+        /* as the kernel decided: 2 breakdown, 1 done, 0 on; agreed by the ranks */
+        int code = !(den > 0.0) || !isfinite(den) || !isfinite(rr) ? 2
+                   : sqrt(g1 / bb) <= cp->tol || res->iterations + 1 >= cp->maxiter ? 1
+                                                                                    : 0;
+        if (nranks > 1) {
+          int mine = code, lo = code;
+          MPI_Allreduce(&mine, &code, 1, MPI_INT, MPI_MAX, o->comm);
+          MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, o->comm);
+          if (lo != code) {
+            fprintf(stderr, "milc: error: rank %d: the ranks disagree whether CG stops at "
+                            "iteration %ld (this rank: %d, another: %d): the global sums differ "
+                            "between ranks\n", rank, res->iterations + 1, mine, mine == lo ? code : lo);
+            MPI_Abort(o->comm, 1);
+          }
+        }
+        if (code == 2) {
+          res->breakdown = MILC_CG_BREAKDOWN_PAP;
+          res->breakdown_value = den;
+          break;
+        }
+        res->iterations++;
+        res->residual = sqrt(g1 / bb);
+        if (cp->verbose && rank == 0 && cp->print_every > 0 && res->iterations % cp->print_every == 0)
+          printf("iter %6ld  |r|/|b| %.6e\n", res->iterations, res->residual);
+        rr = g1;
+        if (code == 1) break;
       }
     }
     while (fused && res->residual > cp->tol && res->iterations < cp->maxiter) {
@@ -131,7 +221,7 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
       rr = rr_new;
       if (last) break;
     }
-    while (!fused && !ahead && res->residual > cp->tol && res->iterations < cp->maxiter) {
+    while (!fused && !ahead && !merged && res->residual > cp->tol && res->iterations < cp->maxiter) {
       const double pap = R(milcApplyM)(o, t_U, p, q, t, cp->mass);
       /* M is positive definite: anything else is a fault (a NaN in the
        * links, a broken operator), not something to iterate on. */
@@ -174,7 +264,9 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
   targetSynchronize();
   double secs = timerNow() - t0;
   milcOpsFlush(o); /* the kernels' times, after the clock */
-  if (ahead) {
+  if (ahead || merged) {
+    targetFree(t_md);
+    targetFreeHost(h_md);
     targetFree(t_s);
     targetFreeHost(h_s);
     for (int i = 0; i < 4; i++) targetEventDestroy(ev[i]);

@@ -9,8 +9,24 @@
 #include <mpi.h>
 
 #include "lattice.h"
+#include "targetDP_devcomm.h"
 
-typedef enum { MILC_K_DSLASH = 0, MILC_K_BLAS, MILC_K_HALO, MILC_K_NKIND } milcKernelKind;
+/* Where a CG iteration's time goes (issue 29): the kernels of D and of the
+ * vector updates (target clock), the halo exchange as the host saw it
+ * (its calls' time: waiting, where the host drives it) and as the target
+ * ran it (EXCH: on the halo stream, beside D's interior sweep), the global
+ * sums combined on the target (REDUCE: the device communicator), and the
+ * host waiting for the target (WAIT: a sum read, its MPI_Allreduce; --cg
+ * ahead: the event of the iteration before). */
+typedef enum {
+  MILC_K_DSLASH = 0,
+  MILC_K_BLAS,
+  MILC_K_HALO,
+  MILC_K_EXCH,
+  MILC_K_REDUCE,
+  MILC_K_WAIT,
+  MILC_K_NKIND
+} milcKernelKind;
 
 typedef struct {
   double seconds[MILC_K_NKIND], flops[MILC_K_NKIND], bytes[MILC_K_NKIND];
@@ -46,8 +62,15 @@ typedef struct {
   int ev_kind[MILC_NEV], nev;
   int ndone; /* the first ndone of them are complete (a reduction's copy followed them) */
   long nrec, nread; /* kernels timed so far, and read */
+  int open;         /* timed intervals started and not yet ended (D around its exchange) */
   double t0; /* MILC_TIME_SYNC: host clock at the start of the kernel */
   milcCounters cnt; /* this rank's */
+  /* Global sums on the target (issue 29): the device communicator, and
+   * whether sums may stay there (one rank; NCCL; the C backend, whose
+   * MPI runs on the target memory itself), else they go through the host */
+  targetDevComm *dc;
+  int nranks;
+  int devsums;
 } milcOps;
 
 void milcOpsCreate(milcOps *o, const milcLattice *L, MPI_Comm comm);
@@ -61,6 +84,14 @@ void milcOpsFlush(milcOps *o);
 long milcOpsMark(const milcOps *o);
 void milcOpsDone(milcOps *o, long mark);
 void milcOpsFree(milcOps *o);
+
+/* Sum n exact sums at t_sum over the ranks, in place, queued on the default
+ * stream (the device communicator: NCCL, or MPI; nothing on one rank),
+ * timed as MILC_K_REDUCE. A failure stops the run with the reason. */
+void milcDeviceSum(milcOps *o, tdpExactSum *t_sum, int n);
+/* "device (nccl 2.28.9)", "one rank", or "host MPI (why)": how this
+ * solver's global sums are combined, for the log. */
+const char *milcSumPath(const milcOps *o, char *buf, size_t len);
 
 /* The kernels' host calls, for double fields (names as below) and for
  * float fields (the same names + _f): kernels_api.h, included once per

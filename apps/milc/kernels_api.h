@@ -35,6 +35,15 @@ void R(milcAxpyZpbx)(milcOps *o, MILC_REAL *t_x, MILC_REAL *t_p, const MILC_REAL
 void R(milcCgAheadIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, MILC_REAL *t_p,
                              MILC_REAL *t_r, MILC_REAL *t_q, MILC_REAL *t_t, double mass, long j,
                              tdpExactSum *t_s, tdpExactSum *h_s, targetEvent_t done);
+/* --cg merged (one global sum an iteration; kernels_impl.h and cg_impl.h
+ * say how): the start (w = M r, <r, w> into *t_d) and iteration j queued. */
+void R(milcCgMergedStart)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_r, MILC_REAL *t_w,
+                          MILC_REAL *t_t, double mass, tdpExactSum *t_d);
+void R(milcCgMergedIteration)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, MILC_REAL *t_r,
+                              MILC_REAL *t_p, MILC_REAL *t_s, MILC_REAL *t_w, MILC_REAL *t_t,
+                              double mass, long j, tdpExactSum *t_m, double *t_md,
+                              tdpExactSum *h_m, double *h_md, targetEvent_t done, double bb,
+                              double tol, long base, long maxiter);
 /* z = a x + b y (z may be x or y); returns |z|^2. */
 double R(milcAxpbyNorm)(milcOps *o, MILC_REAL *t_z, const MILC_REAL *t_x, const MILC_REAL *t_y,
                         int p, double a, double b);

@@ -228,6 +228,24 @@ void milcHaloWait(const milcLattice *L, void *t_f, int ncomp, int p, size_t esiz
   }
 }
 
+void milcHaloQueue(const milcLattice *L, void *t_f, int ncomp, int p, size_t esize) {
+  if (!L->halo) return;
+  targetHalo *h = get_halo(L, ncomp, p, esize);
+  if (targetHaloExchangeAsync(h, t_f, L->halos->stream)) {
+    fprintf(stderr, "milc: error: halo exchange: %s\n", targetHaloError(h));
+    MPI_Abort(L->halos->comm, 1);
+  }
+}
+
+const char *milcHaloTransport(const milcLattice *L) {
+  if (!L->halo) return "none (no axis split)";
+  if (!L->halos) return "not connected";
+  targetHalo *const *h = &L->halos->h[0][0][0];
+  for (int i = 0; i < 12; i++)
+    if (h[i]) return targetHaloTransportName(targetHaloGetInfo(h[i])->transport);
+  return "none made yet";
+}
+
 size_t milcFieldBytes(const milcLattice *L, int ncomp, size_t esize) {
   return TDP_FIELD_SIZE(L->g.nall, ncomp) * esize;
 }

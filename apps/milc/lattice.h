@@ -148,6 +148,13 @@ int milcLatticeConnect(milcLattice *L, MPI_Comm comm, const int dims[4], char *e
  * message. */
 void milcHaloStart(const milcLattice *L, void *t_f, int ncomp, int p, size_t esize);
 void milcHaloWait(const milcLattice *L, void *t_f, int ncomp, int p, size_t esize);
+/* The whole exchange queued on the halo stream (targetHaloExchangeAsync):
+ * with the nccl transport it returns at once, with no host wait; with the
+ * others the host drives it and it returns with the halo done. Work on the
+ * default stream after it (which waits for the halo stream) sees the halo. */
+void milcHaloQueue(const milcLattice *L, void *t_f, int ncomp, int p, size_t esize);
+/* The transport of the halo exchanges made so far, for the log. */
+const char *milcHaloTransport(const milcLattice *L);
 
 /* Target field of ncomp values of esize bytes (sizeof(double) or
  * sizeof(float)) on every storage site, zeroed; and its size in bytes.

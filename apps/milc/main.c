@@ -10,6 +10,7 @@
 #include "cg.h"
 #include "common/cli.h"
 #include "common/decomp.h"
+#include "common/fileio.h"
 #include "common/timer.h"
 #include "common/triad.h"
 #include "gauge.h"
@@ -27,6 +28,47 @@ static int fail_with(int rank, const char *err, int status) {
   return status;
 }
 static int fail(int rank, const char *err) { return fail_with(rank, err, 2); }
+
+/* --breakdown: one CSV row per solve (rank 0): where an iteration's time
+ * goes, microseconds per iteration, the slowest rank's (issue 29). The
+ * kernels, sums and exchange are target time from events, the halo and
+ * wait columns host time; gap is the iteration less D, the vector
+ * kernels and the sums on the target: the target idle between them. */
+static int write_breakdown(const char *file, const milcCgResult *r, const double tmax[],
+                           const int dims[4], const milcLattice *L, milcPrecision prec,
+                           const char *cg, const char *timing, const char *sums, char *err,
+                           size_t len) {
+  static const char header[] =
+      "device,ranks,px,py,pz,pt,local,precision,cg,timing,iterations,us_per_iter,dslash_us,"
+      "blas_us,reduce_us,exch_us,halo_host_us,wait_host_us,gap_us,sums,halo_path\n";
+  char device[128], row[1200];
+  const char *d = strstr(targetConfigString(), "device=\"");
+  snprintf(device, sizeof(device), "%s", d ? d + 8 : "unknown");
+  size_t n = strcspn(device, "(,\"");
+  while (n > 0 && device[n - 1] == ' ') n--;
+  device[n] = '\0';
+  const double it = (double) r->iterations, us = 1e6 / it;
+  const double per = r->seconds * us;
+  const double gap = per - us * (tmax[MILC_K_DSLASH] + tmax[MILC_K_BLAS] + tmax[MILC_K_REDUCE]);
+  char sumtext[240];
+  snprintf(sumtext, sizeof(sumtext), "%s", sums);
+  for (char *c = sumtext; *c; c++)
+    if (*c == ',') *c = ';';
+  snprintf(row, sizeof(row),
+           "%s,%d,%d,%d,%d,%d,%dx%dx%dx%d,%s,%s,%s,%ld,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,"
+           "%s,%s\n",
+           device, dims[0] * dims[1] * dims[2] * dims[3], dims[0], dims[1], dims[2], dims[3],
+           L->g.n[0], L->g.n[1], L->g.n[2], L->g.n[3], prec == MILC_SINGLE ? "single" : "double",
+           cg, timing, r->iterations, per, us * tmax[MILC_K_DSLASH], us * tmax[MILC_K_BLAS],
+           us * tmax[MILC_K_REDUCE], us * tmax[MILC_K_EXCH], us * tmax[MILC_K_HALO],
+           us * tmax[MILC_K_WAIT], gap, sumtext, milcHaloTransport(L));
+  printf("# breakdown per iteration (us, slowest rank): iteration %.2f = dslash %.2f + blas %.2f + "
+         "sums on the target %.2f + idle %.2f; beside: exchange on the target %.2f; host: in the "
+         "exchange calls %.2f, waiting for the target %.2f\n",
+         per, us * tmax[MILC_K_DSLASH], us * tmax[MILC_K_BLAS], us * tmax[MILC_K_REDUCE], gap,
+         us * tmax[MILC_K_EXCH], us * tmax[MILC_K_HALO], us * tmax[MILC_K_WAIT]);
+  return fioAppendRow(file, header, row, err, len) ? -1 : 0;
+}
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -65,8 +107,10 @@ int main(int argc, char **argv) {
   milcCgVariant run_cg[MAXRUNS];
   for (int k = 0; k < nruns; k++) {
     run_timing[k] = opt.run_timing[k] == 1 ? MILC_TIME_SYNC : MILC_TIME_EVENTS;
-    run_cg[k] = opt.run_cg[k] == 2 ? MILC_CG_AHEAD : opt.run_cg[k] == 1 ? MILC_CG_CLASSIC
-                                                                        : MILC_CG_FUSED;
+    run_cg[k] = opt.run_cg[k] == 3   ? MILC_CG_MERGED
+                : opt.run_cg[k] == 2 ? MILC_CG_AHEAD
+                : opt.run_cg[k] == 1 ? MILC_CG_CLASSIC
+                                     : MILC_CG_FUSED;
   }
 
   /* Decomposition (common/decomp): every axis must split evenly into even
@@ -134,12 +178,6 @@ int main(int argc, char **argv) {
     else
       printf("# gauge %s, seed %ld, mass %g, tol %g, maxiter %ld, timing %s, cg %s\n", gauge,
              seed, mass, tol, maxiter, milcTimingName(opt.timing), milcCgName(opt.cg));
-    for (int k = 0; k < nruns; k++) {
-      if (run_cg[k] == MILC_CG_AHEAD && nranks > 1) { /* cg.h: fused there; said, once */
-        printf("# --cg ahead needs one rank: fused on %d ranks\n", nranks);
-        break;
-      }
-    }
     if (opt.inject_nan) printf("# inject_nan: a NaN in the link of site 0, direction x\n");
   }
 
@@ -157,9 +195,19 @@ int main(int argc, char **argv) {
     milcHaloFill(&L, (double *) t_U, MILC_NL, -1);
   milcCounters cnt[MAXRUNS];
   milcCgResult all_res[MAXRUNS], res;
+  char sum_path[MAXRUNS][240];
+  int ran_ahead[MAXRUNS];
   for (int k = 0; k < nruns; k++) {
     milcOps ops;
     milcOpsCreateTimed(&ops, &L, comm, run_timing[k]);
+    if (opt.sums == 1) ops.devsums = nranks == 1; /* --sums host: as before */
+    /* --cg ahead needs the sums on the target (cg.h): otherwise fused, said */
+    ran_ahead[k] = (run_cg[k] == MILC_CG_AHEAD || run_cg[k] == MILC_CG_MERGED) && ops.devsums;
+    if (ran_ahead[k] || (run_cg[k] != MILC_CG_CLASSIC && run_timing[k] == MILC_TIME_EVENTS &&
+                         ops.devsums))
+      milcSumPath(&ops, sum_path[k], sizeof(sum_path[k]));
+    else
+      snprintf(sum_path[k], sizeof(sum_path[k]), "%s", nranks == 1 ? "one rank" : "host MPI_Allreduce");
     milcCgParams cp = {mass, tol, maxiter, print_every, 1, run_cg[k]};
     if (prec == MILC_SINGLE) {
       if (k) milcFieldZero_f(&L, (float *) t_x, MILC_NV);
@@ -184,6 +232,7 @@ int main(int argc, char **argv) {
     MPI_Allreduce(&mine, &triad, 1, MPI_DOUBLE, MPI_SUM, comm);
   }
 
+  int breakdown_failed = 0;
   for (int k = 0; k < nruns; k++) {
     const milcCgResult *rk = &all_res[k];
     /* Per-kernel table: the slowest rank's times, all ranks' work. */
@@ -196,15 +245,25 @@ int main(int argc, char **argv) {
         printf("# run %d of %d: timing %s, cg %s\n", k + 1, nruns,
                run_timing[k] == MILC_TIME_SYNC ? "sync" : "events",
                run_cg[k] == MILC_CG_CLASSIC ? "classic"
+               : run_cg[k] == MILC_CG_MERGED ? "merged"
                : run_cg[k] == MILC_CG_AHEAD ? "ahead"
                                             : "fused");
       printf("# %-8s %8s %10s %10s %10s %8s\n", "kernel", "calls", "seconds", "GFLOP/s", "GB/s",
              "%triad");
-      const char *names[MILC_K_NKIND] = {"dslash", "blas", "halo"};
+      printf("# global sums: %s; halo transport: %s%s\n", sum_path[k], milcHaloTransport(&L),
+             (run_cg[k] == MILC_CG_AHEAD || run_cg[k] == MILC_CG_MERGED) && !ran_ahead[k]
+                 ? (run_cg[k] == MILC_CG_AHEAD ? "; --cg ahead needs the sums on the target: ran as fused"
+                                               : "; --cg merged needs the sums on the target: ran as fused")
+                 : "");
+      /* dslash, blas: kernels (target clock); halo: the host in the
+       * exchange calls; exch: the exchange on the target, beside D's
+       * interior sweep; reduce: sums combined on the target; wait: the
+       * host waiting for the target (a sum read, its MPI; an event) */
+      const char *names[MILC_K_NKIND] = {"dslash", "blas", "halo", "exch", "reduce", "wait"};
       for (int i = 0; i < MILC_K_NKIND; i++) {
         const double gbs = tmax[i] > 0 ? bsum[i] / tmax[i] * 1e-9 : 0.0;
-        char pct[32] = "-"; /* no triad ran (or the halo): no share to give, not 0 */
-        if (triad > 0 && i != MILC_K_HALO) snprintf(pct, sizeof(pct), "%.1f", 100.0 * gbs / triad);
+        char pct[32] = "-"; /* no triad ran (or no bytes counted): no share to give, not 0 */
+        if (triad > 0 && bsum[i] > 0) snprintf(pct, sizeof(pct), "%.1f", 100.0 * gbs / triad);
         printf("# %-8s %8ld %10.4f %10.2f %10.2f %8s\n", names[i], cnt[k].calls[i], tmax[i],
                tmax[i] > 0 ? fsum[i] / tmax[i] * 1e-9 : 0.0, gbs, pct);
       }
@@ -221,7 +280,20 @@ int main(int argc, char **argv) {
                rk->converged ? "converged" : "NOT converged", rk->iterations, rk->restarts,
                rk->residual, rk->true_residual, rk->seconds,
                rk->seconds > 0 ? rk->flops / rk->seconds * 1e-9 : 0.0, gbs);
+      if (opt.breakdown[0] && rk->iterations > 0 &&
+          write_breakdown(opt.breakdown, rk, tmax, dims, &L, prec,
+                          ran_ahead[k] ? (run_cg[k] == MILC_CG_MERGED ? "merged" : "ahead")
+                          : run_cg[k] == MILC_CG_CLASSIC ? "classic" : "fused",
+                          run_timing[k] == MILC_TIME_SYNC ? "sync" : "events", sum_path[k],
+                          err, sizeof(err)))
+        breakdown_failed = 1;
     }
+  }
+  MPI_Bcast(&breakdown_failed, 1, MPI_INT, 0, comm);
+  if (breakdown_failed) {
+    if (rank == 0) fprintf(stderr, "milc: error: %s\n", err);
+    MPI_Finalize();
+    return 1;
   }
   char value[40];
   if (rank == 0 && res.breakdown)

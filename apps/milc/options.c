@@ -11,10 +11,11 @@
 static const char *const precision_names[] = {"double", "single", NULL};
 static const char *const gauge_names[] = {"random", "unit", NULL};
 static const char *const timing_names[] = {"events", "sync", NULL};
-static const char *const cg_names[] = {"fused", "classic", "ahead", NULL};
+static const char *const cg_names[] = {"fused", "classic", "ahead", "merged", NULL};
+static const char *const sums_names[] = {"auto", "host", NULL};
 
 const char *milcTimingName(int t) { return t == 1 ? "sync" : "events"; }
-const char *milcCgName(int c) { return c >= 0 && c <= 2 ? cg_names[c] : "?"; }
+const char *milcCgName(int c) { return c >= 0 && c <= 3 ? cg_names[c] : "?"; }
 
 /* The shared parser's table (common/cli.h): the command line and --help. */
 #define LONGKEY(name, field, min, max, help) \
@@ -49,20 +50,30 @@ static const cliKey keys[] = {
         "events|sync  kernels timed by events on the target, no host synchronisation "
         "(default), or the target synchronised around each (as before)"),
     KEY("cg", CLI_CHOICE, cg, 1, 0, cg_names,
-        "fused|classic|ahead  CG kernels as QUDA's (r, then x and p together; alpha on the "
-        "target on one rank; default), as before (x and r, then p), or fused with the host "
-        "one iteration behind (one rank)"),
+        "fused|classic|ahead|merged  CG kernels as QUDA's (r, then x and p together; alpha on the "
+        "target where the sums can stay there; default), as before (x and r, then p), or fused "
+        "with every scalar on the target and the host one iteration behind (one rank, or "
+        "several with NCCL), or merged: Chronopoulos and Gear's CG, one global sum an iteration, "
+        "the host behind as with ahead"),
     KEY("runs", CLI_STRING, runs, 512, 0, NULL,
         "T:C,T:C,...  solve once per item (timing T, cg C; x from 0 each time) on the same "
         "fields, one table and summary line each (instead of --timing and --cg)"),
     KEY("inject_nan", CLI_BOOL, inject_nan, 1, 0, NULL,
         "0|1  test hook: a NaN in one link (site 0, x direction) before the solve"),
+    KEY("sums", CLI_CHOICE, sums, 1, 0, sums_names,
+        "auto|host  several ranks: the global sums combined on the target where the device "
+        "communicator can (NCCL; the C backend), default; or read by the host and combined by "
+        "MPI_Allreduce, as before (--cg ahead then runs as fused)"),
+    KEY("breakdown", CLI_STRING, breakdown, MILC_PATH_MAX, 0, NULL,
+        "FILE  append one CSV row per solve: where a CG iteration's time goes (D, vector "
+        "kernels, sums on the target, the exchange beside D, host waits, idle gaps)"),
 };
 #undef KEY
 #undef LONGKEY
 #define NKEYS ((int) (sizeof(keys) / sizeof(keys[0])))
 enum { K_SIZE, K_DECOMP, K_MASS, K_TOL, K_MAXITER, K_SEED, K_PRECISION, K_GAUGE, K_PRINT,
-       K_SAVE, K_GAUGE_FILE, K_SAVE_GAUGE, K_TRIAD, K_TIMING, K_CG, K_RUNS, K_INJECT };
+       K_SAVE, K_GAUGE_FILE, K_SAVE_GAUGE, K_TRIAD, K_TIMING, K_CG, K_RUNS, K_INJECT, K_SUMS,
+       K_BREAKDOWN };
 
 void milcOptionsUsage(void) {
   printf("milc: staggered CG, (m^2 - D^2) x = b on the even sites\n"
@@ -148,7 +159,7 @@ int milcOptionsLoad(int argc, char **argv, milcOptions *o, char *err, size_t len
   }
   if (given[K_RUNS]) {
     if (parse_runs(o)) {
-      snprintf(err, len, "runs must be 1 to %d items timing:cg (events|sync : fused|classic|ahead), "
+      snprintf(err, len, "runs must be 1 to %d items timing:cg (events|sync : fused|classic|ahead|merged), "
                          "comma separated, not '%s'", MILC_MAXRUNS, o->runs);
       return -1;
     }
@@ -200,6 +211,15 @@ int milcOptionsCheckFiles(const milcOptions *o, char *err, size_t len) {
     snprintf(tmp, sizeof(tmp), "%s.tmp", out[k]); /* common/pario writes it, then renames */
     if (fioCheckOutput(out[k], what[k], err, len) || fioCheckOutput(tmp, what[k], err, len))
       return -1;
+  }
+  if (o->breakdown[0] && fioCheckOutput(o->breakdown, "breakdown", err, len)) return -1;
+  for (int k = 0; k < 3 && o->breakdown[0]; k++) {
+    const char *other[3] = {o->save, o->save_gauge, o->gauge_file};
+    if (same(o->breakdown, other[k])) {
+      snprintf(err, len, "--breakdown and --%s name the same file '%s'",
+               k == 0 ? "save" : k == 1 ? "save_gauge" : "gauge_file", o->breakdown);
+      return -1;
+    }
   }
   if (same(o->save, o->save_gauge) || same(o->save, o->gauge_file)) {
     snprintf(err, len, "--save and --%s name the same file '%s'",

@@ -20,8 +20,10 @@ typedef struct {
   int gauge;            /* milcGaugeKind */
   int timing;           /* milcTiming (kernels.h) */
   int cg;               /* milcCgVariant (cg.h) */
+  int sums;             /* 0: on the target where possible; 1: through the host (MPI) */
   int inject_nan;       /* test hook: a NaN in one link before the solve */
   char save[MILC_PATH_MAX], gauge_file[MILC_PATH_MAX], save_gauge[MILC_PATH_MAX];
+  char breakdown[MILC_PATH_MAX]; /* append a CSV row of each solve's time per iteration ("": none) */
   char runs[512];       /* "timing:cg,..." ("": the one of timing and cg) */
   /* from runs (or timing and cg): the solves */
   int nruns;

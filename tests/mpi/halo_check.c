@@ -12,7 +12,9 @@
  * sentinel), edges and corners included, and the interior must be as it
  * was. Three exchanges, the interior changed between them; the second is
  * split (targetHaloStart, a kernel on another stream, targetHaloWait) as
- * an app overlaps it. Prints one line on rank 0 and exits 0 only if every
+ * an app overlaps it; the third queued (targetHaloExchangeAsync, with the
+ * self-held axes filled first by targetHaloSelfFill when the caller gives
+ * self_copy), its phases timed by events. Prints one line on rank 0 and exits 0 only if every
  * rank agrees. Bad input: every rank prints the module's message, exit 1.
  * REPS > 0: then time REPS more exchanges (after 3 untimed) and print the
  * time per exchange and the bytes each rank sent (tests/run_device.sh).
@@ -254,14 +256,29 @@ int main(int argc, char **argv) {
             inside ? value(ndim, global, g, c, round) : SENTINEL;
     }
     copyToTarget(t_f, f, fsize * sizeof(double));
-    int rc;
+    int rc = 0;
     if (round == 1) { /* overlapped, as an app does it */
       rc = targetHaloStart(h, t_f, halo_stream);
       TDP_LAUNCH_STREAM(kAddOne, nwork, interior, t_work, nwork);
       if (rc == 0) rc = targetHaloWait(h);
       targetStreamSynchronize(interior);
+    } else if (round == 2) { /* queued (no host wait where device-ordered), timed by events */
+      if (custom == 4) rc = targetHaloSelfFill(h, t_f, halo_stream); /* then again in the exchange */
+      if (rc == 0) rc = targetHaloTimeEvents(h, 1);
+      if (rc == 0) rc = targetHaloExchangeAsync(h, t_f, halo_stream);
+      if (rc == 0) rc = targetStreamSynchronize(halo_stream);
+      targetHaloTimes et;
+      targetHaloGetEventTimes(h, &et);
+      if (rc == 0 && in->device_ordered && (et.exchanges != 1 || et.pack_s < 0 || et.transfer_s < 0 ||
+                                            et.unpack_s < 0 || et.self_s < 0)) {
+        fprintf(stderr, "halo_check: rank %d: event times of one queued exchange: %ld exchanges, "
+                        "pack %g, transfer %g, unpack %g, self %g s\n",
+                rank, et.exchanges, et.pack_s, et.transfer_s, et.unpack_s, et.self_s);
+        nbad++;
+      }
+      if (rc == 0) rc = targetHaloTimeEvents(h, 0);
     } else {
-      rc = targetHaloExchange(h, t_f, round ? halo_stream : TARGET_STREAM_DEFAULT);
+      rc = targetHaloExchange(h, t_f, TARGET_STREAM_DEFAULT);
     }
     if (rc) {
       fprintf(stderr, "halo_check: rank %d: exchange failed: %s\n", rank, targetHaloError(h));

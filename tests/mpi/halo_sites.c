@@ -152,6 +152,8 @@ int main(int argc, char **argv) {
   int rc = 0;
   for (int rep = 0; rep < 2 && !rc; rep++) /* twice: buffers and requests reused */
     rc = targetHaloStartSites(h, t_f, TARGET_STREAM_DEFAULT) || targetHaloWait(h);
+  /* and queued (targetHaloExchangeAsync: no host wait where device-ordered) */
+  if (!rc) rc = targetHaloExchangeAsync(h, t_f, TARGET_STREAM_DEFAULT) || targetSynchronize();
   if (rc) fprintf(stderr, "halo_sites: FAIL: %s\n", targetHaloError(h));
   copyFromTarget(host, t_f, nval * esize);
   long wrong = 0, checked = 0;

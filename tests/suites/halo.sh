@@ -65,7 +65,10 @@ bad() {
 
 for bin in "${bins[@]}"; do
   cfg=$(basename "$(dirname "$(dirname "$(dirname "$bin")")")")
-  for transport in direct staged; do
+  # nccl: on the host the device communicator's MPI path stands in for
+  # NCCL (targetDP_devcomm), so this runs the transport's own code: every
+  # phase queued, faces of an axis of two ranks matched in order
+  for transport in direct staged nccl; do
     export TARGETDP_HALO=$transport
     # 1 to 7 ranks, the module choosing the split; lattices it can divide
     run "$cfg $transport: 1 rank, periodic, halo 2" 1 3 6x7x5 0x0x0 2 3 111
@@ -115,7 +118,7 @@ for bin in "${bins[@]}"; do
   # or both of a 4-D lattice, double or float values, against the periodic
   # images exactly, edges/corners/other parity untouched.
   sites=$(dirname "$bin")/halo_sites
-  for transport in direct staged; do
+  for transport in direct staged nccl; do
     for r in "1 --parity 0" "2 --float --parity 1" "4 --dims 1,2,1,2 --parity 0" \
              "4 --float --parity -1 --ncomp 3" "8 --dims 2,2,1,2 --ncomp 72"; do
       set -- $r
@@ -134,6 +137,24 @@ for bin in "${bins[@]}"; do
   done
   bin=$sites bad "$cfg: site lists of unequal faces" 2 "must have the same number" --bad
 
+  # The device communicator (targetDP_devcomm, tests/mpi/devcomm_check.c):
+  # sums of doubles and 64-bit integers, messages matched in order, a
+  # congruent communicator shared; bad TARGETDP_DEVCOMM, and NCCL forced
+  # where there is none, refused on every rank.
+  dcb=$(dirname "$bin")/devcomm_check
+  for np in 1 2 3 4; do
+    log=$tmp/dc.log
+    OMP_NUM_THREADS=1 timeout -k 5 60 mpirun --oversubscribe -np "$np" "$dcb" >"$log" 2>&1
+    rc=$?
+    if [ "$rc" -eq 0 ] && grep -q "devcomm_check: PASS" "$log"; then
+      ok "$cfg devcomm: $(grep -m1 'devcomm_check: PASS' "$log" | sed 's/devcomm_check: PASS: //')"
+    else
+      notok "$cfg devcomm: $np ranks (status $rc)" "$log"
+    fi
+  done
+  bin=$dcb TARGETDP_DEVCOMM=foo bad "$cfg: unknown TARGETDP_DEVCOMM" 2 "TARGETDP_DEVCOMM=foo: must be auto, mpi or nccl"
+  bin=$dcb TARGETDP_DEVCOMM=nccl bad "$cfg: NCCL forced on the host" 3 "TARGETDP_DEVCOMM=nccl: NCCL is not available: C backend"
+  TARGETDP_HALO=nccl TARGETDP_DEVCOMM=foo bad "$cfg: halo nccl with an unknown TARGETDP_DEVCOMM" 2 "TARGETDP_DEVCOMM=foo" 3 8x8x8 0x0x0 1 1 111
   # Ranks that disagree (issue 25 item 6; tests/mpi/halo_misuse.c): rank 1
   # differs in one field, every rank must refuse at targetHaloCreate with
   # one message naming it. On main: extents exchanged wrong values (rc 0),
@@ -160,5 +181,33 @@ for bin in "${bins[@]}"; do
       "targetDP: $call failed at tests/mpi/halo_misuse.c:[0-9]*: .*not a live halo" "$m"
   done
 done
+# The device communicator under nvcc with and without NCCL (issue 29): the
+# build finds NCCL (make nccl-where) or is told not to (NCCL=0), and both
+# compile warning-free; without it the object calls no NCCL function (the
+# MPI path: what a machine without NCCL runs).
+nvcc_bin=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+if [ -x "$nvcc_bin" ] && [ -f targetDP_CUDA.cu ]; then
+  for nc in 0 auto; do
+    bdir=$(make -s TARGET=cuda NCCL=$nc tests-print-build)
+    where=$(make -s TARGET=cuda NCCL=$nc nccl-where)
+    if make -s TARGET=cuda NCCL=$nc "$bdir/obj/targetDP/targetDP_devcomm.o" "$bdir/obj/targetDP/targetDP_halo.o" >"$tmp/nv.log" 2>&1 &&
+       ! grep -q "warning" "$tmp/nv.log"; then
+      n=$(nm "$bdir/obj/targetDP/targetDP_devcomm.o" | grep -c " U nccl")
+      if [ "$nc" = 0 ] && [ "$n" -ne 0 ]; then
+        notok "targetDP_devcomm under nvcc, NCCL=0: $n NCCL calls in the object" "$tmp/nv.log"
+      elif [ "$nc" = auto ] && [ "$where" != "${where#none}" ]; then
+        ok "targetDP_devcomm under nvcc, NCCL=auto: builds warning-free; no NCCL here ($where): the MPI path"
+      elif [ "$nc" = auto ] && [ "$n" -eq 0 ]; then
+        notok "targetDP_devcomm under nvcc, NCCL=auto: NCCL found ($where) but not called" "$tmp/nv.log"
+      else
+        ok "targetDP_devcomm under nvcc, NCCL=$nc: builds warning-free ($where; $n NCCL functions called)"
+      fi
+    else
+      notok "targetDP_devcomm and targetDP_halo under nvcc, NCCL=$nc: build warning-free" "$tmp/nv.log"
+    fi
+  done
+else
+  echo "ok - targetDP_devcomm under nvcc # SKIP no nvcc or no targetDP_CUDA.cu"
+fi
 echo "ok - halo: more ranks than GPUs on a node # SKIP no GPU here (tests/run_device.sh runs it)"
 exit 0

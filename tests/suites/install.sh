@@ -54,6 +54,7 @@ for b in $backends; do
     -f "$P/include/targetDP/targetDP_types.h" -a -f "$P/include/targetDP/targetDP_scan.h" -a \
     -f "$P/include/targetDP/targetDP_async.h" -a -f "$P/include/targetDP/targetDP_box.h" -a \
     -f "$P/include/targetDP_halo.h" -a -f "$P/include/targetDP_exact_mpi.h" -a \
+    -f "$P/include/targetDP_devcomm.h" -a ! -f "$P/include/targetDP/targetDP_devcomm.h" -a \
     ! -f "$P/include/targetDP_internal.h" -a ! -f "$P/include/targetDP/targetDP_internal.h" -a \
     -f "$P/lib/libtargetDP_$b.a" -a -f "$P/lib/pkgconfig/targetDP-$b.pc" -a \
     -f "$P/lib/cmake/targetDP/targetDP-$b.cmake" -a -x "$P/bin/targetDP-config"

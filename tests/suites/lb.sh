@@ -105,6 +105,37 @@ if lb 1 "$ref" ref "${flow[@]}"; then
     fi
   done
   same "overlapped step, 8 ranks (2x2x2)" ovl8
+  # Issue 29: the overlapped step queued with no host wait (transport nccl:
+  # on the host MPI stands in for NCCL, so this runs its code), and the
+  # periodic axes a rank holds alone filled before the interior sweep
+  # (early_fill 1, the default: the boundary sweep redoes only the faces of
+  # split axes and walls) or every face redone (0): bitwise the sequential
+  # 1-rank run, with z walls ($flow) and fully periodic.
+  flowp=(--case shearwave --amplitude 0.01 --force 0,1e-4,0 --size 16x12x8 --steps 40
+         --print_every 20 --checkpoint_every 40 --validate 0)
+  if lb 1 "$ref" refp "${flowp[@]}" --overlap 0; then
+    for spec in "2 2,1,1" "4 4,1,1" "4 2,2,1" "4 1,2,2"; do
+      set -- $spec
+      for t in direct nccl; do
+        for e in 1 0; do
+          for f in flow flowp; do
+            r=ref
+            [ "$f" = flowp ] && r=refp
+            eval "args=(\"\${$f[@]}\")"
+            name="overlapped, $t, early_fill $e, $1 ranks ($2)$([ $f = flowp ] && echo ', periodic' || echo ', z walls')"
+            if TARGETDP_HALO=$t lb "$1" "$ref" q "${args[@]}" --decomposition "$2" --overlap 1 \
+                 --early_fill "$e" && grep -q "halo $t" "$tmp/q.log" && cmp -s "$tmp/$r.chk" "$tmp/q.chk"; then
+              ok "$name: bitwise the sequential 1-rank run"
+            else
+              notok "$name: bitwise the sequential 1-rank run" "$tmp/q.log"
+            fi
+          done
+        done
+      done
+    done
+  else
+    notok "periodic reference run for the queued overlapped steps" "$tmp/refp.log"
+  fi
   [ -n "${B[SOA-1]:-}" ] && lb 2 "${B[SOA-1]}" soa "${flow[@]}" && same "SOA VVL=1, 2 ranks" soa
   [ -n "${B[AOS-8]:-}" ] && lb 4 "${B[AOS-8]}" aos "${flow[@]}" --decomposition 2,2,1 &&
     same "AOS VVL=8, 4 ranks (2x2x1)" aos
@@ -194,7 +225,7 @@ for np in 1 2 4; do
   TARGETDP_HALO=ipc refused "forced halo transport that is not available, $np rank(s)" \
     "halo exchange: halo transport 'ipc' (TARGETDP_HALO=ipc.*use TARGETDP_HALO=auto" "$np" --steps 2
 done
-TARGETDP_HALO=foo refused "unknown halo transport" "TARGETDP_HALO=foo: must be auto, staged, direct or ipc" 2 --steps 2
+TARGETDP_HALO=foo refused "unknown halo transport" "TARGETDP_HALO=foo: must be auto, staged, direct, ipc or nccl" 2 --steps 2
 refused "output directory that does not exist" "cannot create" 1 --output "$tmp/no/such/dir"
 
 # ---------------------------------------------------------------- output
@@ -237,6 +268,29 @@ if lb 2 "$ref" sum --size 16x8x8 --steps 20 --print_every 0 --validate 0 --summa
   ok "summary CSV rows carry device, halo_path, pack/transfer/unpack ms and hidden_pct"
 else
   notok "summary CSV rows carry device, halo_path, pack/transfer/unpack ms and hidden_pct" "$tmp/rows.csv"
+fi
+
+# Issue 29: --breakdown appends one row per run: where an overlapped step's
+# time goes (device events); on the host the numbers are the host's, the
+# columns and their sanity are what is checked here.
+rm -f "$tmp/bdrow.csv"
+if TARGETDP_HALO=nccl lb 4 "$ref" bd --size 16x16x8 --decomposition 2,2,1 --steps 30 --print_every 0 \
+     --validate 0 --overlap 1 --breakdown "$tmp/bdrow.csv" && grep -q "^# breakdown of 27 overlapped steps" "$tmp/bd.log" &&
+   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            { n++; ok = $c["ranks"] == 4 && $c["px"] == 2 && $c["py"] == 2 && $c["pz"] == 1 &&
+              $c["halo_path"] == "nccl" && $c["ovl_steps"] == 27 && $c["interior_ms"] > 0 &&
+              $c["boundary_ms"] > 0 && $c["exchange_ms"] > 0 && $c["transfer_ms"] >= 0 &&
+              $c["step_ms"] > 0 && $c["seq_step_ms"] > 0 }
+            END { exit !(ok && n == 1) }' "$tmp/bdrow.csv"; then
+  ok "breakdown CSV: one row of an overlapped run's device times (2x2x1, nccl)"
+else
+  notok "breakdown CSV: one row of an overlapped run's device times (2x2x1, nccl)" "$tmp/bd.log"
+fi
+if ! lb 1 "$ref" bd0 --size 8x8x8 --steps 2 --overlap 0 --breakdown "$tmp/bd0.csv" &&
+   grep -q "breakdown times the overlapped steps: it needs overlap 1" "$tmp/bd0.log"; then
+  ok "breakdown with overlap 0 refused"
+else
+  notok "breakdown with overlap 0 refused" "$tmp/bd0.log"
 fi
 
 # Issue 11: one rank's exchange is periodic copies onto itself, queued as

@@ -260,7 +260,7 @@ fi
 
 # ---------------------------------------------------------------- device scripts (issue 27)
 # They need GPUs; here they must parse, and the CPU rehearsal of the
-# multi-GPU section (LB_SMOKE=1: the default C build, 2 and 4 ranks on the
+# multi-GPU section (LB_SMOKE=1: the default C build, 2 ranks on the
 # host standing in for GPUs) must run the shear wave and compare the
 # checkpoints bitwise.
 for s in scripts/run_multigpu.sh apps/lb/run_device.sh apps/milc/run_device.sh tests/run_device.sh; do

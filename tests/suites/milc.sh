@@ -167,8 +167,8 @@ for v in "events fused" "sync classic" "events classic" "sync fused" "events ahe
   fi
 done
 [ "$variants_ok" = 1 ] && ok "--timing events|sync x --cg fused|classic|ahead: the same solution, bitwise"
-# On 4 ranks too (the sums through targetExactAllreduce; --cg ahead is
-# fused there): bitwise the 1-rank solution.
+# On 4 ranks too (the sums exact, issue 25; --cg ahead with the sums on
+# the target, issue 29): bitwise the 1-rank solution.
 for v in classic ahead; do
   if OMP_NUM_THREADS=1 timeout -k 5 60 mpirun --oversubscribe -np 4 "$ref/milc" "${solve[@]}" \
        --cg "$v" --decomposition 2,1,1,2 --save "$tmp/v4-$v.bin" >"$tmp/v4-$v.log" 2>&1 &&
@@ -178,8 +178,83 @@ for v in classic ahead; do
     notok "--cg $v on 4 ranks: bitwise the 1-rank solution" "$tmp/v4-$v.log"
   fi
 done
-# --cg ahead on 2 ranks is --cg fused (the sums go through MPI); single
-# precision with its restarts: the same solution as classic, bitwise
+# Issue 29: several ranks with the sums kept on the target (the device
+# communicator combines the exact sums' 64-bit digits; on the host its MPI
+# path) and the halo queued (transport nccl: MPI standing in for NCCL):
+# --cg fused (alpha formed on the target, one sum read per iteration) and
+# --cg ahead (no host round trip) give bitwise the solution of --cg classic
+# on 1 rank (the sums are exact: any split, the same bits); the log says
+# where the sums were combined. 2 ranks (1,1,1,2), 4 ranks (1,1,1,4 and
+# 1,1,2,2: the issue's splits of a 4-D lattice).
+solve4=(--size 4,4,4,8 --mass 0.5 --tol 1e-13 --seed 3 --print_every 0)
+milc "$ref" ds-ref "${solve4[@]}" --cg classic --save "$tmp/ds-ref.bin"
+for run in "2 1,1,1,2" "4 1,1,1,4" "4 1,1,2,2"; do
+  set -- $run
+  for t in direct nccl; do
+    ds_ok=1
+    for cg in classic fused ahead; do
+      out=ds-$1-${2//,/}-$t-$cg
+      if ! TARGETDP_HALO=$t OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1 timeout -k 5 60 \
+           mpirun --oversubscribe -np "$1" "$ref/milc" "${solve4[@]}" --decomposition "$2" --cg "$cg" \
+           --save "$tmp/$out.bin" >"$tmp/$out.log" 2>&1 ||
+         ! cmp -s "$tmp/ds-ref.bin" "$tmp/$out.bin" ||
+         ! grep -q "^# global sums: $([ $cg = classic ] && echo host || echo device).*halo transport: $t" "$tmp/$out.log"; then
+        ds_ok=0
+        notok "$1 ranks ($2), halo $t, --cg $cg: bitwise classic's solution on 1 rank" "$tmp/$out.log"
+      fi
+    done
+    [ "$ds_ok" = 1 ] && ok "$1 ranks ($2), halo $t: --cg classic, and fused and ahead with the sums on the target: bitwise classic's solution on 1 rank"
+  done
+done
+# --cg merged (Chronopoulos & Gear: one global sum an iteration): not the
+# others' bits, but the same iterations (+-1) and the solution of classic to
+# 1e-12 (cond(M) tol), and on 2 (1,1,1,2) and 4 ranks (1,1,2,2) bitwise its
+# own on 1 rank; in single precision with restarts it converges; the
+# iteration limit is kept (7).
+mg_ok=1
+for run in "1 1,1,1,1" "2 1,1,1,2" "4 1,1,2,2"; do
+  set -- $run
+  out=mg-$1
+  if ! TARGETDP_HALO=nccl OMP_NUM_THREADS=1 timeout -k 5 60 mpirun --oversubscribe -np "$1" "$ref/milc" \
+       "${solve4[@]}" --decomposition "$2" --cg merged --save "$tmp/$out.bin" >"$tmp/$out.log" 2>&1 ||
+     ! "$ref/milccheck" --compare "$tmp/ds-ref.bin" "$tmp/$out.bin" 1e-12 >/dev/null 2>&1 ||
+     { [ "$1" != 1 ] && ! cmp -s "$tmp/mg-1.bin" "$tmp/$out.bin"; } ||
+     ! awk -v a="$(iters ds-ref | cut -d' ' -f2)" -v b="$(iters "$out" | cut -d' ' -f2)" \
+         'BEGIN { exit !(b >= a - 1 && b <= a + 1 && b > 0) }'; then
+    mg_ok=0
+    notok "--cg merged on $1 ranks ($2): classic's iterations +-1 and solution to 1e-12, 1 rank's bitwise" "$tmp/$out.log"
+  fi
+done
+[ "$mg_ok" = 1 ] && ok "--cg merged (one global sum an iteration) on 1, 2, 4 ranks: classic's iterations and solution to 1e-12, bitwise the same on any rank count"
+milc "$ref" mg-s --size 4,4,6,8 --precision single --mass 0.2 --tol 1e-6 --print_every 0 --cg merged
+s1=$?
+milc "$ref" mg-7 --size 4 --maxiter 7 --print_every 0 --cg merged
+s7=$?
+if [ "$s1" -eq 0 ] && grep -q "^CG converged: .* restarts [1-9]" "$tmp/mg-s.log" &&
+   [ "$s7" -eq 1 ] && grep -q "^CG NOT converged: iterations 7," "$tmp/mg-7.log"; then
+  ok "--cg merged: single precision with restarts converges; the iteration limit is kept"
+else
+  notok "--cg merged: single precision with restarts converges; the iteration limit is kept" "$tmp/mg-s.log"
+fi
+
+# --breakdown: one row per solve, where an iteration's time goes
+rm -f "$tmp/bd.csv"
+if TARGETDP_HALO=nccl OMP_NUM_THREADS=1 timeout -k 5 60 mpirun --oversubscribe -np 2 "$ref/milc" \
+     "${solve4[@]}" --decomposition 1,1,1,2 --runs events:ahead,events:fused --breakdown "$tmp/bd.csv" \
+     >"$tmp/bd.log" 2>&1 && [ "$(grep -c "^# breakdown per iteration" "$tmp/bd.log")" = 2 ] &&
+   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            { n++; if (!($c["ranks"] == 2 && $c["pt"] == 2 && $c["local"] == "4x4x4x4" &&
+                         $c["iterations"] > 0 && $c["us_per_iter"] > 0 && $c["dslash_us"] > 0 &&
+                         $c["reduce_us"] > 0 && $c["exch_us"] > 0 && $c["halo_path"] == "nccl" &&
+                         $c["cg"] == (n == 1 ? "ahead" : "fused"))) bad = 1 }
+            END { exit !(n == 2 && !bad) }' "$tmp/bd.csv"; then
+  ok "--breakdown: a row per solve (ahead, fused), D, vector kernels, sums and exchange per iteration"
+else
+  notok "--breakdown: a row per solve (ahead, fused), D, vector kernels, sums and exchange per iteration" "$tmp/bd.log"
+fi
+
+# --cg ahead on 1 rank; single precision with its restarts: the same
+# solution as classic, bitwise
 if milc "$ref" ahead-s --size 4,4,6,8 --precision single --mass 0.2 --tol 1e-6 --print_every 0 \
      --cg ahead --save "$tmp/ahead-s.bin" && grep -q "restarts [1-9]" "$tmp/ahead-s.log" &&
    milc "$ref" classic-s --size 4,4,6,8 --precision single --mass 0.2 --tol 1e-6 --print_every 0 \
@@ -294,7 +369,7 @@ refused "decomposition into odd local extents" "does not split into 4 even local
 refused "ranks that divide no extent into even blocks" "cannot be split evenly over 3 MPI ranks" 3 \
   --size 4,4,4,4
 refused "unknown timing" "timing must be events or sync" 1 --timing gpu
-refused "unknown cg variant" "cg must be fused, classic or ahead" 1 --cg fast
+refused "unknown cg variant" "cg must be fused, classic, ahead or merged" 1 --cg fast
 refused "malformed runs" "runs must be 1 to 32 items" 1 --runs events
 
 if [ -f "$tmp/g.bin" ]; then

@@ -138,11 +138,17 @@ refused "--save and --save_gauge to one file" "name the same file" "${small[@]}"
 refused "--save onto the --gauge_file it reads" "name the same file" "${small[@]}" \
   --gauge_file "$tmp/g.bin" --save "$tmp/g.bin"
 refused "--inject_nan 2" "inject_nan must be 0 or 1" --inject_nan 2
-milc 2 ahead "${small[@]}" --cg ahead
-if [ "$rc" -eq 0 ] && grep -q "^# --cg ahead needs one rank: fused on 2 ranks" "$tmp/ahead.log"; then
-  ok "--cg ahead on 2 ranks says it runs fused"
+milc 2 ahead "${small[@]}" --cg ahead --sums host
+if [ "$rc" -eq 0 ] && grep -q "^# global sums: host MPI_Allreduce; .*--cg ahead needs the sums on the target: ran as fused" "$tmp/ahead.log"; then
+  ok "--cg ahead on 2 ranks with the sums through the host says it runs fused"
 else
-  notok "--cg ahead on 2 ranks says it runs fused (rc $rc)" "$tmp/ahead.log"
+  notok "--cg ahead on 2 ranks with the sums through the host says it runs fused (rc $rc)" "$tmp/ahead.log"
+fi
+milc 2 ahead2 "${small[@]}" --cg ahead
+if [ "$rc" -eq 0 ] && grep -q "^# global sums: device (" "$tmp/ahead2.log" && ! grep -q "ran as fused" "$tmp/ahead2.log"; then
+  ok "--cg ahead on 2 ranks keeps the sums on the target and runs ahead (says so)"
+else
+  notok "--cg ahead on 2 ranks keeps the sums on the target and runs ahead (says so) (rc $rc)" "$tmp/ahead2.log"
 fi
 
 # ---------------------------------------------------------------- breakdown

@@ -1,0 +1,657 @@
+/*
+ * targetDP_devcomm.c -- the device communicator (targetDP_devcomm.h,
+ * docs/devcomm.md): NCCL on the target buffers where the build found it
+ * (TDP_HAVE_NCCL, CUDA only), MPI through the host otherwise. Written on
+ * the public targetDP API (streams, copies) as the halo module is; the
+ * one build switch is whether NCCL is there.
+ *
+ * Why: a CG iteration at 24^4 per GPU is 0.21 ms on one H100, and each
+ * global sum read by the host (copy, synchronise, MPI_Allreduce, launch
+ * again) left the GPU idle for tens of microseconds; an LB step on two
+ * GPUs waited 0.38 ms for an exchange whose faces moved in 0.08 ms, the
+ * host synchronising after each phase (issue 29). Queued on the stream,
+ * the sums and the faces follow the kernels with no host in between.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TDP_LIBRARY_ 1 /* a library source: no -fopenmp mark (targetDP.h) */
+#include "targetDP_devcomm.h"
+
+#if defined(TDP_HAVE_NCCL) && defined(__CUDACC__)
+#include <nccl.h>
+#define DC_NCCL 1
+#else
+#define DC_NCCL 0
+#endif
+
+/* Small sums by IPC (TARGETDP_DEVSUM=ipc, opt-in): every rank of a node
+ * maps every other's "box" of slots (CUDA IPC) and one kernel of one block
+ * writes its partial sums into every box, raises its flag there (an epoch
+ * counter, the same on every rank: every rank sums in the same order) and
+ * waits for every rank's flag in its own box, then adds the partials in
+ * rank order: the same bits on every rank, and no NCCL kernel's set-up for
+ * one double. Two banks of slots by the epoch's parity: a rank one sum
+ * ahead writes the other bank while a slower one still reads this one. */
+#define DC_MAXR 8
+#define DC_SLOTS 160 /* two exact sums (2 x 72 words) */
+#define DC_VAL(b, q, i) ((((b) * DC_MAXR) + (q)) * DC_SLOTS + (i))
+#define DC_FLAG(q) (2 * DC_MAXR * DC_SLOTS + (q))
+#define DC_BOX_WORDS (2 * DC_MAXR * DC_SLOTS + DC_MAXR)
+typedef struct {
+  unsigned long long *box[DC_MAXR];
+} dcPeers;
+
+/* A message of the MPI path's group, sent when the group ends. */
+typedef struct {
+  int send;
+  void *buf;
+  size_t bytes;
+  int peer;
+} dcOp;
+
+struct targetDevComm_ {
+  MPI_Comm comm; /* a duplicate of the caller's: its own tag space */
+  int rank, nranks;
+  targetDevCommPath_t path;
+  int refs;
+  int host_target; /* C backend: target memory is host memory */
+#if DC_NCCL
+  ncclComm_t nccl;
+#endif
+  targetStream_t dflt; /* NCCL: stands for TARGET_STREAM_DEFAULT (a blocking stream) */
+  int in_group;
+  dcOp *ops;
+  int nops, maxops;
+  long *nsent, *nrecvd; /* MPI path: messages so far to and from each rank (the tags) */
+  void *host;           /* MPI path on a GPU: the host copy of a sum */
+  size_t nhost;
+  char desc[200];
+  char err[320];
+  targetDevComm *next; /* the live communicators, shared by congruent groups */
+  /* TARGETDP_DEVSUM=ipc: this rank's box, every rank's mapping, the epoch */
+  int ipcsum;
+  unsigned long long *box;
+  dcPeers peers;
+  void *opened[DC_MAXR];
+  int *t_err;
+  unsigned long long epoch;
+};
+
+static targetDevComm *registry = NULL;
+
+const char *targetDevCommError(const targetDevComm *dc) { return dc ? dc->err : "no device communicator"; }
+targetDevCommPath_t targetDevCommPath(const targetDevComm *dc) { return dc->path; }
+const char *targetDevCommDescribe(const targetDevComm *dc) { return dc->desc; }
+int targetDevCommCanMessage(const targetDevComm *dc) {
+  return dc && (dc->path == TARGET_DEVCOMM_NCCL || dc->host_target);
+}
+
+static int fail(targetDevComm *dc, const char *fmt, const char *a, const char *b) {
+  snprintf(dc->err, sizeof(dc->err), fmt, a, b);
+  return -1;
+}
+
+/* Every rank learns the reason of the lowest rank that failed (ok == 0),
+ * in why; returns 1 when every rank is ok. */
+static int agree(MPI_Comm comm, int rank, int nranks, int ok, char *why, size_t len) {
+  int first = ok ? nranks : rank, lowest = nranks;
+  MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, comm);
+  if (lowest == nranks) return 1;
+  char buf[200];
+  snprintf(buf, sizeof(buf), "%s", why);
+  MPI_Bcast(buf, (int) sizeof(buf), MPI_CHAR, lowest, comm);
+  buf[sizeof(buf) - 1] = '\0';
+  snprintf(why, len, "%s", buf);
+  return 0;
+}
+
+#if DC_NCCL
+static const char *nccl_msg(ncclComm_t c, ncclResult_t r, char *buf, size_t len) {
+  const char *last = c ? ncclGetLastError(c) : NULL;
+  snprintf(buf, len, "%s%s%s", ncclGetErrorString(r), last && *last ? ": " : "",
+           last && *last ? last : "");
+  return buf;
+}
+
+/* No two ranks of a node on one GPU (NCCL refuses that, and on some
+ * ranks only): checked here with MPI first. */
+static int gpus_distinct(targetDevComm *dc, char *why, size_t len) {
+  MPI_Comm node;
+  MPI_Comm_split_type(dc->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int n = 1, me = 0, dev = targetDeviceId(), ok = 1;
+  MPI_Comm_size(node, &n);
+  MPI_Comm_rank(node, &me);
+  int *all = (int *) malloc(sizeof(int) * n);
+  if (!all) {
+    MPI_Comm_free(&node);
+    snprintf(why, len, "no host memory");
+    return 0;
+  }
+  MPI_Allgather(&dev, 1, MPI_INT, all, 1, MPI_INT, node);
+  for (int i = 0; i < n && ok; i++)
+    if (i != me && all[i] == dev) {
+      snprintf(why, len, "ranks of a node share GPU %d (NCCL needs one GPU per rank)", dev);
+      ok = 0;
+    }
+  free(all);
+  MPI_Comm_free(&node);
+  return ok;
+}
+
+/* NCCL's communicator and a test sum of every rank's number, as a double
+ * and as a 64-bit integer (which also connects the ring before the first
+ * timed use). 1 on success; why says what failed. */
+static int nccl_setup(targetDevComm *dc, char *why, size_t len) {
+  ncclUniqueId id;
+  memset(&id, 0, sizeof(id));
+  int ok = 1;
+  char msg[160];
+  if (dc->rank == 0) {
+    ncclResult_t r = ncclGetUniqueId(&id);
+    if (r != ncclSuccess) {
+      snprintf(why, len, "ncclGetUniqueId: %s", nccl_msg(NULL, r, msg, sizeof(msg)));
+      ok = 0;
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, dc->comm);
+  if (!ok) return agree(dc->comm, dc->rank, dc->nranks, dc->rank ? 1 : 0, why, len);
+  MPI_Bcast(&id, (int) sizeof(id), MPI_BYTE, 0, dc->comm);
+  ncclResult_t r = ncclCommInitRank(&dc->nccl, dc->nranks, id, dc->rank);
+  if (r != ncclSuccess) {
+    snprintf(why, len, "ncclCommInitRank on rank %d: %s", dc->rank, nccl_msg(NULL, r, msg, sizeof(msg)));
+    dc->nccl = NULL;
+    ok = 0;
+  }
+  if (!agree(dc->comm, dc->rank, dc->nranks, ok, why, len)) return 0;
+  /* the test sum */
+  double *t = NULL;
+  targetStream_t s = NULL;
+  double h[2] = {(double) (dc->rank + 1), 0.0};
+  long long hl = dc->rank + 1;
+  memcpy(&h[1], &hl, sizeof(hl));
+  void *native = NULL;
+  if (targetMalloc(&t, 2 * sizeof(double)) != TARGET_SUCCESS ||
+      targetStreamCreate(&s) != TARGET_SUCCESS ||
+      copyToTarget(t, h, sizeof(h)) != TARGET_SUCCESS ||
+      tdpStreamNative(s, &native, __FILE__, __LINE__) != TARGET_SUCCESS) {
+    snprintf(why, len, "test sum on rank %d: %s", dc->rank, targetLastErrorString());
+    ok = 0;
+  }
+  if (ok) {
+    r = ncclGroupStart();
+    if (r == ncclSuccess) r = ncclAllReduce(t, t, 1, ncclDouble, ncclSum, dc->nccl, (cudaStream_t) native);
+    if (r == ncclSuccess) r = ncclAllReduce(t + 1, t + 1, 1, ncclInt64, ncclSum, dc->nccl, (cudaStream_t) native);
+    ncclResult_t r2 = ncclGroupEnd();
+    if (r == ncclSuccess) r = r2;
+    if (r != ncclSuccess) {
+      snprintf(why, len, "test sum on rank %d: ncclAllReduce: %s", dc->rank, nccl_msg(dc->nccl, r, msg, sizeof(msg)));
+      ok = 0;
+    }
+  }
+  if (ok && (targetStreamSynchronize(s) != TARGET_SUCCESS || copyFromTarget(h, t, sizeof(h)) != TARGET_SUCCESS)) {
+    snprintf(why, len, "test sum on rank %d: %s", dc->rank, targetLastErrorString());
+    ok = 0;
+  }
+  if (ok) {
+    const long long want = (long long) dc->nranks * (dc->nranks + 1) / 2;
+    memcpy(&hl, &h[1], sizeof(hl));
+    if (h[0] != (double) want || hl != want) {
+      snprintf(why, len, "test sum on rank %d: %g and %lld, not %lld", dc->rank, h[0], hl, want);
+      ok = 0;
+    }
+  }
+  if (s) targetStreamDestroy(s);
+  targetFree(t);
+  return agree(dc->comm, dc->rank, dc->nranks, ok, why, len);
+}
+#endif
+
+#if DC_NCCL /* with NCCL only: the IPC sums stand beside it */
+/* The sum of n <= DC_SLOTS values (doubles, or 64-bit integers) at buf
+ * over the ranks, in place. limit: clock cycles to wait for the others at
+ * most; then *err = 1 and, with trap, the kernel traps (the context's
+ * error stops the program at its next call: never a wrong sum). */
+__global__ void dcIpcSum(unsigned long long *buf, int n, int is_double, unsigned long long epoch,
+                         dcPeers peers, int rank, int nranks, long long limit, int *err, int trap) {
+  const int t = threadIdx.x, b = (int) (epoch & 1);
+  volatile unsigned long long *mine = peers.box[rank];
+  __shared__ int late;
+  if (t == 0) late = 0;
+  for (int i = t; i < n; i += blockDim.x) {
+    const unsigned long long v = buf[i];
+    for (int q = 0; q < nranks; q++) ((volatile unsigned long long *) peers.box[q])[DC_VAL(b, rank, i)] = v;
+  }
+  __threadfence_system(); /* the values before the flags, for every reader */
+  __syncthreads();
+  if (t == 0) {
+    for (int q = 0; q < nranks; q++) ((volatile unsigned long long *) peers.box[q])[DC_FLAG(rank)] = epoch;
+    const long long t0 = clock64();
+    for (int q = 0; q < nranks && !late; q++)
+      while (mine[DC_FLAG(q)] < epoch)
+        if (clock64() - t0 > limit) {
+          late = 1;
+          *err = 1;
+          if (trap) __trap();
+          break;
+        }
+  }
+  __syncthreads();
+  __threadfence_system(); /* the flags seen: the values are there */
+  for (int i = t; i < n && !late; i += blockDim.x) {
+    if (is_double) {
+      double sum = 0.0;
+      for (int q = 0; q < nranks; q++) sum += __longlong_as_double((long long) mine[DC_VAL(b, q, i)]);
+      buf[i] = (unsigned long long) __double_as_longlong(sum);
+    } else {
+      long long sum = 0;
+      for (int q = 0; q < nranks; q++) sum += (long long) mine[DC_VAL(b, q, i)];
+      buf[i] = (unsigned long long) sum;
+    }
+  }
+}
+
+static int ipc_sum(targetDevComm *dc, void *t_buf, long count, int is_double, cudaStream_t s,
+                   long long limit, int trap) {
+  dcIpcSum<<<1, 128, 0, s>>>((unsigned long long *) t_buf, (int) count, is_double, ++dc->epoch,
+                            dc->peers, dc->rank, dc->nranks, limit, dc->t_err, trap);
+  const cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) return 0;
+  return fail(dc, "the IPC sum kernel: %s%s", cudaGetErrorString(e), "");
+}
+
+/* TARGETDP_DEVSUM=ipc: the boxes mapped, and a test (three sums, a short
+ * wait limit, no trap). 1 when every rank may use it; why otherwise. */
+static int ipc_setup(targetDevComm *dc, char *why, size_t len) {
+  MPI_Comm node;
+  MPI_Comm_split_type(dc->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int n = 0;
+  MPI_Comm_size(node, &n);
+  MPI_Comm_free(&node);
+  int ok = n == dc->nranks && dc->nranks <= DC_MAXR && targetIpcAvailable();
+  if (!ok) snprintf(why, len, "IPC sums need every rank on one node (at most %d) and CUDA IPC", DC_MAXR);
+  if (!agree(dc->comm, dc->rank, dc->nranks, ok, why, len)) return 0;
+  targetIpcHandle_t mine, *all = (targetIpcHandle_t *) malloc(sizeof(mine) * dc->nranks);
+  ok = all && targetCalloc(&dc->box, DC_BOX_WORDS * sizeof(unsigned long long)) == TARGET_SUCCESS &&
+       targetCalloc(&dc->t_err, sizeof(int)) == TARGET_SUCCESS &&
+       targetIpcGetHandle(&mine, dc->box) == TARGET_SUCCESS;
+  if (!ok) snprintf(why, len, "IPC sums on rank %d: %s", dc->rank, targetLastErrorString());
+  if (!agree(dc->comm, dc->rank, dc->nranks, ok, why, len)) {
+    free(all);
+    return 0;
+  }
+  MPI_Allgather(&mine, (int) sizeof(mine), MPI_BYTE, all, (int) sizeof(mine), MPI_BYTE, dc->comm);
+  for (int q = 0; q < dc->nranks && ok; q++) {
+    void *p = NULL;
+    if (q == dc->rank) p = dc->box;
+    else if (targetIpcOpenHandle(&p, &all[q]) == TARGET_SUCCESS) dc->opened[q] = p;
+    else {
+      snprintf(why, len, "IPC sums on rank %d: %s", dc->rank, targetLastErrorString());
+      ok = 0;
+    }
+    dc->peers.box[q] = (unsigned long long *) p;
+  }
+  free(all);
+  if (!agree(dc->comm, dc->rank, dc->nranks, ok, why, len)) return 0;
+  /* the test: three sums (both banks, then the first again), 2 s at most */
+  double h[3] = {dc->rank + 1.0, 0.5 * dc->rank, 0.0};
+  long long hl = (1LL << 50) + dc->rank;
+  double *t = NULL;
+  void *native = NULL;
+  ok = targetMalloc(&t, 4 * sizeof(double)) == TARGET_SUCCESS &&
+       tdpStreamNative(dc->dflt, &native, __FILE__, __LINE__) == TARGET_SUCCESS;
+  for (int k = 0; k < 3 && ok; k++) {
+    memcpy(&h[2], &hl, sizeof(hl));
+    ok = copyToTarget(t, h, sizeof(h)) == TARGET_SUCCESS &&
+         ipc_sum(dc, t, 2, 1, (cudaStream_t) native, 4000000000LL, 0) == 0 &&
+         ipc_sum(dc, t + 2, 1, 0, (cudaStream_t) native, 4000000000LL, 0) == 0 &&
+         targetStreamSynchronize(dc->dflt) == TARGET_SUCCESS;
+    int e = 0;
+    double r[3];
+    if (ok) ok = copyFromTarget(r, t, sizeof(r)) == TARGET_SUCCESS &&
+                 copyFromTarget(&e, dc->t_err, sizeof(int)) == TARGET_SUCCESS;
+    long long rl = 0;
+    if (ok) memcpy(&rl, &r[2], sizeof(rl));
+    const double n1 = dc->nranks;
+    if (ok && (e || r[0] != n1 * (n1 + 1) / 2 || r[1] != 0.25 * n1 * (n1 - 1) ||
+               rl != (1LL << 50) * dc->nranks + (long long) dc->nranks * (dc->nranks - 1) / 2)) {
+      snprintf(why, len, "IPC sums on rank %d: the test sum %s", dc->rank,
+               e ? "waited too long for the other ranks" : "is wrong");
+      ok = 0;
+    }
+  }
+  targetFree(t);
+  /* and every slot: DC_SLOTS 64-bit integers, both banks */
+  long long *hw = (long long *) malloc(DC_SLOTS * sizeof(long long)), *tw = NULL;
+  ok = ok && hw && targetMalloc(&tw, DC_SLOTS * sizeof(long long)) == TARGET_SUCCESS;
+  for (int k = 0; k < 2 && ok; k++) {
+    for (int i = 0; i < DC_SLOTS; i++) hw[i] = (long long) i * 1000 + dc->rank - k;
+    ok = copyToTarget(tw, hw, DC_SLOTS * sizeof(long long)) == TARGET_SUCCESS &&
+         ipc_sum(dc, tw, DC_SLOTS, 0, (cudaStream_t) native, 4000000000LL, 0) == 0 &&
+         targetStreamSynchronize(dc->dflt) == TARGET_SUCCESS &&
+         copyFromTarget(hw, tw, DC_SLOTS * sizeof(long long)) == TARGET_SUCCESS;
+    int e = 0;
+    if (ok) ok = copyFromTarget(&e, dc->t_err, sizeof(int)) == TARGET_SUCCESS;
+    const long long nr = dc->nranks, base = nr * (nr - 1) / 2 - nr * k;
+    for (int i = 0; i < DC_SLOTS && ok; i++)
+      if (e || hw[i] != (long long) i * 1000 * nr + base) {
+        snprintf(why, len, "IPC sums on rank %d: the %d-word test sum %s", dc->rank, DC_SLOTS,
+                 e ? "waited too long for the other ranks" : "is wrong");
+        ok = 0;
+      }
+  }
+  if (tw) targetFree(tw);
+  free(hw);
+  return agree(dc->comm, dc->rank, dc->nranks, ok, why, len);
+}
+#endif
+
+static void destroy(targetDevComm *dc) {
+#if DC_NCCL
+  if (dc->box) { /* every mapping closed before any box is freed (CUDA's rule) */
+    for (int q = 0; q < DC_MAXR; q++)
+      if (dc->opened[q]) targetIpcCloseHandle(dc->opened[q]);
+    if (dc->comm != MPI_COMM_NULL) MPI_Barrier(dc->comm);
+  }
+  targetFree(dc->box);
+  targetFree(dc->t_err);
+#endif
+#if DC_NCCL
+  if (dc->nccl) ncclCommDestroy(dc->nccl);
+  dc->nccl = NULL;
+#endif
+  if (dc->dflt) targetStreamDestroy(dc->dflt);
+  free(dc->ops);
+  free(dc->nsent);
+  free(dc->nrecvd);
+  free(dc->host);
+  if (dc->comm != MPI_COMM_NULL) MPI_Comm_free(&dc->comm);
+  free(dc);
+}
+
+int targetDevCommCreate(MPI_Comm comm, targetDevComm **out, char *err, size_t errlen) {
+  if (!out) {
+    snprintf(err, errlen, "targetDevCommCreate: NULL result pointer");
+    return -1;
+  }
+  *out = NULL;
+  int rank = 0, nranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &nranks);
+  /* a live one of the same ranks in the same order: shared */
+  targetDevComm *found = NULL;
+  for (targetDevComm *r = registry; r && !found; r = r->next) {
+    int res = MPI_UNEQUAL;
+    MPI_Comm_compare(comm, r->comm, &res);
+    if (res == MPI_IDENT || res == MPI_CONGRUENT) found = r;
+  }
+  int have = found != NULL, all = 0;
+  MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, comm);
+  if (all) {
+    found->refs++;
+    *out = found;
+    return 0;
+  }
+  const char *env = getenv("TARGETDP_DEVCOMM");
+  int want_nccl = 0, force_nccl = 0, bad_env = 0;
+  if (!env || !*env || strcmp(env, "auto") == 0) want_nccl = 1;
+  else if (strcmp(env, "nccl") == 0) want_nccl = force_nccl = 1;
+  else if (strcmp(env, "mpi") != 0) bad_env = 1;
+  char why[200] = "";
+  if (bad_env) snprintf(why, sizeof(why), "TARGETDP_DEVCOMM=%s: must be auto, mpi or nccl", env);
+  targetDevComm *dc = bad_env ? NULL : (targetDevComm *) calloc(1, sizeof(targetDevComm));
+  if (!bad_env && !dc) snprintf(why, sizeof(why), "no host memory");
+  if (!agree(comm, rank, nranks, dc != NULL, why, sizeof(why))) {
+    free(dc);
+    snprintf(err, errlen, "%s", why);
+    return -1;
+  }
+  MPI_Comm_dup(comm, &dc->comm);
+  dc->rank = rank;
+  dc->nranks = nranks;
+  dc->refs = 1;
+  dc->host_target = targetDeviceId() < 0;
+  dc->path = TARGET_DEVCOMM_MPI;
+  dc->nsent = (long *) calloc((size_t) nranks, sizeof(long));
+  dc->nrecvd = (long *) calloc((size_t) nranks, sizeof(long));
+  int ok = dc->nsent && dc->nrecvd;
+  if (!ok) snprintf(why, sizeof(why), "no host memory");
+  if (!agree(dc->comm, rank, nranks, ok, why, sizeof(why))) {
+    destroy(dc);
+    snprintf(err, errlen, "%s", why);
+    return -1;
+  }
+  /* Why not NCCL (the same on every rank: build, backend, environment) */
+  if (!want_nccl) snprintf(why, sizeof(why), "TARGETDP_DEVCOMM=mpi");
+  else if (!DC_NCCL && dc->host_target) snprintf(why, sizeof(why), "C backend: target memory is host memory");
+  else if (!DC_NCCL) snprintf(why, sizeof(why), "NCCL not built in (make TARGET=cuda found no nccl.h and libnccl, or NCCL=0)");
+  else if (nranks == 1 && !force_nccl) snprintf(why, sizeof(why), "one rank: nothing to send");
+#if DC_NCCL
+  else {
+    ok = gpus_distinct(dc, why, sizeof(why));
+    if (agree(dc->comm, rank, nranks, ok, why, sizeof(why)) && nccl_setup(dc, why, sizeof(why))) {
+      dc->path = TARGET_DEVCOMM_NCCL;
+      int v = 0;
+      ncclGetVersion(&v);
+      snprintf(dc->desc, sizeof(dc->desc), "nccl %d.%d.%d", v / 10000, (v / 100) % 100, v % 100);
+      if (targetStreamCreate(&dc->dflt) != TARGET_SUCCESS) {
+        snprintf(why, sizeof(why), "no stream: %s", targetLastErrorString());
+        ok = 0;
+      }
+      if (!agree(dc->comm, rank, nranks, ok, why, sizeof(why))) {
+        destroy(dc);
+        snprintf(err, errlen, "%s", why);
+        return -1;
+      }
+      /* opt-in: small sums by one kernel over IPC-mapped slots */
+      const char *ds = getenv("TARGETDP_DEVSUM");
+      if (ds && strcmp(ds, "ipc") == 0) {
+        char w[200] = "";
+        dc->ipcsum = ipc_setup(dc, w, sizeof(w));
+        size_t l = strlen(dc->desc);
+        snprintf(dc->desc + l, sizeof(dc->desc) - l, "%s%s", dc->ipcsum ? ", small sums by IPC" : ", IPC sums refused: ", dc->ipcsum ? "" : w);
+      } else if (ds && *ds && strcmp(ds, "nccl") != 0) {
+        snprintf(err, errlen, "TARGETDP_DEVSUM=%s: must be nccl or ipc", ds);
+        destroy(dc);
+        return -1;
+      }
+    } else if (dc->nccl) { /* set up here, failed elsewhere (the test sum) */
+      ncclCommAbort(dc->nccl);
+      dc->nccl = NULL;
+    }
+  }
+#endif
+  if (dc->path != TARGET_DEVCOMM_NCCL) {
+    if (force_nccl) {
+      snprintf(err, errlen, "TARGETDP_DEVCOMM=nccl: NCCL is not available: %s", why);
+      destroy(dc);
+      return -1;
+    }
+    snprintf(dc->desc, sizeof(dc->desc), "mpi (%s)", why);
+  }
+  if (rank == 0 && !getenv("TARGETDP_QUIET"))
+    fprintf(stderr, "targetDP_devcomm: %d rank%s, path %s\n", nranks, nranks == 1 ? "" : "s",
+            dc->desc);
+  dc->next = registry;
+  registry = dc;
+  *out = dc;
+  return 0;
+}
+
+void targetDevCommFree(targetDevComm *dc) {
+  if (!dc || --dc->refs > 0) return;
+  for (targetDevComm **p = &registry; *p; p = &(*p)->next)
+    if (*p == dc) {
+      *p = dc->next;
+      break;
+    }
+  destroy(dc);
+}
+
+#if DC_NCCL
+/* The native stream for NCCL; the default stream is stood in for by a
+ * blocking stream of our own (ordered with it both ways). */
+static int nccl_stream(targetDevComm *dc, targetStream_t s, cudaStream_t *native) {
+  void *p = NULL;
+  if (tdpStreamNative(s ? s : dc->dflt, &p, __FILE__, __LINE__) != TARGET_SUCCESS)
+    return fail(dc, "%s%s", "not a live stream: ", targetLastErrorString());
+  *native = (cudaStream_t) p;
+  return 0;
+}
+
+static int nccl_check(targetDevComm *dc, ncclResult_t r, const char *what) {
+  char msg[200];
+  if (r == ncclSuccess) {
+    ncclResult_t a = ncclSuccess;
+    if (ncclCommGetAsyncError(dc->nccl, &a) == ncclSuccess && a != ncclSuccess && a != ncclInProgress)
+      r = a;
+  }
+  if (r == ncclSuccess) return 0;
+  return fail(dc, "%s: %s", what, nccl_msg(dc->nccl, r, msg, sizeof(msg)));
+}
+#endif
+
+int targetDevCommAllreduceSum(targetDevComm *dc, void *t_buf, long count, tdpType type,
+                              targetStream_t stream) {
+  if (!dc) return -1;
+  if (type != TDP_TYPE_DOUBLE && !(type == TDP_TYPE_LONG && sizeof(long) == 8))
+    return fail(dc, "%s%s", "targetDevCommAllreduceSum: type must be TDP_TYPE_DOUBLE or TDP_TYPE_LONG (64-bit)", "");
+  if (count < 0 || (count > 0 && !t_buf))
+    return fail(dc, "%s%s", "targetDevCommAllreduceSum: NULL buffer or negative count", "");
+  if (count == 0 || dc->nranks == 1) return 0; /* the sum of one rank is its own */
+  const size_t bytes = (size_t) count * 8;
+#if DC_NCCL
+  if (dc->path == TARGET_DEVCOMM_NCCL) {
+    cudaStream_t s;
+    if (nccl_stream(dc, stream, &s)) return -1;
+    if (dc->ipcsum && count <= DC_SLOTS) /* 20 s at most, then a trap: never a wrong sum */
+      return ipc_sum(dc, t_buf, count, type == TDP_TYPE_DOUBLE, s, 40000000000LL, 1);
+    return nccl_check(dc, ncclAllReduce(t_buf, t_buf, (size_t) count,
+                                        type == TDP_TYPE_DOUBLE ? ncclDouble : ncclInt64, ncclSum,
+                                        dc->nccl, s),
+                      "ncclAllReduce");
+  }
+#endif
+  if (targetStreamSynchronize(stream) != TARGET_SUCCESS)
+    return fail(dc, "%s%s", "targetDevCommAllreduceSum: the stream failed: ", targetLastErrorString());
+  MPI_Datatype mt = type == TDP_TYPE_DOUBLE ? MPI_DOUBLE : MPI_LONG;
+  if (dc->host_target) {
+    MPI_Allreduce(MPI_IN_PLACE, t_buf, (int) count, mt, MPI_SUM, dc->comm);
+    return 0;
+  }
+  if (dc->nhost < bytes) { /* a GPU without NCCL: through a host copy */
+    void *p = realloc(dc->host, bytes);
+    if (!p) return fail(dc, "%s%s", "targetDevCommAllreduceSum: no host memory", "");
+    dc->host = p;
+    dc->nhost = bytes;
+  }
+  if (copyFromTarget(dc->host, t_buf, bytes) != TARGET_SUCCESS)
+    return fail(dc, "%s%s", "targetDevCommAllreduceSum: ", targetLastErrorString());
+  MPI_Allreduce(MPI_IN_PLACE, dc->host, (int) count, mt, MPI_SUM, dc->comm);
+  if (copyToTarget(t_buf, dc->host, bytes) != TARGET_SUCCESS)
+    return fail(dc, "%s%s", "targetDevCommAllreduceSum: ", targetLastErrorString());
+  return 0;
+}
+
+/* ---------------------------------------------------------------- messages */
+
+int targetDevCommGroupStart(targetDevComm *dc) {
+  if (!dc) return -1;
+  if (dc->in_group) return fail(dc, "%s%s", "targetDevCommGroupStart: a group is open already", "");
+#if DC_NCCL
+  if (dc->path == TARGET_DEVCOMM_NCCL && nccl_check(dc, ncclGroupStart(), "ncclGroupStart")) return -1;
+#endif
+  dc->in_group = 1;
+  dc->nops = 0;
+  return 0;
+}
+
+static int message(targetDevComm *dc, int send, void *buf, size_t bytes, int peer,
+                   targetStream_t stream) {
+  if (!dc) return -1;
+  const char *what = send ? "targetDevCommSend" : "targetDevCommRecv";
+  if (peer < 0 || peer >= dc->nranks) {
+    char p[32];
+    snprintf(p, sizeof(p), "%d", peer);
+    return fail(dc, "%s: peer %s is not a rank of the communicator", what, p);
+  }
+  if (bytes > 0 && !buf) return fail(dc, "%s: NULL buffer%s", what, "");
+  if (!targetDevCommCanMessage(dc))
+    return fail(dc, "%s: not available on %s (messages need NCCL on a GPU)", what, dc->desc);
+  const int single = !dc->in_group;
+  if (single && targetDevCommGroupStart(dc)) return -1;
+  int rc = 0;
+#if DC_NCCL
+  if (dc->path == TARGET_DEVCOMM_NCCL) {
+    cudaStream_t s;
+    rc = nccl_stream(dc, stream, &s);
+    if (!rc && bytes > 0)
+      rc = nccl_check(dc, send ? ncclSend(buf, bytes, ncclUint8, peer, dc->nccl, s)
+                               : ncclRecv(buf, bytes, ncclUint8, peer, dc->nccl, s),
+                      send ? "ncclSend" : "ncclRecv");
+  }
+#endif
+  if (dc->path == TARGET_DEVCOMM_MPI && bytes > 0) {
+    (void) stream; /* the C backend: the stream's work is done when queued */
+    if (dc->nops == dc->maxops) {
+      int n = dc->maxops ? 2 * dc->maxops : 16;
+      dcOp *p = (dcOp *) realloc(dc->ops, (size_t) n * sizeof(dcOp));
+      if (!p) rc = fail(dc, "%s: no host memory%s", what, "");
+      else {
+        dc->ops = p;
+        dc->maxops = n;
+      }
+    }
+    if (!rc) dc->ops[dc->nops++] = (dcOp){send, buf, bytes, peer};
+  }
+  if (single) {
+    int rc2 = targetDevCommGroupEnd(dc);
+    if (!rc) rc = rc2;
+  }
+  return rc;
+}
+
+int targetDevCommSend(targetDevComm *dc, const void *t_buf, size_t bytes, int peer,
+                      targetStream_t stream) {
+  return message(dc, 1, (void *) t_buf, bytes, peer, stream);
+}
+int targetDevCommRecv(targetDevComm *dc, void *t_buf, size_t bytes, int peer,
+                      targetStream_t stream) {
+  return message(dc, 0, t_buf, bytes, peer, stream);
+}
+
+/* The MPI path: every message of the group posted, then all waited for.
+ * The k-th message from a rank to another carries tag k (mod 32000), so
+ * they match in the order queued, as NCCL's do. */
+int targetDevCommGroupEnd(targetDevComm *dc) {
+  if (!dc) return -1;
+  if (!dc->in_group) return fail(dc, "%s%s", "targetDevCommGroupEnd: no group is open", "");
+  dc->in_group = 0;
+#if DC_NCCL
+  if (dc->path == TARGET_DEVCOMM_NCCL) return nccl_check(dc, ncclGroupEnd(), "ncclGroupEnd");
+#endif
+  if (dc->nops == 0) return 0;
+  MPI_Request *req = (MPI_Request *) malloc((size_t) dc->nops * sizeof(MPI_Request));
+  if (!req) return fail(dc, "%s%s", "targetDevCommGroupEnd: no host memory", "");
+  int rc = 0;
+  for (int i = 0; i < dc->nops && !rc; i++) {
+    dcOp *o = &dc->ops[i];
+    if (o->bytes > (size_t) INT32_MAX) {
+      rc = fail(dc, "%s%s", "targetDevCommGroupEnd: a message over 2^31 bytes on the MPI path", "");
+      for (int j = i; j < dc->nops; j++) req[j] = MPI_REQUEST_NULL;
+      break;
+    }
+    if (o->send)
+      MPI_Isend(o->buf, (int) o->bytes, MPI_BYTE, o->peer, (int) (dc->nsent[o->peer]++ % 32000),
+                dc->comm, &req[i]);
+    else
+      MPI_Irecv(o->buf, (int) o->bytes, MPI_BYTE, o->peer, (int) (dc->nrecvd[o->peer]++ % 32000),
+                dc->comm, &req[i]);
+  }
+  MPI_Waitall(dc->nops, req, MPI_STATUSES_IGNORE);
+  free(req);
+  dc->nops = 0;
+  return rc;
+}
