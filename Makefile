@@ -56,7 +56,9 @@ ifneq ($(ARCH),)
   CXXFLAGS := $(filter-out -march=% -mtune=%,$(CXXFLAGS)) $(tdp_march)
   NVCCFLAGS += $(if $(tdp_march),-Xcompiler $(tdp_march))
 endif
-CPPFLAGS += -I$(CURDIR) -DTARGETDP_$(LAYOUT) -DVVL=$(VVL) -DSAL=$(SAL) -DTARGET_TPB=$(TPB)
+# -I targetDP: the layer's modules, so that a program's #include "targetDP_halo.h"
+# (the MPI module) finds its header, as it does in an installed targetDP.
+CPPFLAGS += -I$(CURDIR) -I$(CURDIR)/targetDP -DTARGETDP_$(LAYOUT) -DVVL=$(VVL) -DSAL=$(SAL) -DTARGET_TPB=$(TPB)
 ifeq ($(SAN),1)
   SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   CFLAGS  += $(SANFLAGS) -g
@@ -120,17 +122,14 @@ endif
 ifeq ($(filter $(PROG_LANG),c c++),)
   $(error PROG_LANG must be c or c++, not '$(PROG_LANG)')
 endif
+# The layer: the backend's source at the top, the modules in targetDP/.
 # targetDP_compat.c (the 2014 API) is C, or CUDA under TARGET=cuda (where
 # it needs the runtime's symbol calls), whatever the programs' language.
-LAYER_OBJ = $(BUILD)/obj/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o \
-            $(BUILD)/obj/targetDP_compat.o $(BUILD)/obj/targetDP_box.o \
-            $(BUILD)/obj/targetDP_profile.o \
-            $(BUILD)/obj/targetDP_scan_$(if $(filter cuda,$(TARGET)),CUDA,C).o \
-            $(BUILD)/obj/targetDP_async.o $(BUILD)/obj/targetDP_pack.o \
-            $(BUILD)/obj/targetDP_exact.o \
-            $(BUILD)/obj/targetDP_exact_$(if $(filter cuda,$(TARGET)),CUDA,C).o \
-            $(BUILD)/obj/targetDP_team.o $(BUILD)/obj/targetDP_contract.o \
-            $(BUILD)/obj/targetDP_team_$(if $(filter cuda,$(TARGET)),CUDA,C).o
+BACKEND_PART = $(if $(filter cuda,$(TARGET)),CUDA,C)
+LAYER_OBJ = $(BUILD)/obj/targetDP/targetDP_error.o $(BUILD)/obj/targetDP/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o \
+            $(addprefix $(BUILD)/obj/targetDP/targetDP_, \
+              compat.o box.o profile.o scan_$(BACKEND_PART).o async.o pack.o \
+              exact.o exact_$(BACKEND_PART).o team.o contract.o team_$(BACKEND_PART).o)
 
 # Header dependencies come from the compilers (-MMD -MP: a .d file beside
 # each object, a phony target per header so a deleted header is no error).
@@ -205,8 +204,8 @@ nccl-where:
 # (a program that does not call them does not link them, so does not need
 # MPI).
 ifneq ($(MPI_LDLIBS),)
-  LAYER_OBJ += $(BUILD)/obj/targetDP_halo.o $(BUILD)/obj/targetDP_devcomm.o \
-               $(BUILD)/obj/targetDP_exact_mpi.o
+  LAYER_OBJ += $(BUILD)/obj/targetDP/targetDP_halo.o $(BUILD)/obj/targetDP/targetDP_devcomm.o \
+               $(BUILD)/obj/targetDP/targetDP_exact_mpi.o
   MPI_LDLIBS += $(NCCL_LDLIBS)
 endif
 
@@ -220,34 +219,40 @@ $(LIB): $(LAYER_OBJ)
 
 # The layer: its .c files with the host C compiler, its .cu files with nvcc
 # (targetDP_compat.c below is the exception).
-$(BUILD)/obj/targetDP_%.o: targetDP_%.c
+$(BUILD)/obj/targetDP_C.o: targetDP_C.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/obj/targetDP/%.o: targetDP/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 # targetDP kernels of the layer: compiled like a program (C, or CUDA by nvcc -x cu).
-$(BUILD)/obj/targetDP_pack.o: targetDP_pack.c
+$(BUILD)/obj/targetDP/targetDP_pack.o: targetDP/targetDP_pack.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/obj/targetDP_contract.o: targetDP_contract.c
+$(BUILD)/obj/targetDP/targetDP_contract.o: targetDP/targetDP_contract.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/obj/targetDP_halo.o: targetDP_halo.c
+$(BUILD)/obj/targetDP/targetDP_halo.o: targetDP/targetDP_halo.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(MPI_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/obj/targetDP_devcomm.o: targetDP_devcomm.c
+$(BUILD)/obj/targetDP/targetDP_devcomm.o: targetDP/targetDP_devcomm.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(MPI_CPPFLAGS) $(NCCL_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/obj/targetDP_exact_mpi.o: targetDP_exact_mpi.c
+$(BUILD)/obj/targetDP/targetDP_exact_mpi.o: targetDP/targetDP_exact_mpi.c
 	@mkdir -p $(dir $@)
 	$(COMPILE_PROG) $(MPI_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/obj/targetDP_%.o: targetDP_%.cu
+$(BUILD)/obj/targetDP_CUDA.o: targetDP_CUDA.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/obj/targetDP/%.o: targetDP/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 ifeq ($(TARGET),cuda)
-$(BUILD)/obj/targetDP_compat.o: targetDP_compat.c
+$(BUILD)/obj/targetDP/targetDP_compat.o: targetDP/targetDP_compat.c
 	@mkdir -p $(dir $@)
 	$(NVCC) -x cu $(NVCCFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 else
-$(BUILD)/obj/targetDP_compat.o: targetDP_compat.c
+$(BUILD)/obj/targetDP/targetDP_compat.o: targetDP/targetDP_compat.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 endif

@@ -25,7 +25,7 @@
 #include <omp.h>
 #endif
 
-#include "targetDP_internal.h"
+#include "targetDP/targetDP_internal.h"
 
 #define ALIGNMENT 64
 
@@ -435,7 +435,7 @@ int tdpBackendEventSynchronize(void *event, tdpSite at) {
   return TARGET_SUCCESS;
 }
 
-int tdpBackendCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+int tdpBackendCopyAsync(void *dst, const void *src, size_t nbytes, tdpCopyKind_ kind,
                         void *stream, tdpSite at) {
   (void) kind;
   (void) stream;

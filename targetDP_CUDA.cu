@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "targetDP_internal.h"
+#include "targetDP/targetDP_internal.h"
 
 #ifdef TARGETDP_PROFILE
 #include <nvtx3/nvToolsExt.h> /* NVTX v3: header-only, in the CUDA toolkit */
@@ -476,10 +476,10 @@ int tdpBackendEventElapsed(double *seconds, void *start, void *stop, tdpSite at)
 /* Target to target is cudaMemcpyDefault: with unified addressing the
  * runtime then also copies to a peer GPU's IPC mapping (over NVLink where
  * there is one). */
-int tdpBackendCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+int tdpBackendCopyAsync(void *dst, const void *src, size_t nbytes, tdpCopyKind_ kind,
                         void *stream, tdpSite at) {
-  cudaMemcpyKind k = kind == TARGET_COPY_TO_TARGET     ? cudaMemcpyHostToDevice
-                     : kind == TARGET_COPY_FROM_TARGET ? cudaMemcpyDeviceToHost
+  cudaMemcpyKind k = kind == TDP_COPY_TO_TARGET_     ? cudaMemcpyHostToDevice
+                     : kind == TDP_COPY_FROM_TARGET_ ? cudaMemcpyDeviceToHost
                                                        : cudaMemcpyDefault;
   CUDA_TRY(cudaMemcpyAsync(dst, src, nbytes, k, (cudaStream_t) stream), at);
   return TARGET_SUCCESS;

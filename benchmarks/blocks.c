@@ -168,12 +168,12 @@ int main(int argc, char **argv) {
         unsetenv("TARGETDP_COMPACT");
         break;
       case K_FLAT: TDP_LAUNCH(bk_flat, nsites, (double *) t_b, (const double *) t_a, nsites); break;
-      case K_BOX_ALL: TDP_LAUNCH_BOX(bk_box3d, all, all, (double *) t_b, (const double *) t_a); break;
+      case K_BOX_ALL: TDP_LAUNCH_BOX(bk_box3d, all, (double *) t_b, (const double *) t_a); break;
       case K_FLAT_TEST:
         TDP_LAUNCH(bk_flat_test, nsites, (double *) t_b, (const double *) t_a, L, nsites);
         break;
       case K_BOX_INT:
-        TDP_LAUNCH_BOX(bk_box3d, interior, interior, (double *) t_b, (const double *) t_a);
+        TDP_LAUNCH_BOX(bk_box3d, interior, (double *) t_b, (const double *) t_a);
         break;
       }
       targetSynchronize();

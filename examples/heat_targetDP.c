@@ -66,8 +66,8 @@ int main(int argc, char **argv) {
   copyConstToTarget(&t_alpha, &alpha, sizeof(double));
 
   for (int n = 0; n < nsteps; n++) {
-    TDP_LAUNCH_BOX(step, interior, interior, t_unew, t_u);
-    TDP_LAUNCH_SHELL(boundary, all, 1, all, t_unew, t_u);
+    TDP_LAUNCH_BOX(step, interior, t_unew, t_u);
+    TDP_LAUNCH_SHELL(boundary, all, 1, t_unew, t_u);
     double *t = t_u;
     t_u = t_unew;
     t_unew = t;

@@ -69,12 +69,22 @@ gen() { # dst(relative): stdin becomes the file
   files+=("$1")
 }
 
+# The headers a program names at the top (the front door, the backends'
+# headers it includes, the MPI modules' headers: the include lines of
+# docs/api.md), the modules targetDP.h includes in include/targetDP/ (it
+# names them "targetDP/targetDP_<module>.h"); the library's own interface
+# (targetDP_internal.h, targetDP_error.h) is not installed.
 put 644 targetDP.h include/targetDP.h
-for h in targetDP_lanes.h targetDP_atomics.h targetDP_types.h targetDP_scan.h \
-         targetDP_async.h targetDP_compat.h targetDP_box.h targetDP_halo.h \
-         targetDP_exact.h targetDP_exact_mpi.h targetDP_devcomm.h targetDP_team.h \
-         targetDP_contract.h; do
+for h in targetDP_C.h targetDP_CUDA.h; do
   [ -f "$h" ] && put 644 "$h" "include/$h"
+done
+for h in targetDP/targetDP_*.h; do
+  case $h in
+    */targetDP_internal.h | */targetDP_error.h) ;;
+    */targetDP_halo.h | */targetDP_exact_mpi.h | */targetDP_devcomm.h)
+      put 644 "$h" "include/${h#targetDP/}" ;;
+    *) put 644 "$h" "include/$h" ;;
+  esac
 done
 put 644 pkg/targetDP_config.h include/targetDP_config.h
 put 644 "$TDP_LIB" "lib/libtargetDP_$b.a"

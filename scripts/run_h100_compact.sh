@@ -40,7 +40,7 @@ rm -f "$OUT/build.log"
 # 64 K registers (per warp in units of 256) and 228 KiB of shared memory
 # (1 KiB more per block); BLOCKS is what __launch_bounds__ asked for.
 if command -v cuobjdump >/dev/null; then
-  cuobjdump --dump-resource-usage "$B/obj/targetDP_scan_CUDA.o" |
+  cuobjdump --dump-resource-usage "$B/obj/targetDP/targetDP_scan_CUDA.o" |
     grep -A1 'Function _Z[0-9]*compact_kernel' |
     sed -n 's/.*compact_kernelILi\([0-9]*\)ELi\([0-9]*\)ELi\([0-9]*\)ELi\([0-9]*\)E.*/K \1 \2 \3 \4/p
             s/.*REG:\([0-9]*\).*SHARED:\([0-9]*\).*/R \1 \2/p' |

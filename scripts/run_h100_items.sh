@@ -82,7 +82,7 @@ part hosthalo && {
   done
 }
 part compactvar && {
-  src=targetDP_scan_CUDA.cu
+  src=targetDP/targetDP_scan_CUDA.cu
   stcs='s|dst\[j\] = site0 + pos\[j\];|__stcs(dst + j, (long) (site0 + pos[j]));|'
   declare -A V=([main]='' [stcs]="$stcs")
   for v in main stcs; do

@@ -5,18 +5,26 @@
 # working tree, line markers and blank lines removed, and the two compared,
 # in several configurations (layouts, VVL, checked, ILP simd, profile, C++,
 # clang, nvcc). Moving a section of targetDP.h into a header included at
-# the same point must give "same" for all of them.
-#   scripts/same_preprocessed.sh [REF]      (-j via JOBS, default 2;
+# the same point must give "same" for all of them. A file that moved (paired
+# with the file of its name in REF) is also "same" when it differs only by
+# its own path where __FILE__ names it (counted apart).
+#   scripts/same_preprocessed.sh [REF [NEW]]  (NEW: a commit; default the
+#   working tree; -j via JOBS, default 2;
 #   ONLY=regex keeps the configurations whose name matches)
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 REF=${1:-HEAD}
+NEW=${2:-}
 JOBS=${JOBS:-2}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/ref" "$T/new"
 git archive "$REF" | tar -x -C "$T/ref" || exit 2
-# The working tree as it is (tracked and untracked files not ignored).
-git ls-files -co --exclude-standard -z | tar --null -T - -c | tar -x -C "$T/new" || exit 2
+# NEW, or the working tree as it is (tracked and untracked files not ignored).
+if [ -n "$NEW" ]; then
+  git archive "$NEW" | tar -x -C "$T/new" || exit 2
+else
+  git ls-files -co --exclude-standard -z | tar --null -T - -c | tar -x -C "$T/new" || exit 2
+fi
 
 NVCC_BIN=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 MPI_INC=$(mpicc --showme:compile 2>/dev/null)
@@ -50,15 +58,25 @@ if [ -n "$ONLY" ]; then
   configs=("${kept[@]}")
 fi
 
-files=$(git ls-files '*.c' '*.cu' '*.cpp' | while read -r f; do
-  [ -f "$T/new/$f" ] && grep -q targetDP "$T/new/$f" && echo "$f"; done)
+# Pairs "new-path ref-path": the same path, else the one file of that
+# name in REF (a file that moved, e.g. into targetDP/).
+tracked() { (cd "$1" && find . \( -name '*.c' -o -name '*.cu' -o -name '*.cpp' \) -type f |
+             sed 's|^\./||' | while read -r f; do grep -q targetDP "$f" && echo "$f"; done) | sort; }
+tracked "$T/ref" >"$T/ref.list"
+tracked "$T/new" >"$T/new.list"
+pairs=$(while read -r f; do
+  if [ -f "$T/ref/$f" ]; then echo "$f $f"; continue; fi
+  m=$(grep -E "(^|/)$(basename "$f")\$" "$T/ref.list")
+  if [ "$(echo "$m" | grep -c .)" = 1 ]; then echo "$f $m"; else echo "NEWONLY $f"; fi
+done <"$T/new.list")
 
-# One TU in one tree: normalised preprocessed text, or FAILED.
-pp() { # tree cfgname cmd file
+# One TU in one tree: normalised preprocessed text, or FAILED. -ItargetDP:
+# the modules' folder (targetDP_halo.h), absent in trees before it.
+pp() { # tree cfgname cmd file outname
   local tree=$1 name=$2 cmd=$3 f=$4 out
-  out="$T/out/$name/$tree/${f//\//_}"
+  out="$T/out/$name/$tree/$5"
   mkdir -p "$(dirname "$out")"
-  (cd "$T/$tree" && $cmd -I. $MPI_INC "$f" 2>/dev/null) |
+  (cd "$T/$tree" && $cmd -I. -ItargetDP $MPI_INC "$f" 2>/dev/null) |
     sed -e '/^#[[:space:]]*[0-9]/d' -e '/^#line/d' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' \
         -e '/^$/d' >"$out" || true
   [ -s "$out" ] || echo FAILED >"$out"
@@ -67,30 +85,37 @@ export -f pp
 export T MPI_INC
 for c in "${configs[@]}"; do
   name=${c%%|*} cmd=${c#*|}
-  for f in $files; do
-    printf '%s\0%s\0%s\0%s\0' ref "$name" "$cmd" "$f"
-    printf '%s\0%s\0%s\0%s\0' new "$name" "$cmd" "$f"
+  echo "$pairs" | while read -r nf rf; do
+    [ "$nf" = NEWONLY ] && continue
+    printf '%s\0%s\0%s\0%s\0%s\0' ref "$name" "$cmd" "$rf" "${nf//\//_}"
+    printf '%s\0%s\0%s\0%s\0%s\0' new "$name" "$cmd" "$nf" "${nf//\//_}"
   done
-done | xargs -0 -n 4 -P "$JOBS" bash -c 'pp "$@"' _
+done | xargs -0 -n 5 -P "$JOBS" bash -c 'pp "$@"' _
 
+echo "$pairs" | awk '$1 == "NEWONLY" { print "new file, no counterpart in " ref ": " $2 }' ref="$REF"
+comm -23 <(sed 's|.*/||' "$T/ref.list" | sort) <(sed 's|.*/||' "$T/new.list" | sort) |
+  sed "s/^/gone from the new tree (not compared): /"
 status=0
 for c in "${configs[@]}"; do
   name=${c%%|*}
-  same=0 ws=0 differ=0 failed=0
-  for f in $files; do
+  same=0 ws=0 path=0 differ=0 failed=0
+  while read -r f rf; do
+    [ "$f" = NEWONLY ] && continue
     a="$T/out/$name/ref/${f//\//_}" b="$T/out/$name/new/${f//\//_}"
     if [ "$(cat "$a")" = FAILED ] && [ "$(cat "$b")" = FAILED ]; then
       failed=$((failed + 1))
     elif cmp -s "$a" "$b"; then
       same=$((same + 1))
+    elif [ "$f" != "$rf" ] && cmp -s "$a" <(sed "s|\"$f\"|\"$rf\"|g" "$b"); then
+      path=$((path + 1)) # a moved file: its own __FILE__ names the new path
     elif cmp -s <(tr -s '[:space:]' '\n' <"$a") <(tr -s '[:space:]' '\n' <"$b"); then
       ws=$((ws + 1))
     else
       differ=$((differ + 1)) status=1
-      echo "DIFFERS: $name $f"
+      echo "DIFFERS: $name $f (ref: $rf)"
       diff "$a" "$b" | head -n 10
     fi
-  done
-  echo "$name: $same same, $ws same but for whitespace, $differ differ, $failed not preprocessed in either tree"
+  done <<<"$pairs"
+  echo "$name: $same same, $ws same but for whitespace, $path same but for the moved file's own path (__FILE__), $differ differ, $failed not preprocessed in either tree"
 done
 exit $status

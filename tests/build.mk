@@ -1,8 +1,10 @@
 # Unit tests (cmocka): `make tests-build` builds tests/test_*.c for the
 # current configuration into $(BUILD)/tests/; `make test` runs the whole
 # suite (every configuration, sanitizers, CUDA compile, extra suites)
-# through tests/run_tests.sh. See tests/README.md.
-.PHONY: tests-build tests-print-build test
+# through tests/run_tests.sh; `make check` the quick tier of it (the unit
+# tests in the default configuration and one CUDA compile, a few minutes on
+# 2 cores). See tests/README.md.
+.PHONY: tests-build tests-print-build test check
 
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
@@ -20,6 +22,9 @@ tests-print-build:
 
 test:
 	bash tests/run_tests.sh
+
+check:
+	TDP_QUICK=1 bash tests/run_tests.sh
 
 # tests/mpi/: MPI programs for the reliability suite (an error in one rank
 # must end the whole job). `make tests-mpi` builds them; MPI flags from the

@@ -47,7 +47,9 @@
 # M failed, K skipped`) and exits non-zero if M > 0. Logs of every build
 # and binary are in build/test-logs/.
 #
-# Environment: TDP_GPU=1 runs the CUDA tests on a GPU instead (see the
+# Environment: TDP_QUICK=1 (make check) runs only the unit tests in the
+# default configuration and the CUDA compile of SoA VVL 1 (the edit loop's
+# tier, see the block before the GPU one); TDP_GPU=1 runs the CUDA tests on a GPU instead (see the
 # block before step 2; TDP_TEST_ONLY="test_a test_b" runs only those
 # binaries there; TDP_GPU_RUNS picks plain, memcheck, racecheck);
 # TDP_LOGS (default build/test-logs) the log folder; TDP_SKIP_DEPS=1 skips step 1; TDP_SAN_VVLS (unset: six
@@ -232,6 +234,59 @@ run_config() {
   echo "$line"
 }
 
+# cuda_compile LAYOUT VVL: the CUDA backend and every test binary compiled
+# and linked with nvcc (no GPU needed); one case.
+NVCC_BIN=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+cuda_compile() {
+  local layout=$1 vvl=$2 label t0 build nbin nsrc
+  label="cuda-$layout-vvl$vvl"
+  if [ ! -f targetDP_CUDA.cu ]; then
+    SKIP=$((SKIP + 1))
+    echo "ok - $label: build # SKIP targetDP_CUDA.cu does not exist yet"
+    SUMMARY+=("$(printf '%-28s skipped (no targetDP_CUDA.cu)' "$label")")
+    return
+  fi
+  if [ ! -x "$NVCC_BIN" ]; then
+    SKIP=$((SKIP + 1))
+    echo "ok - $label: build # SKIP no nvcc (PATH or /usr/local/cuda/bin)"
+    SUMMARY+=("$(printf '%-28s skipped (no nvcc)' "$label")")
+    return
+  fi
+  t0=$(date +%s)
+  if "${MAKE[@]}" TARGET=cuda LAYOUT=$layout VVL=$vvl tests-build >"$LOGS/$label.build.log" 2>&1; then
+    build=$(make -s TARGET=cuda LAYOUT=$layout VVL=$vvl tests-print-build)
+    nbin=$(find "$build/tests" -maxdepth 1 -name 'test_*' -type f -perm -u+x | wc -l)
+    nsrc=$(find tests -maxdepth 1 -name 'test_*.c' | wc -l)
+    if [ "$nbin" -ne "$nsrc" ]; then
+      fail_case "$label: build: $nbin binaries for $nsrc test sources"
+      SUMMARY+=("$(printf '%-28s BUILD INCOMPLETE' "$label")")
+    elif grep -qE 'warning' "$LOGS/$label.build.log"; then
+      fail_case "$label: compiler warnings (see $LOGS/$label.build.log)"
+      grep -E 'warning' "$LOGS/$label.build.log" | head -n 10
+      SUMMARY+=("$(printf '%-28s built with warnings' "$label")")
+    else
+      PASS=$((PASS + 1))
+      echo "ok - $label: library and $nbin test binaries built"
+      SUMMARY+=("$(printf '%-28s    1 passed (compiled and linked %d binaries, %ds)' "$label" "$nbin" "$(elapsed "$t0")")")
+    fi
+  else
+    fail_case "$label: build (make TARGET=cuda LAYOUT=$layout VVL=$vvl tests-build)"
+    tail -n 30 "$LOGS/$label.build.log"
+    SUMMARY+=("$(printf '%-28s BUILD FAILED' "$label")")
+  fi
+}
+
+# ---------------------------------------------------------------------------
+# TDP_QUICK=1 (make check): the edit loop's tier, a few minutes on 2 cores:
+# the unit tests in the default configuration (gcc-openmp, SoA, VVL 8) and
+# one CUDA compile and link (SoA VVL 1). `make test` runs everything.
+if [ "${TDP_QUICK:-0}" = 1 ]; then
+  echo "== quick tier: default configuration, one CUDA compile"
+  run_config "c-default-SOA-vvl8" -- CONFIG=gcc-openmp LAYOUT=SOA VVL=8
+  cuda_compile SOA 1
+  finish
+fi
+
 # ---------------------------------------------------------------------------
 # TDP_GPU=1: on a machine with an NVIDIA GPU (tests/run_device.sh sets it),
 # the same test sources built with TARGET=cuda run on the GPU, then under
@@ -391,44 +446,9 @@ fi
 
 # ---------------------------------------------------------------------------
 echo "== CUDA backend: compile and link (no GPU needed)"
-NVCC_BIN=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 for cfg in "SOA 1" "AOSOA 2"; do
   read -r layout vvl <<<"$cfg"
-  label="cuda-$layout-vvl$vvl"
-  if [ ! -f targetDP_CUDA.cu ]; then
-    SKIP=$((SKIP + 1))
-    echo "ok - $label: build # SKIP targetDP_CUDA.cu does not exist yet"
-    SUMMARY+=("$(printf '%-28s skipped (no targetDP_CUDA.cu)' "$label")")
-    continue
-  fi
-  if [ ! -x "$NVCC_BIN" ]; then
-    SKIP=$((SKIP + 1))
-    echo "ok - $label: build # SKIP no nvcc (PATH or /usr/local/cuda/bin)"
-    SUMMARY+=("$(printf '%-28s skipped (no nvcc)' "$label")")
-    continue
-  fi
-  t0=$(date +%s)
-  if "${MAKE[@]}" TARGET=cuda LAYOUT=$layout VVL=$vvl tests-build >"$LOGS/$label.build.log" 2>&1; then
-    build=$(make -s TARGET=cuda LAYOUT=$layout VVL=$vvl tests-print-build)
-    nbin=$(find "$build/tests" -maxdepth 1 -name 'test_*' -type f -perm -u+x | wc -l)
-    nsrc=$(find tests -maxdepth 1 -name 'test_*.c' | wc -l)
-    if [ "$nbin" -ne "$nsrc" ]; then
-      fail_case "$label: build: $nbin binaries for $nsrc test sources"
-      SUMMARY+=("$(printf '%-28s BUILD INCOMPLETE' "$label")")
-    elif grep -qE 'warning' "$LOGS/$label.build.log"; then
-      fail_case "$label: compiler warnings (see $LOGS/$label.build.log)"
-      grep -E 'warning' "$LOGS/$label.build.log" | head -n 10
-      SUMMARY+=("$(printf '%-28s built with warnings' "$label")")
-    else
-      PASS=$((PASS + 1))
-      echo "ok - $label: library and $nbin test binaries built"
-      SUMMARY+=("$(printf '%-28s    1 passed (compiled and linked %d binaries, %ds)' "$label" "$nbin" "$(elapsed "$t0")")")
-    fi
-  else
-    fail_case "$label: build (make TARGET=cuda LAYOUT=$layout VVL=$vvl tests-build)"
-    tail -n 30 "$LOGS/$label.build.log"
-    SUMMARY+=("$(printf '%-28s BUILD FAILED' "$label")")
-  fi
+  cuda_compile "$layout" "$vvl"
 done
 
 # ---------------------------------------------------------------------------

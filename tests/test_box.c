@@ -74,9 +74,9 @@ static void check_box(const targetBox *box) {
   /* the 3-D boxes on a stream of their own, the others on the default one */
   targetStream_t st = NULL;
   if (nd == 3) assert_int_equal(targetStreamCreate(&st), TARGET_SUCCESS);
-  if (nd == 2) TDP_LAUNCH_BOX(kBox2, b, b, t_count, t_code, t_f);
-  else if (nd == 3) TDP_LAUNCH_BOX_STREAM(kBox3, b, st, b, t_count, t_code, t_f);
-  else TDP_LAUNCH_BOX(kBox4, b, b, t_count, t_code, t_f);
+  if (nd == 2) TDP_LAUNCH_BOX(kBox2, b, t_count, t_code, t_f);
+  else if (nd == 3) TDP_LAUNCH_BOX_STREAM(kBox3, b, st, t_count, t_code, t_f);
+  else TDP_LAUNCH_BOX(kBox4, b, t_count, t_code, t_f);
   if (nd == 3) {
     assert_int_equal(targetStreamSynchronize(st), TARGET_SUCCESS);
     assert_int_equal(targetStreamDestroy(st), TARGET_SUCCESS);
@@ -236,7 +236,7 @@ static int launch_wrong_dim(void *arg) {
   targetBox box;
   const long ext[2] = {4, 5};
   targetBoxAll(&box, 2, ext);
-  TDP_LAUNCH_BOX(kBox3, box, box, NULL, NULL, NULL);
+  TDP_LAUNCH_BOX(kBox3, box, NULL, NULL, NULL);
   targetSynchronize();
   return 0;
 }

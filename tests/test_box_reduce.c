@@ -184,11 +184,11 @@ static void check_reduce(const targetBox *box) {
   assert_int_equal(copyToTarget(t_r, r, sizeof(r)), TARGET_SUCCESS);
   targetBox b = *box;
   if (nd == 2) {
-    TDP_LAUNCH_BOX_REDUCE(kSum2, b, b, t_f, t_g, t_r);
-    TDP_LAUNCH_BOX_REDUCE(kMinMax2, b, b, t_f, start, t_r + 3);
+    TDP_LAUNCH_BOX_REDUCE(kSum2, b, t_f, t_g, t_r);
+    TDP_LAUNCH_BOX_REDUCE(kMinMax2, b, t_f, start, t_r + 3);
   } else {
-    TDP_LAUNCH_BOX_REDUCE(kSum3, b, b, t_f, t_g, t_r);
-    TDP_LAUNCH_BOX_REDUCE(kMinMax3, b, b, t_f, start, t_r + 3);
+    TDP_LAUNCH_BOX_REDUCE(kSum3, b, t_f, t_g, t_r);
+    TDP_LAUNCH_BOX_REDUCE(kMinMax3, b, t_f, start, t_r + 3);
   }
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(r, t_r, sizeof(r)), TARGET_SUCCESS);
@@ -221,8 +221,8 @@ static void check_shell(const targetBox *box, long nh) {
   assert_int_equal(targetCalloc(&t_count, nsites * sizeof(int)), TARGET_SUCCESS);
   assert_int_equal(targetCalloc(&t_code, nsites * sizeof(long)), TARGET_SUCCESS);
   targetBox b = *box;
-  if (b.ndim == 2) TDP_LAUNCH_SHELL(kShell2, b, nh, b, nh, t_count, t_code);
-  else TDP_LAUNCH_SHELL(kShell3, b, nh, b, nh, t_count, t_code);
+  if (b.ndim == 2) TDP_LAUNCH_SHELL(kShell2, b, nh, nh, t_count, t_code);
+  else TDP_LAUNCH_SHELL(kShell3, b, nh, nh, t_count, t_code);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(count, t_count, nsites * sizeof(int)), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(code, t_code, nsites * sizeof(long)), TARGET_SUCCESS);
@@ -319,12 +319,12 @@ static void test_shell_errors(void **state) {
   assert_int_equal(targetCalloc(&t_count, 360 * sizeof(int)), TARGET_SUCCESS);
   assert_int_equal(targetCalloc(&t_code, 360 * sizeof(long)), TARGET_SUCCESS);
   targetSetErrorAbort(0);
-  TDP_LAUNCH_SHELL(kShell3, b3, -1, b3, -1L, t_count, t_code);
+  TDP_LAUNCH_SHELL(kShell3, b3, -1, -1L, t_count, t_code);
   assert_int_equal(targetLastError(), TARGET_ERROR_INVALID_VALUE);
   tuAssertContains(targetLastErrorString(), "targetDP: TDP_LAUNCH_SHELL failed at ");
   tuAssertContains(targetLastErrorString(), "test_box_reduce.c:");
   tuAssertContains(targetLastErrorString(), "kernel kShell3 not launched: shell depth nh = -1");
-  TDP_LAUNCH_SHELL(kShell3, b4, 1, b4, 1L, t_count, t_code);
+  TDP_LAUNCH_SHELL(kShell3, b4, 1, 1L, t_count, t_code);
   assert_int_equal(targetLastError(), TARGET_ERROR_INVALID_VALUE);
   tuAssertContains(targetLastErrorString(), "a shell is of a 2-D or 3-D box, not 4-D");
   targetSetErrorAbort(1);

@@ -113,7 +113,7 @@ TDP_KERNEL_LANES void klTouchLanes(int *ran, long n) {
     TDP_ILP(v) ran[1] = 1;
   }
 }
-TDP_KERNEL void klTouchBox(int *ran, targetBox box) {
+TDP_KERNEL void klTouchBox(targetBox box, int *ran) {
   ran[0] = 1;
   TDP_TLP_3D(box, x, y, z0, base) {
     TDP_ILP(v) ran[1] = (base + v >= 0);
@@ -180,18 +180,18 @@ static void test_launch_negative_extent(void **state) {
   box.lo[1] = 3;
   box.hi[1] = 1;
   line = __LINE__ + 1;
-  TDP_LAUNCH_BOX(klTouchBox, box, t_ran, box);
+  TDP_LAUNCH_BOX(klTouchBox, box, t_ran);
   expectRefused("TDP_LAUNCH_BOX", "klTouchBox", line, "dimension 1: box [3, 1) does not fit");
   box.hi[1] = 4;
   box.ndim = 7;
   line = __LINE__ + 1;
-  TDP_LAUNCH_BOX_STREAM(klTouchBox, box, s, t_ran, box);
+  TDP_LAUNCH_BOX_STREAM(klTouchBox, box, s, t_ran);
   expectRefused("TDP_LAUNCH_BOX_STREAM", "klTouchBox", line, "ndim 7");
   box.ndim = 3;
   box.extent[2] = 0;
   box.hi[2] = 0;
   line = __LINE__ + 1;
-  TDP_LAUNCH_BOX(klTouchBox, box, t_ran, box);
+  TDP_LAUNCH_BOX(klTouchBox, box, t_ran);
   expectRefused("TDP_LAUNCH_BOX", "klTouchBox", line, "extent 0");
   targetSetErrorAbort(1);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);

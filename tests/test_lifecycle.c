@@ -15,7 +15,7 @@ TDP_KERNEL void klScale(double *a, int n) {
   }
 }
 
-TDP_KERNEL void klBox(double *a, targetBox box) {
+TDP_KERNEL void klBox(targetBox box, double *a) {
   TDP_TLP_2D(box, x, y0, base) {
     TDP_ILP(v) a[base + v] *= 2.0;
   }
@@ -95,7 +95,7 @@ static void expectAllRefused(const char *when) {
     box.extent[0] = box.hi[0] = 2;
     box.extent[1] = box.hi[1] = 4;
     line = __LINE__ + 1;
-    TDP_LAUNCH_BOX(klBox, box, h, box);
+    TDP_LAUNCH_BOX(klBox, box, h);
     assert_int_equal(targetLastError(), TARGET_ERROR_NOT_INITIALISED);
     snprintf(want, sizeof(want),
              "targetDP: TDP_LAUNCH_BOX failed at %s:%d: kernel klBox launched %s", __FILE__, line,

@@ -36,8 +36,8 @@ static void run_some(void) {
   targetBox box;
   const long ext[3] = {7, 11, 53}; /* 4081 sites <= N */
   targetBoxInterior(&box, 3, ext, 1);
-  TDP_LAUNCH_BOX(kProfBox, box, box, t_a); /* no bytes declared: no GB/s */
-  TDP_LAUNCH_BOX(kProfBox, box, box, t_a);
+  TDP_LAUNCH_BOX(kProfBox, box, t_a); /* no bytes declared: no GB/s */
+  TDP_LAUNCH_BOX(kProfBox, box, t_a);
   targetSynchronize();
   copyFromTarget(h, t_a, N * sizeof(double));
   targetFree(t_a);

@@ -176,7 +176,7 @@ static void test_box_loop(void **state) {
   for (long s = 0; s < nsites; s++) f[s] = GUARD;
   assert_int_equal(targetMalloc(&t_f, nsites * sizeof(double)), TARGET_SUCCESS);
   assert_int_equal(copyToTarget(t_f, f, nsites * sizeof(double)), TARGET_SUCCESS);
-  TDP_LAUNCH_BOX(kBox, box, box, t_f);
+  TDP_LAUNCH_BOX(kBox, box, t_f);
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(f, t_f, nsites * sizeof(double)), TARGET_SUCCESS);
   tuCheck chk;

@@ -251,7 +251,7 @@ REDUCE_TESTS(Double, double, double)
       assert_true(((C *) &r)[1] == (C) sim);                                                  \
       /* no order on complex numbers: the generic call refuses min and max */                \
       targetSetErrorAbort(0);                                                                 \
-      assert_int_equal(tdpReduceT(&r, t, n, TDP_TYPE_##Name##_ENUM, sizeof(T), TDP_MIN, TDP_AT), \
+      assert_int_equal(tdpReduceT(&r, t, n, TDP_TYPE_##Name##_ENUM, sizeof(T), TDP_MIN, TDP_AT_), \
                        TARGET_ERROR_INVALID_VALUE);                                           \
       tuAssertContains(targetLastErrorString(), "no order");                                  \
       targetSetErrorAbort(1);                                                                 \
@@ -273,9 +273,9 @@ static void test_type_checks(void **state) {
   float v = 1.0f;
   assert_int_equal(targetMalloc(&t, 12), TARGET_SUCCESS);
   targetSetErrorAbort(0);
-  expectError(tdpSetConstantT(t, &v, 1, TDP_TYPE_FLOAT, sizeof(double), TDP_AT),
+  expectError(tdpSetConstantT(t, &v, 1, TDP_TYPE_FLOAT, sizeof(double), TDP_AT_),
               TARGET_ERROR_INVALID_VALUE, "targetSetConstant", "element size 8");
-  expectError(tdpSetConstantT(t, &v, 1, (tdpType) 42, 4, TDP_AT), TARGET_ERROR_INVALID_VALUE,
+  expectError(tdpSetConstantT(t, &v, 1, (tdpType) 42, 4, TDP_AT_), TARGET_ERROR_INVALID_VALUE,
               "targetSetConstant", "unknown element type");
   assert_int_equal(tdpTypeSize(TDP_TYPE_DOUBLE_COMPLEX), 16);
   assert_int_equal(tdpTypeSize(TDP_TYPE_FLOAT_COMPLEX), 8);

@@ -198,7 +198,7 @@ static void step(void *p, int k) {
   switch (impls[k].kind) {
   case CORPUS_SERIAL: serial_step(fn, f, D->nx, D->ny, D->nz); break;
   case CORPUS_PORT:
-    TDP_LAUNCH_BOX(d3q19_port, D->interior, D->interior, fn, f);
+    TDP_LAUNCH_BOX(d3q19_port, D->interior, fn, f);
     targetSynchronize();
     break;
   default: break;

@@ -215,8 +215,8 @@ static void step(void *p, int k) {
   if (impls[k].kind == CORPUS_SERIAL) {
     serial_step(un, u, H->nx, H->ny, H->nz, ALPHA);
   } else if (impls[k].kind == CORPUS_PORT) {
-    TDP_LAUNCH_BOX(heat_interior, H->interior, H->interior, un, u);
-    TDP_LAUNCH_SHELL(heat_walls, H->all, 1, H->all, un, u);
+    TDP_LAUNCH_BOX(heat_interior, H->interior, un, u);
+    TDP_LAUNCH_SHELL(heat_walls, H->all, 1, un, u);
     targetSynchronize();
   } else {
     nat_step(un, u, H->nx, H->ny, H->nz, strcmp(name, "cuda-march") == 0);

@@ -189,7 +189,7 @@ static void step(void *p, int k) {
   case CORPUS_SERIAL: J->res[k] = serial_sweep(un, u, J->nx, J->ny); break;
   case CORPUS_PORT:
     targetZero(J->t_res, 1);
-    TDP_LAUNCH_BOX_REDUCE(jacobi_port, J->interior, J->interior, un, u, J->t_res);
+    TDP_LAUNCH_BOX_REDUCE(jacobi_port, J->interior, un, u, J->t_res);
     copyFromTarget(&J->res[k], J->t_res, sizeof(double));
     break;
   case CORPUS_NATIVE: J->res[k] = nat_sweep(un, u, J->nx, J->ny, J->n_res, k - 2); break;

@@ -204,8 +204,8 @@ static void step(void *p, int k) {
   switch (impls[k].kind) {
   case CORPUS_SERIAL: serial_step(un, u, S->nx, S->ny, S->nz); break;
   case CORPUS_PORT:
-    TDP_LAUNCH_BOX(st27_interior, S->interior, S->interior, un, u);
-    TDP_LAUNCH_SHELL(st27_walls, S->all, 1, S->all, un, u);
+    TDP_LAUNCH_BOX(st27_interior, S->interior, un, u);
+    TDP_LAUNCH_SHELL(st27_walls, S->all, 1, un, u);
     targetSynchronize();
     break;
   default: break;

@@ -190,9 +190,9 @@ if [ -x "$nvcc_bin" ] && [ -f targetDP_CUDA.cu ]; then
   for nc in 0 auto; do
     bdir=$(make -s TARGET=cuda NCCL=$nc tests-print-build)
     where=$(make -s TARGET=cuda NCCL=$nc nccl-where)
-    if make -s TARGET=cuda NCCL=$nc "$bdir/obj/targetDP_devcomm.o" "$bdir/obj/targetDP_halo.o" >"$tmp/nv.log" 2>&1 &&
+    if make -s TARGET=cuda NCCL=$nc "$bdir/obj/targetDP/targetDP_devcomm.o" "$bdir/obj/targetDP/targetDP_halo.o" >"$tmp/nv.log" 2>&1 &&
        ! grep -q "warning" "$tmp/nv.log"; then
-      n=$(nm "$bdir/obj/targetDP_devcomm.o" | grep -c " U nccl")
+      n=$(nm "$bdir/obj/targetDP/targetDP_devcomm.o" | grep -c " U nccl")
       if [ "$nc" = 0 ] && [ "$n" -ne 0 ]; then
         notok "targetDP_devcomm under nvcc, NCCL=0: $n NCCL calls in the object" "$tmp/nv.log"
       elif [ "$nc" = auto ] && [ "$where" != "${where#none}" ]; then

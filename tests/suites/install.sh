@@ -49,10 +49,13 @@ backends=c
 [ "$have_nvcc" = 1 ] && backends="c cuda"
 for b in $backends; do
   check "installed files of the $b backend" test -f "$P/include/targetDP.h" -a \
-    -f "$P/include/targetDP_compat.h" -a -f "$P/include/targetDP/config_$b.h" -a \
-    -f "$P/include/targetDP_lanes.h" -a -f "$P/include/targetDP_atomics.h" -a \
-    -f "$P/include/targetDP_types.h" -a -f "$P/include/targetDP_scan.h" -a \
-    -f "$P/include/targetDP_async.h" -a -f "$P/include/targetDP_box.h" -a \
+    -f "$P/include/targetDP/targetDP_compat.h" -a -f "$P/include/targetDP/config_$b.h" -a \
+    -f "$P/include/targetDP/targetDP_lanes.h" -a -f "$P/include/targetDP/targetDP_atomics.h" -a \
+    -f "$P/include/targetDP/targetDP_types.h" -a -f "$P/include/targetDP/targetDP_scan.h" -a \
+    -f "$P/include/targetDP/targetDP_async.h" -a -f "$P/include/targetDP/targetDP_box.h" -a \
+    -f "$P/include/targetDP_halo.h" -a -f "$P/include/targetDP_exact_mpi.h" -a \
+    -f "$P/include/targetDP_devcomm.h" -a ! -f "$P/include/targetDP/targetDP_devcomm.h" -a \
+    ! -f "$P/include/targetDP_internal.h" -a ! -f "$P/include/targetDP/targetDP_internal.h" -a \
     -f "$P/lib/libtargetDP_$b.a" -a -f "$P/lib/pkgconfig/targetDP-$b.pc" -a \
     -f "$P/lib/cmake/targetDP/targetDP-$b.cmake" -a -x "$P/bin/targetDP-config"
 done

@@ -390,7 +390,7 @@ refused "gauge file in a directory that does not exist" "cannot create '.*no/suc
   --save_gauge "$tmp/no/such/g.bin"
 
 # ---------------------------------------------------------------- mult_su3_nn benchmark
-if make -j2 "$ref/bench_su3" >"$tmp/bsu3.log" 2>&1 && ! grep -q "warning:" "$tmp/bsu3.log" &&
+if make -j2 LAYOUT=AOSOA VVL=4 "$ref/bench_su3" >"$tmp/bsu3.log" 2>&1 && ! grep -q "warning:" "$tmp/bsu3.log" &&
    "$ref/bench_su3" --size 1003 --reps 2 >"$tmp/su3.log" 2>&1 &&
    grep -q "^# all results validated" "$tmp/su3.log" && grep -q "^ratio targetDP/native" "$tmp/su3.log"; then
   ok "bench_su3 (mult_su3_nn) builds, validates both implementations and reports"

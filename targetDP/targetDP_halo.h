@@ -116,7 +116,7 @@ typedef struct targetHalo_ targetHalo;
 int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **h, char *err,
                      size_t errlen);
 void tdpHaloFree(targetHalo *h, const char *f, int l);
-#define targetHaloFree(h) tdpHaloFree((h), TDP_AT) /* NULL: nothing */
+#define targetHaloFree(h) tdpHaloFree((h), TDP_AT_) /* NULL: nothing */
 
 /* Exchange the halo of t_field (the local lattice with its halo, site
  * index row-major), kernels and copies on stream. Start posts the
@@ -129,14 +129,14 @@ int tdpHaloStart(targetHalo *h, double *t_field, targetStream_t stream, const ch
 int tdpHaloWait(targetHalo *h, const char *f, int l);
 int tdpHaloExchange(targetHalo *h, double *t_field, targetStream_t stream, const char *f, int l);
 int tdpHaloStartSites(targetHalo *h, void *t_field, targetStream_t stream, const char *f, int l);
-#define targetHaloStart(h, t_field, stream) tdpHaloStart((h), (t_field), (stream), TDP_AT)
-#define targetHaloWait(h) tdpHaloWait((h), TDP_AT)
+#define targetHaloStart(h, t_field, stream) tdpHaloStart((h), (t_field), (stream), TDP_AT_)
+#define targetHaloWait(h) tdpHaloWait((h), TDP_AT_)
 #define targetHaloExchange(h, t_field, stream) /* both */ \
-  tdpHaloExchange((h), (t_field), (stream), TDP_AT)
+  tdpHaloExchange((h), (t_field), (stream), TDP_AT_)
 /* targetHaloStart for a halo made with site lists whose values need not
  * be double (targetHaloSites.elem_size); targetHaloWait completes it. */
 #define targetHaloStartSites(h, t_field, stream) \
-  tdpHaloStartSites((h), (t_field), (stream), TDP_AT)
+  tdpHaloStartSites((h), (t_field), (stream), TDP_AT_)
 
 /* Pure function (no MPI): choose dims for nranks over global[0..ndim-1].
  * request[d] > 0 fixes an axis; among the splits that divide every extent
@@ -161,7 +161,7 @@ typedef struct {
                        * (transport nccl, or every neighbour this rank itself) */
 } targetHaloInfo;
 const targetHaloInfo *tdpHaloGetInfo(const targetHalo *h, const char *f, int l);
-#define targetHaloGetInfo(h) tdpHaloGetInfo((h), TDP_AT) /* NULL for a halo not live */
+#define targetHaloGetInfo(h) tdpHaloGetInfo((h), TDP_AT_) /* NULL for a halo not live */
 const char *targetHaloTransportName(targetHaloTransport_t t);
 
 /* Where an exchange's time goes, summed over exchanges since the last
@@ -185,11 +185,11 @@ typedef struct {
 void tdpHaloGetTimes(const targetHalo *h, targetHaloTimes *t, const char *f, int l);
 void tdpHaloResetTimes(targetHalo *h, const char *f, int l);
 const char *tdpHaloError(const targetHalo *h, const char *f, int l);
-#define targetHaloGetTimes(h, t) tdpHaloGetTimes((h), (t), TDP_AT)
-#define targetHaloResetTimes(h) tdpHaloResetTimes((h), TDP_AT)
+#define targetHaloGetTimes(h, t) tdpHaloGetTimes((h), (t), TDP_AT_)
+#define targetHaloResetTimes(h) tdpHaloResetTimes((h), TDP_AT_)
 /* The reason of the last failure on h ("no halo" for NULL; the layer's
  * message for a halo that is not live) */
-#define targetHaloError(h) tdpHaloError((h), TDP_AT)
+#define targetHaloError(h) tdpHaloError((h), TDP_AT_)
 
 /* The whole exchange queued on stream (docs/halo.md, "Queued exchange"):
  * work queued on stream after it sees the halo. Where the exchange is
@@ -200,7 +200,7 @@ const char *tdpHaloError(const targetHalo *h, const char *f, int l);
  * float * for site lists of floats. */
 int tdpHaloExchangeAsync(targetHalo *h, void *t_field, targetStream_t stream, const char *f, int l);
 #define targetHaloExchangeAsync(h, t_field, stream) \
-  tdpHaloExchangeAsync((h), (t_field), (stream), TDP_AT)
+  tdpHaloExchangeAsync((h), (t_field), (stream), TDP_AT_)
 /* Queue on stream the periodic copies of the axes this rank holds alone
  * (the caller's self_copy), axis after axis, now: for a caller that
  * updates the sites next to those faces before the exchange completes
@@ -209,7 +209,7 @@ int tdpHaloExchangeAsync(targetHalo *h, void *t_field, targetStream_t stream, co
  * such axis: nothing; site lists: nothing (nothing is forwarded); such an
  * axis without self_copy: -1. */
 int tdpHaloSelfFill(targetHalo *h, void *t_field, targetStream_t stream, const char *f, int l);
-#define targetHaloSelfFill(h, t_field, stream) tdpHaloSelfFill((h), (t_field), (stream), TDP_AT)
+#define targetHaloSelfFill(h, t_field, stream) tdpHaloSelfFill((h), (t_field), (stream), TDP_AT_)
 /* Time each phase of the device-ordered exchanges (targetHaloExchangeAsync)
  * with events on their stream, no host synchronisation: pack, transfer,
  * unpack, self, each the device's time from the end of the phase before
@@ -218,8 +218,8 @@ int tdpHaloSelfFill(targetHalo *h, void *t_field, targetStream_t stream, const c
  * which waits for the exchanges still in flight. */
 int tdpHaloTimeEvents(targetHalo *h, int on, const char *f, int l);
 void tdpHaloGetEventTimes(targetHalo *h, targetHaloTimes *t, const char *f, int l);
-#define targetHaloTimeEvents(h, on) tdpHaloTimeEvents((h), (on), TDP_AT)
-#define targetHaloGetEventTimes(h, t) tdpHaloGetEventTimes((h), (t), TDP_AT)
+#define targetHaloTimeEvents(h, on) tdpHaloTimeEvents((h), (on), TDP_AT_)
+#define targetHaloGetEventTimes(h, t) tdpHaloGetEventTimes((h), (t), TDP_AT_)
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,7 @@
  * (faces, for halo exchange; typed per element type). Implemented in
  * targetDP_async.c (handles, checks), the backends and targetDP_pack.c.
  * Included by targetDP.h inside its extern "C" block, after the core host
- * API and launch macros it uses (TDP_AT, tdpType, tdpLaunchBegin_, tdpLaunchCheck,
+ * API and launch macros it uses (TDP_AT_, tdpType, tdpLaunchBegin_, tdpLaunchCheck,
  * tdpNumBlocks, TDP_PROFILE_START_/STOP_, VVL, TARGET_TPB); not a header to
  * include on its own. Declarations and macros only; the one backend
  * difference is how TDP_LAUNCH_STREAM launches (#ifdef __CUDACC__ below).
@@ -45,25 +45,25 @@ int tdpStreamCreatePriority(targetStream_t *stream, targetStreamPriority_t prior
                             const char *f, int l);
 int tdpStreamDestroy(targetStream_t stream, const char *f, int l);
 int tdpStreamSynchronize(targetStream_t stream, const char *f, int l);
-#define targetStreamCreate(pstream) tdpStreamCreate((pstream), TDP_AT)
+#define targetStreamCreate(pstream) tdpStreamCreate((pstream), TDP_AT_)
 /* targetStreamCreateWithPriority(&halo, TARGET_STREAM_PRIORITY_HIGH) */
 #define targetStreamCreateWithPriority(pstream, priority) \
-  tdpStreamCreatePriority((pstream), (priority), TDP_AT)
-#define targetStreamDestroy(stream) tdpStreamDestroy((stream), TDP_AT)
-#define targetStreamSynchronize(stream) tdpStreamSynchronize((stream), TDP_AT)
+  tdpStreamCreatePriority((pstream), (priority), TDP_AT_)
+#define targetStreamDestroy(stream) tdpStreamDestroy((stream), TDP_AT_)
+#define targetStreamSynchronize(stream) tdpStreamSynchronize((stream), TDP_AT_)
 
 int tdpEventCreate(targetEvent_t *event, const char *f, int l);
 int tdpEventDestroy(targetEvent_t event, const char *f, int l);
 int tdpEventRecord(targetEvent_t event, targetStream_t stream, const char *f, int l);
 int tdpStreamWaitEvent(targetStream_t stream, targetEvent_t event, const char *f, int l);
 int tdpEventSynchronize(targetEvent_t event, const char *f, int l);
-#define targetEventCreate(pevent) tdpEventCreate((pevent), TDP_AT)
-#define targetEventDestroy(event) tdpEventDestroy((event), TDP_AT)
+#define targetEventCreate(pevent) tdpEventCreate((pevent), TDP_AT_)
+#define targetEventDestroy(event) tdpEventDestroy((event), TDP_AT_)
 /* Work on stream queued after this call completes the event ... */
-#define targetEventRecord(event, stream) tdpEventRecord((event), (stream), TDP_AT)
+#define targetEventRecord(event, stream) tdpEventRecord((event), (stream), TDP_AT_)
 /* ... and work queued on stream after this call waits for it. */
-#define targetStreamWaitEvent(stream, event) tdpStreamWaitEvent((stream), (event), TDP_AT)
-#define targetEventSynchronize(event) tdpEventSynchronize((event), TDP_AT)
+#define targetStreamWaitEvent(stream, event) tdpStreamWaitEvent((stream), (event), TDP_AT_)
+#define targetEventSynchronize(event) tdpEventSynchronize((event), TDP_AT_)
 /* Timing on the target's clock: two events made by targetEventCreateTimed
  * and recorded on streams; *seconds is the time from start to stop (waits
  * for stop). Kernels are timed so without synchronising the host around
@@ -72,9 +72,9 @@ int tdpEventSynchronize(targetEvent_t event, const char *f, int l);
 int tdpEventCreateTimed(targetEvent_t *event, const char *f, int l);
 int tdpEventElapsed(double *seconds, targetEvent_t start, targetEvent_t stop, const char *f,
                     int l);
-#define targetEventCreateTimed(pevent) tdpEventCreateTimed((pevent), TDP_AT)
+#define targetEventCreateTimed(pevent) tdpEventCreateTimed((pevent), TDP_AT_)
 #define targetEventElapsed(pseconds, start, stop) \
-  tdpEventElapsed((pseconds), (start), (stop), TDP_AT)
+  tdpEventElapsed((pseconds), (start), (stop), TDP_AT_)
 
 /* Checked handles for modules built on the layer (targetDP_halo.c keeps
  * its halos under them): an object registered by tdpHandleNew_ gets a
@@ -133,31 +133,31 @@ int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l);
 /* Copies queued on a stream. From or to pageable host memory they are
  * correct but may not overlap anything; use pinned memory (below). */
 typedef enum {
-  TARGET_COPY_TO_TARGET = 0,     /* host -> target */
-  TARGET_COPY_FROM_TARGET = 1,   /* target -> host */
-  TARGET_COPY_TARGET_TO_TARGET = 2 /* target -> target, also to a peer's IPC mapping */
-} targetCopyKind_t;
+  TDP_COPY_TO_TARGET_ = 0,     /* host -> target */
+  TDP_COPY_FROM_TARGET_ = 1,   /* target -> host */
+  TDP_COPY_TARGET_TO_TARGET_ = 2 /* target -> target, also to a peer's IPC mapping */
+} tdpCopyKind_;
 /* host_known: what the caller's compiler knows of the host side's size
  * (TDP_OBJECT_SIZE_), TDP_SIZE_UNKNOWN_ when nothing or no host side. */
-int tdpCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+int tdpCopyAsync(void *dst, const void *src, size_t nbytes, tdpCopyKind_ kind,
                  targetStream_t stream, int wait, size_t host_known, const char *f, int l);
 #define copyToTargetAsync(t_dst, src, nbytes, stream)                                      \
-  tdpCopyAsync((t_dst), (src), (nbytes), TARGET_COPY_TO_TARGET, (stream), 0,               \
-               TDP_OBJECT_SIZE_(src), TDP_AT)
+  tdpCopyAsync((t_dst), (src), (nbytes), TDP_COPY_TO_TARGET_, (stream), 0,               \
+               TDP_OBJECT_SIZE_(src), TDP_AT_)
 #define copyFromTargetAsync(dst, t_src, nbytes, stream)                                    \
-  tdpCopyAsync((dst), (t_src), (nbytes), TARGET_COPY_FROM_TARGET, (stream), 0,             \
-               TDP_OBJECT_SIZE_(dst), TDP_AT)
+  tdpCopyAsync((dst), (t_src), (nbytes), TDP_COPY_FROM_TARGET_, (stream), 0,             \
+               TDP_OBJECT_SIZE_(dst), TDP_AT_)
 #define copyTargetToTargetAsync(t_dst, t_src, nbytes, stream)                              \
-  tdpCopyAsync((t_dst), (t_src), (nbytes), TARGET_COPY_TARGET_TO_TARGET, (stream), 0,      \
-               TDP_SIZE_UNKNOWN_, TDP_AT)
+  tdpCopyAsync((t_dst), (t_src), (nbytes), TDP_COPY_TARGET_TO_TARGET_, (stream), 0,      \
+               TDP_SIZE_UNKNOWN_, TDP_AT_)
 
 /* Pinned (page-locked) host memory: cudaMallocHost on CUDA, 64-byte
  * aligned memory on the C backend. Host memory in every other respect;
  * freed only with targetFreeHost. */
 int tdpMallocHost(void **p, size_t nbytes, const char *f, int l);
 int tdpFreeHost(void *p, const char *f, int l);
-#define targetMallocHost(pp, nbytes) tdpMallocHost((void **) (pp), (nbytes), TDP_AT)
-#define targetFreeHost(p) tdpFreeHost((p), TDP_AT)
+#define targetMallocHost(pp, nbytes) tdpMallocHost((void **) (pp), (nbytes), TDP_AT_)
+#define targetFreeHost(p) tdpFreeHost((p), TDP_AT_)
 
 /* CUDA IPC: another process on the node maps a target allocation of ours
  * and copies to or from it directly (copyTargetToTargetAsync). The handle
@@ -172,10 +172,10 @@ int targetIpcAvailable(void);
 int tdpIpcGetHandle(targetIpcHandle_t *handle, void *t_ptr, const char *f, int l);
 int tdpIpcOpenHandle(void **t_peer, const targetIpcHandle_t *handle, const char *f, int l);
 int tdpIpcCloseHandle(void *t_peer, const char *f, int l);
-#define targetIpcGetHandle(phandle, t_ptr) tdpIpcGetHandle((phandle), (t_ptr), TDP_AT)
+#define targetIpcGetHandle(phandle, t_ptr) tdpIpcGetHandle((phandle), (t_ptr), TDP_AT_)
 #define targetIpcOpenHandle(pt_peer, phandle) \
-  tdpIpcOpenHandle((void **) (pt_peer), (phandle), TDP_AT)
-#define targetIpcCloseHandle(t_peer) tdpIpcCloseHandle((t_peer), TDP_AT)
+  tdpIpcOpenHandle((void **) (pt_peer), (phandle), TDP_AT_)
+#define targetIpcCloseHandle(t_peer) tdpIpcCloseHandle((t_peer), TDP_AT_)
 
 /* Boxes of a field, for halo exchange: the sites lo[d] <= x[d] < hi[d]
  * of a lattice of ndim (1 to 4) extents, site index row-major (the last
@@ -218,40 +218,40 @@ TDP_TYPED_PACK_(FloatComplex, tdpFloatComplex, TDP_TYPE_FLOAT_COMPLEX)
       TDP_OBJECT_SIZE_(lo), TDP_TYPED_(long, hi), TDP_OBJECT_SIZE_(hi)
 #define targetPackBoxDouble(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream)                \
   tdpPackBoxDouble_(TDP_TYPED_(double, t_buf), TDP_TYPED_(double, t_field), (ndim),                    \
-      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT)
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT_)
 #define targetUnpackBoxDouble(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream)              \
   tdpPackBoxDouble_(TDP_TYPED_(double, t_field), TDP_TYPED_(double, t_buf), (ndim),                    \
-      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT)
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT_)
 #define targetPackBoxFloat(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream)                \
   tdpPackBoxFloat_(TDP_TYPED_(float, t_buf), TDP_TYPED_(float, t_field), (ndim),                    \
-      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT)
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT_)
 #define targetUnpackBoxFloat(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream)              \
   tdpPackBoxFloat_(TDP_TYPED_(float, t_field), TDP_TYPED_(float, t_buf), (ndim),                    \
-      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT)
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT_)
 #define targetPackBoxInt(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream)                \
   tdpPackBoxInt_(TDP_TYPED_(int, t_buf), TDP_TYPED_(int, t_field), (ndim),                    \
-      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT)
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT_)
 #define targetUnpackBoxInt(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream)              \
   tdpPackBoxInt_(TDP_TYPED_(int, t_field), TDP_TYPED_(int, t_buf), (ndim),                    \
-      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT)
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT_)
 #define targetPackBoxLong(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream)                \
   tdpPackBoxLong_(TDP_TYPED_(long, t_buf), TDP_TYPED_(long, t_field), (ndim),                    \
-      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT)
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT_)
 #define targetUnpackBoxLong(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream)              \
   tdpPackBoxLong_(TDP_TYPED_(long, t_field), TDP_TYPED_(long, t_buf), (ndim),                    \
-      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT)
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT_)
 #define targetPackBoxDoubleComplex(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream)                \
   tdpPackBoxDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_buf), TDP_TYPED_(tdpDoubleComplex, t_field), (ndim),                    \
-      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT)
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT_)
 #define targetUnpackBoxDoubleComplex(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream)              \
   tdpPackBoxDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_field), TDP_TYPED_(tdpDoubleComplex, t_buf), (ndim),                    \
-      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT)
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT_)
 #define targetPackBoxFloatComplex(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream)                \
   tdpPackBoxFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_buf), TDP_TYPED_(tdpFloatComplex, t_field), (ndim),                    \
-      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT)
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 0, (stream), TDP_AT_)
 #define targetUnpackBoxFloatComplex(t_field, t_buf, ndim, extents, lo, hi, ncomp, stream)              \
   tdpPackBoxFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_field), TDP_TYPED_(tdpFloatComplex, t_buf), (ndim),                    \
-      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT)
+      TDP_BOX_ARGS_(extents, lo, hi), (ncomp), 1, (stream), TDP_AT_)
 /* The box of one face: along dim, side 0 (low) or 1 (high), the halo
  * (the outer nhalo layers) or the edge (the nhalo layers inside them:
  * what the neighbour's halo is filled from); every other axis whole, halo
@@ -269,6 +269,6 @@ long tdpFaceBox(int ndim, const long extents[], size_t ext_known, int nhalo, int
 #define targetFaceBox(ndim, extents, nhalo, dim, side, region, lo, hi)                        \
   tdpFaceBox((ndim), TDP_TYPED_(long, extents), TDP_OBJECT_SIZE_(extents), (nhalo), (dim),   \
              (side), (region), TDP_TYPED_(long, lo), TDP_OBJECT_SIZE_(lo),                   \
-             TDP_TYPED_(long, hi), TDP_OBJECT_SIZE_(hi), TDP_AT)
+             TDP_TYPED_(long, hi), TDP_OBJECT_SIZE_(hi), TDP_AT_)
 
 #endif /* TARGETDP_ASYNC_H */

@@ -7,7 +7,7 @@
  * targetLongSum, copyToTargetSitesInt, ...) generated from one macro.
  * Included by targetDP.h inside its extern "C" block, after the core host
  * API whose tdpType, tdpDoubleComplex, tdpFloatComplex, tdpReduceOp and
- * TDP_AT it uses; not a header to include on its own. Declarations and
+ * TDP_AT_ it uses; not a header to include on its own. Declarations and
  * inline wrappers only: no backend code, no #ifdef __CUDACC__.
  */
 #ifndef TARGETDP_H
@@ -95,176 +95,176 @@ TDP_TYPED_API_(FloatComplex, tdpFloatComplex, TDP_TYPE_FLOAT_COMPLEX, tdpFloatCo
  * Every element pointer goes through TDP_TYPED_ (a compile error for a
  * pointer to another type), every host buffer is held to its known size. */
 #define targetSetConstantDouble(t_a, value, n) \
-  tdpSetConstantDouble_(TDP_TYPED_(double, t_a), (value), (n), TDP_AT)
+  tdpSetConstantDouble_(TDP_TYPED_(double, t_a), (value), (n), TDP_AT_)
 #define targetZeroDouble(t_a, n) \
-  tdpZeroDouble_(TDP_TYPED_(double, t_a), (n), TDP_AT)
+  tdpZeroDouble_(TDP_TYPED_(double, t_a), (n), TDP_AT_)
 #define copyToTargetSitesDouble(t_dst, src, nsites, ncomp, sites, nlist) \
   tdpCopySitesDouble_(TDP_TYPED_(double, t_dst), TDP_TYPED_(double, src), (nsites), (ncomp), \
-      TDP_TYPED_(int, sites), (nlist), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(sites), TDP_AT)
+      TDP_TYPED_(int, sites), (nlist), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(sites), TDP_AT_)
 #define copyFromTargetSitesDouble(dst, t_src, nsites, ncomp, sites, nlist) \
   tdpCopySitesDouble_(TDP_TYPED_(double, dst), TDP_TYPED_(double, t_src), (nsites), (ncomp), \
-      TDP_TYPED_(int, sites), (nlist), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(sites), TDP_AT)
+      TDP_TYPED_(int, sites), (nlist), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(sites), TDP_AT_)
 #define copyToTargetMaskedDouble(t_dst, src, nsites, ncomp, mask) \
   tdpCopyMaskedDouble_(TDP_TYPED_(double, t_dst), TDP_TYPED_(double, src), (nsites), (ncomp), \
-      TDP_MASK_(mask), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(mask), TDP_AT)
+      TDP_MASK_(mask), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(mask), TDP_AT_)
 #define copyFromTargetMaskedDouble(dst, t_src, nsites, ncomp, mask) \
   tdpCopyMaskedDouble_(TDP_TYPED_(double, dst), TDP_TYPED_(double, t_src), (nsites), (ncomp), \
-      TDP_MASK_(mask), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(mask), TDP_AT)
+      TDP_MASK_(mask), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(mask), TDP_AT_)
 #define copyToTarget3DHaloDouble(t_dst, src, extents, nhalo, ncomp) \
   tdpCopy3DDouble_(TDP_TYPED_(double, t_dst), TDP_TYPED_(double, src), TDP_TYPED_(int, extents), \
-      (nhalo), (ncomp), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT)
+      (nhalo), (ncomp), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define copyFromTarget3DEdgeDouble(dst, t_src, extents, nhalo, ncomp) \
   tdpCopy3DDouble_(TDP_TYPED_(double, dst), TDP_TYPED_(double, t_src), TDP_TYPED_(int, extents), \
-      (nhalo), (ncomp), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT)
+      (nhalo), (ncomp), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define targetAoS2SoADouble(t_soa, t_aos, nsites, ncomp) \
-  tdpConvertDouble_(TDP_TYPED_(double, t_soa), TDP_TYPED_(double, t_aos), (nsites), (ncomp), 1, TDP_AT)
+  tdpConvertDouble_(TDP_TYPED_(double, t_soa), TDP_TYPED_(double, t_aos), (nsites), (ncomp), 1, TDP_AT_)
 #define targetSoA2AoSDouble(t_aos, t_soa, nsites, ncomp) \
-  tdpConvertDouble_(TDP_TYPED_(double, t_aos), TDP_TYPED_(double, t_soa), (nsites), (ncomp), 0, TDP_AT)
+  tdpConvertDouble_(TDP_TYPED_(double, t_aos), TDP_TYPED_(double, t_soa), (nsites), (ncomp), 0, TDP_AT_)
 #define targetSetConstantFloat(t_a, value, n) \
-  tdpSetConstantFloat_(TDP_TYPED_(float, t_a), (value), (n), TDP_AT)
+  tdpSetConstantFloat_(TDP_TYPED_(float, t_a), (value), (n), TDP_AT_)
 #define targetZeroFloat(t_a, n) \
-  tdpZeroFloat_(TDP_TYPED_(float, t_a), (n), TDP_AT)
+  tdpZeroFloat_(TDP_TYPED_(float, t_a), (n), TDP_AT_)
 #define targetFloatSum(res, t_a, n) \
-  tdpReduceFloat_(TDP_TYPED_(float, res), TDP_TYPED_(float, t_a), (n), TDP_SUM, TDP_AT)
+  tdpReduceFloat_(TDP_TYPED_(float, res), TDP_TYPED_(float, t_a), (n), TDP_SUM, TDP_AT_)
 #define targetFloatMin(res, t_a, n) \
-  tdpReduceFloat_(TDP_TYPED_(float, res), TDP_TYPED_(float, t_a), (n), TDP_MIN, TDP_AT)
+  tdpReduceFloat_(TDP_TYPED_(float, res), TDP_TYPED_(float, t_a), (n), TDP_MIN, TDP_AT_)
 #define targetFloatMax(res, t_a, n) \
-  tdpReduceFloat_(TDP_TYPED_(float, res), TDP_TYPED_(float, t_a), (n), TDP_MAX, TDP_AT)
+  tdpReduceFloat_(TDP_TYPED_(float, res), TDP_TYPED_(float, t_a), (n), TDP_MAX, TDP_AT_)
 #define copyToTargetSitesFloat(t_dst, src, nsites, ncomp, sites, nlist) \
   tdpCopySitesFloat_(TDP_TYPED_(float, t_dst), TDP_TYPED_(float, src), (nsites), (ncomp), \
-      TDP_TYPED_(int, sites), (nlist), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(sites), TDP_AT)
+      TDP_TYPED_(int, sites), (nlist), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(sites), TDP_AT_)
 #define copyFromTargetSitesFloat(dst, t_src, nsites, ncomp, sites, nlist) \
   tdpCopySitesFloat_(TDP_TYPED_(float, dst), TDP_TYPED_(float, t_src), (nsites), (ncomp), \
-      TDP_TYPED_(int, sites), (nlist), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(sites), TDP_AT)
+      TDP_TYPED_(int, sites), (nlist), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(sites), TDP_AT_)
 #define copyToTargetMaskedFloat(t_dst, src, nsites, ncomp, mask) \
   tdpCopyMaskedFloat_(TDP_TYPED_(float, t_dst), TDP_TYPED_(float, src), (nsites), (ncomp), \
-      TDP_MASK_(mask), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(mask), TDP_AT)
+      TDP_MASK_(mask), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(mask), TDP_AT_)
 #define copyFromTargetMaskedFloat(dst, t_src, nsites, ncomp, mask) \
   tdpCopyMaskedFloat_(TDP_TYPED_(float, dst), TDP_TYPED_(float, t_src), (nsites), (ncomp), \
-      TDP_MASK_(mask), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(mask), TDP_AT)
+      TDP_MASK_(mask), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(mask), TDP_AT_)
 #define copyToTarget3DHaloFloat(t_dst, src, extents, nhalo, ncomp) \
   tdpCopy3DFloat_(TDP_TYPED_(float, t_dst), TDP_TYPED_(float, src), TDP_TYPED_(int, extents), \
-      (nhalo), (ncomp), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT)
+      (nhalo), (ncomp), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define copyFromTarget3DEdgeFloat(dst, t_src, extents, nhalo, ncomp) \
   tdpCopy3DFloat_(TDP_TYPED_(float, dst), TDP_TYPED_(float, t_src), TDP_TYPED_(int, extents), \
-      (nhalo), (ncomp), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT)
+      (nhalo), (ncomp), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define targetAoS2SoAFloat(t_soa, t_aos, nsites, ncomp) \
-  tdpConvertFloat_(TDP_TYPED_(float, t_soa), TDP_TYPED_(float, t_aos), (nsites), (ncomp), 1, TDP_AT)
+  tdpConvertFloat_(TDP_TYPED_(float, t_soa), TDP_TYPED_(float, t_aos), (nsites), (ncomp), 1, TDP_AT_)
 #define targetSoA2AoSFloat(t_aos, t_soa, nsites, ncomp) \
-  tdpConvertFloat_(TDP_TYPED_(float, t_aos), TDP_TYPED_(float, t_soa), (nsites), (ncomp), 0, TDP_AT)
+  tdpConvertFloat_(TDP_TYPED_(float, t_aos), TDP_TYPED_(float, t_soa), (nsites), (ncomp), 0, TDP_AT_)
 #define targetSetConstantInt(t_a, value, n) \
-  tdpSetConstantInt_(TDP_TYPED_(int, t_a), (value), (n), TDP_AT)
+  tdpSetConstantInt_(TDP_TYPED_(int, t_a), (value), (n), TDP_AT_)
 #define targetZeroInt(t_a, n) \
-  tdpZeroInt_(TDP_TYPED_(int, t_a), (n), TDP_AT)
+  tdpZeroInt_(TDP_TYPED_(int, t_a), (n), TDP_AT_)
 #define copyToTargetSitesInt(t_dst, src, nsites, ncomp, sites, nlist) \
   tdpCopySitesInt_(TDP_TYPED_(int, t_dst), TDP_TYPED_(int, src), (nsites), (ncomp), \
-      TDP_TYPED_(int, sites), (nlist), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(sites), TDP_AT)
+      TDP_TYPED_(int, sites), (nlist), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(sites), TDP_AT_)
 #define copyFromTargetSitesInt(dst, t_src, nsites, ncomp, sites, nlist) \
   tdpCopySitesInt_(TDP_TYPED_(int, dst), TDP_TYPED_(int, t_src), (nsites), (ncomp), \
-      TDP_TYPED_(int, sites), (nlist), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(sites), TDP_AT)
+      TDP_TYPED_(int, sites), (nlist), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(sites), TDP_AT_)
 #define copyToTargetMaskedInt(t_dst, src, nsites, ncomp, mask) \
   tdpCopyMaskedInt_(TDP_TYPED_(int, t_dst), TDP_TYPED_(int, src), (nsites), (ncomp), \
-      TDP_MASK_(mask), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(mask), TDP_AT)
+      TDP_MASK_(mask), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(mask), TDP_AT_)
 #define copyFromTargetMaskedInt(dst, t_src, nsites, ncomp, mask) \
   tdpCopyMaskedInt_(TDP_TYPED_(int, dst), TDP_TYPED_(int, t_src), (nsites), (ncomp), \
-      TDP_MASK_(mask), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(mask), TDP_AT)
+      TDP_MASK_(mask), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(mask), TDP_AT_)
 #define copyToTarget3DHaloInt(t_dst, src, extents, nhalo, ncomp) \
   tdpCopy3DInt_(TDP_TYPED_(int, t_dst), TDP_TYPED_(int, src), TDP_TYPED_(int, extents), \
-      (nhalo), (ncomp), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT)
+      (nhalo), (ncomp), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define copyFromTarget3DEdgeInt(dst, t_src, extents, nhalo, ncomp) \
   tdpCopy3DInt_(TDP_TYPED_(int, dst), TDP_TYPED_(int, t_src), TDP_TYPED_(int, extents), \
-      (nhalo), (ncomp), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT)
+      (nhalo), (ncomp), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define targetAoS2SoAInt(t_soa, t_aos, nsites, ncomp) \
-  tdpConvertInt_(TDP_TYPED_(int, t_soa), TDP_TYPED_(int, t_aos), (nsites), (ncomp), 1, TDP_AT)
+  tdpConvertInt_(TDP_TYPED_(int, t_soa), TDP_TYPED_(int, t_aos), (nsites), (ncomp), 1, TDP_AT_)
 #define targetSoA2AoSInt(t_aos, t_soa, nsites, ncomp) \
-  tdpConvertInt_(TDP_TYPED_(int, t_aos), TDP_TYPED_(int, t_soa), (nsites), (ncomp), 0, TDP_AT)
+  tdpConvertInt_(TDP_TYPED_(int, t_aos), TDP_TYPED_(int, t_soa), (nsites), (ncomp), 0, TDP_AT_)
 #define targetSetConstantLong(t_a, value, n) \
-  tdpSetConstantLong_(TDP_TYPED_(long, t_a), (value), (n), TDP_AT)
+  tdpSetConstantLong_(TDP_TYPED_(long, t_a), (value), (n), TDP_AT_)
 #define targetZeroLong(t_a, n) \
-  tdpZeroLong_(TDP_TYPED_(long, t_a), (n), TDP_AT)
+  tdpZeroLong_(TDP_TYPED_(long, t_a), (n), TDP_AT_)
 #define targetLongSum(res, t_a, n) \
-  tdpReduceLong_(TDP_TYPED_(long, res), TDP_TYPED_(long, t_a), (n), TDP_SUM, TDP_AT)
+  tdpReduceLong_(TDP_TYPED_(long, res), TDP_TYPED_(long, t_a), (n), TDP_SUM, TDP_AT_)
 #define targetLongMin(res, t_a, n) \
-  tdpReduceLong_(TDP_TYPED_(long, res), TDP_TYPED_(long, t_a), (n), TDP_MIN, TDP_AT)
+  tdpReduceLong_(TDP_TYPED_(long, res), TDP_TYPED_(long, t_a), (n), TDP_MIN, TDP_AT_)
 #define targetLongMax(res, t_a, n) \
-  tdpReduceLong_(TDP_TYPED_(long, res), TDP_TYPED_(long, t_a), (n), TDP_MAX, TDP_AT)
+  tdpReduceLong_(TDP_TYPED_(long, res), TDP_TYPED_(long, t_a), (n), TDP_MAX, TDP_AT_)
 #define copyToTargetSitesLong(t_dst, src, nsites, ncomp, sites, nlist) \
   tdpCopySitesLong_(TDP_TYPED_(long, t_dst), TDP_TYPED_(long, src), (nsites), (ncomp), \
-      TDP_TYPED_(int, sites), (nlist), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(sites), TDP_AT)
+      TDP_TYPED_(int, sites), (nlist), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(sites), TDP_AT_)
 #define copyFromTargetSitesLong(dst, t_src, nsites, ncomp, sites, nlist) \
   tdpCopySitesLong_(TDP_TYPED_(long, dst), TDP_TYPED_(long, t_src), (nsites), (ncomp), \
-      TDP_TYPED_(int, sites), (nlist), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(sites), TDP_AT)
+      TDP_TYPED_(int, sites), (nlist), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(sites), TDP_AT_)
 #define copyToTargetMaskedLong(t_dst, src, nsites, ncomp, mask) \
   tdpCopyMaskedLong_(TDP_TYPED_(long, t_dst), TDP_TYPED_(long, src), (nsites), (ncomp), \
-      TDP_MASK_(mask), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(mask), TDP_AT)
+      TDP_MASK_(mask), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(mask), TDP_AT_)
 #define copyFromTargetMaskedLong(dst, t_src, nsites, ncomp, mask) \
   tdpCopyMaskedLong_(TDP_TYPED_(long, dst), TDP_TYPED_(long, t_src), (nsites), (ncomp), \
-      TDP_MASK_(mask), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(mask), TDP_AT)
+      TDP_MASK_(mask), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(mask), TDP_AT_)
 #define copyToTarget3DHaloLong(t_dst, src, extents, nhalo, ncomp) \
   tdpCopy3DLong_(TDP_TYPED_(long, t_dst), TDP_TYPED_(long, src), TDP_TYPED_(int, extents), \
-      (nhalo), (ncomp), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT)
+      (nhalo), (ncomp), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define copyFromTarget3DEdgeLong(dst, t_src, extents, nhalo, ncomp) \
   tdpCopy3DLong_(TDP_TYPED_(long, dst), TDP_TYPED_(long, t_src), TDP_TYPED_(int, extents), \
-      (nhalo), (ncomp), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT)
+      (nhalo), (ncomp), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define targetAoS2SoALong(t_soa, t_aos, nsites, ncomp) \
-  tdpConvertLong_(TDP_TYPED_(long, t_soa), TDP_TYPED_(long, t_aos), (nsites), (ncomp), 1, TDP_AT)
+  tdpConvertLong_(TDP_TYPED_(long, t_soa), TDP_TYPED_(long, t_aos), (nsites), (ncomp), 1, TDP_AT_)
 #define targetSoA2AoSLong(t_aos, t_soa, nsites, ncomp) \
-  tdpConvertLong_(TDP_TYPED_(long, t_aos), TDP_TYPED_(long, t_soa), (nsites), (ncomp), 0, TDP_AT)
+  tdpConvertLong_(TDP_TYPED_(long, t_aos), TDP_TYPED_(long, t_soa), (nsites), (ncomp), 0, TDP_AT_)
 #define targetSetConstantDoubleComplex(t_a, value, n) \
-  tdpSetConstantDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_a), (value), (n), TDP_AT)
+  tdpSetConstantDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_a), (value), (n), TDP_AT_)
 #define targetZeroDoubleComplex(t_a, n) \
-  tdpZeroDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_a), (n), TDP_AT)
+  tdpZeroDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_a), (n), TDP_AT_)
 #define targetDoubleComplexSum(res, t_a, n) \
-  tdpReduceDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, res), TDP_TYPED_(tdpDoubleComplex, t_a), (n), TDP_SUM, TDP_AT)
+  tdpReduceDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, res), TDP_TYPED_(tdpDoubleComplex, t_a), (n), TDP_SUM, TDP_AT_)
 #define copyToTargetSitesDoubleComplex(t_dst, src, nsites, ncomp, sites, nlist) \
   tdpCopySitesDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_dst), TDP_TYPED_(tdpDoubleComplex, src), (nsites), (ncomp), \
-      TDP_TYPED_(int, sites), (nlist), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(sites), TDP_AT)
+      TDP_TYPED_(int, sites), (nlist), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(sites), TDP_AT_)
 #define copyFromTargetSitesDoubleComplex(dst, t_src, nsites, ncomp, sites, nlist) \
   tdpCopySitesDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, dst), TDP_TYPED_(tdpDoubleComplex, t_src), (nsites), (ncomp), \
-      TDP_TYPED_(int, sites), (nlist), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(sites), TDP_AT)
+      TDP_TYPED_(int, sites), (nlist), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(sites), TDP_AT_)
 #define copyToTargetMaskedDoubleComplex(t_dst, src, nsites, ncomp, mask) \
   tdpCopyMaskedDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_dst), TDP_TYPED_(tdpDoubleComplex, src), (nsites), (ncomp), \
-      TDP_MASK_(mask), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(mask), TDP_AT)
+      TDP_MASK_(mask), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(mask), TDP_AT_)
 #define copyFromTargetMaskedDoubleComplex(dst, t_src, nsites, ncomp, mask) \
   tdpCopyMaskedDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, dst), TDP_TYPED_(tdpDoubleComplex, t_src), (nsites), (ncomp), \
-      TDP_MASK_(mask), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(mask), TDP_AT)
+      TDP_MASK_(mask), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(mask), TDP_AT_)
 #define copyToTarget3DHaloDoubleComplex(t_dst, src, extents, nhalo, ncomp) \
   tdpCopy3DDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_dst), TDP_TYPED_(tdpDoubleComplex, src), TDP_TYPED_(int, extents), \
-      (nhalo), (ncomp), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT)
+      (nhalo), (ncomp), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define copyFromTarget3DEdgeDoubleComplex(dst, t_src, extents, nhalo, ncomp) \
   tdpCopy3DDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, dst), TDP_TYPED_(tdpDoubleComplex, t_src), TDP_TYPED_(int, extents), \
-      (nhalo), (ncomp), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT)
+      (nhalo), (ncomp), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define targetAoS2SoADoubleComplex(t_soa, t_aos, nsites, ncomp) \
-  tdpConvertDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_soa), TDP_TYPED_(tdpDoubleComplex, t_aos), (nsites), (ncomp), 1, TDP_AT)
+  tdpConvertDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_soa), TDP_TYPED_(tdpDoubleComplex, t_aos), (nsites), (ncomp), 1, TDP_AT_)
 #define targetSoA2AoSDoubleComplex(t_aos, t_soa, nsites, ncomp) \
-  tdpConvertDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_aos), TDP_TYPED_(tdpDoubleComplex, t_soa), (nsites), (ncomp), 0, TDP_AT)
+  tdpConvertDoubleComplex_(TDP_TYPED_(tdpDoubleComplex, t_aos), TDP_TYPED_(tdpDoubleComplex, t_soa), (nsites), (ncomp), 0, TDP_AT_)
 #define targetSetConstantFloatComplex(t_a, value, n) \
-  tdpSetConstantFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_a), (value), (n), TDP_AT)
+  tdpSetConstantFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_a), (value), (n), TDP_AT_)
 #define targetZeroFloatComplex(t_a, n) \
-  tdpZeroFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_a), (n), TDP_AT)
+  tdpZeroFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_a), (n), TDP_AT_)
 #define targetFloatComplexSum(res, t_a, n) \
-  tdpReduceFloatComplex_(TDP_TYPED_(tdpFloatComplex, res), TDP_TYPED_(tdpFloatComplex, t_a), (n), TDP_SUM, TDP_AT)
+  tdpReduceFloatComplex_(TDP_TYPED_(tdpFloatComplex, res), TDP_TYPED_(tdpFloatComplex, t_a), (n), TDP_SUM, TDP_AT_)
 #define copyToTargetSitesFloatComplex(t_dst, src, nsites, ncomp, sites, nlist) \
   tdpCopySitesFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_dst), TDP_TYPED_(tdpFloatComplex, src), (nsites), (ncomp), \
-      TDP_TYPED_(int, sites), (nlist), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(sites), TDP_AT)
+      TDP_TYPED_(int, sites), (nlist), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(sites), TDP_AT_)
 #define copyFromTargetSitesFloatComplex(dst, t_src, nsites, ncomp, sites, nlist) \
   tdpCopySitesFloatComplex_(TDP_TYPED_(tdpFloatComplex, dst), TDP_TYPED_(tdpFloatComplex, t_src), (nsites), (ncomp), \
-      TDP_TYPED_(int, sites), (nlist), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(sites), TDP_AT)
+      TDP_TYPED_(int, sites), (nlist), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(sites), TDP_AT_)
 #define copyToTargetMaskedFloatComplex(t_dst, src, nsites, ncomp, mask) \
   tdpCopyMaskedFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_dst), TDP_TYPED_(tdpFloatComplex, src), (nsites), (ncomp), \
-      TDP_MASK_(mask), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(mask), TDP_AT)
+      TDP_MASK_(mask), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(mask), TDP_AT_)
 #define copyFromTargetMaskedFloatComplex(dst, t_src, nsites, ncomp, mask) \
   tdpCopyMaskedFloatComplex_(TDP_TYPED_(tdpFloatComplex, dst), TDP_TYPED_(tdpFloatComplex, t_src), (nsites), (ncomp), \
-      TDP_MASK_(mask), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(mask), TDP_AT)
+      TDP_MASK_(mask), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(mask), TDP_AT_)
 #define copyToTarget3DHaloFloatComplex(t_dst, src, extents, nhalo, ncomp) \
   tdpCopy3DFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_dst), TDP_TYPED_(tdpFloatComplex, src), TDP_TYPED_(int, extents), \
-      (nhalo), (ncomp), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT)
+      (nhalo), (ncomp), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define copyFromTarget3DEdgeFloatComplex(dst, t_src, extents, nhalo, ncomp) \
   tdpCopy3DFloatComplex_(TDP_TYPED_(tdpFloatComplex, dst), TDP_TYPED_(tdpFloatComplex, t_src), TDP_TYPED_(int, extents), \
-      (nhalo), (ncomp), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT)
+      (nhalo), (ncomp), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define targetAoS2SoAFloatComplex(t_soa, t_aos, nsites, ncomp) \
-  tdpConvertFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_soa), TDP_TYPED_(tdpFloatComplex, t_aos), (nsites), (ncomp), 1, TDP_AT)
+  tdpConvertFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_soa), TDP_TYPED_(tdpFloatComplex, t_aos), (nsites), (ncomp), 1, TDP_AT_)
 #define targetSoA2AoSFloatComplex(t_aos, t_soa, nsites, ncomp) \
-  tdpConvertFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_aos), TDP_TYPED_(tdpFloatComplex, t_soa), (nsites), (ncomp), 0, TDP_AT)
+  tdpConvertFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_aos), TDP_TYPED_(tdpFloatComplex, t_soa), (nsites), (ncomp), 0, TDP_AT_)
 
 #endif /* TARGETDP_TYPES_H */

@@ -22,8 +22,11 @@
  *       TDP_ILP(v) f[base + v] = ...;      site base + v is (x, y, z0 + v)
  *     }
  *   }
- *   TDP_LAUNCH_BOX(k, box, box, t_f);
- *   TDP_LAUNCH_BOX_STREAM(k, box, stream, box, t_f);   (queued on a stream)
+ *   TDP_LAUNCH_BOX(k, box, t_f);          k(box, t_f) over the box's sites
+ *   TDP_LAUNCH_BOX_STREAM(k, box, stream, t_f);   (queued on a stream)
+ *
+ * The box launches pass the box (evaluated once) as the kernel's first
+ * argument, so a call names it once; the rest are the kernel's others.
  *
  * TDP_TLP_2D(box, x, y0, base) and TDP_TLP_4D(box, t, x, y, z0, base) are
  * the same with one row coordinate fewer / more.
@@ -356,7 +359,7 @@ static inline dim3 tdpShellGrid_(const targetBox *b, long nh) {
     const targetBox tdp_lbox_ = (box);                                                   \
     if (tdpLaunchBox_(form, #kernel, &tdp_lbox_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                       \
-      kernel<<<grid(&tdp_lbox_), TARGET_TPB>>>(__VA_ARGS__);                             \
+      kernel<<<grid(&tdp_lbox_), TARGET_TPB>>>(tdp_lbox_, __VA_ARGS__);                  \
       tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                       \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
@@ -371,7 +374,7 @@ static inline dim3 tdpShellGrid_(const targetBox *b, long nh) {
     const long tdp_lnh_ = (nh);                                                          \
     if (tdpLaunchShell_(#kernel, &tdp_lbox_, tdp_lnh_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                       \
-      kernel<<<tdpShellGrid_(&tdp_lbox_, tdp_lnh_), TARGET_TPB>>>(__VA_ARGS__);          \
+      kernel<<<tdpShellGrid_(&tdp_lbox_, tdp_lnh_), TARGET_TPB>>>(tdp_lbox_, __VA_ARGS__); \
       tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                       \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
@@ -387,7 +390,7 @@ static inline dim3 tdpShellGrid_(const targetBox *b, long nh) {
         tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                      \
       kernel<<<tdpBoxGrid_(&tdp_lbox_), TARGET_TPB, 0, (cudaStream_t) tdp_native_>>>(   \
-          __VA_ARGS__);                                                                 \
+          tdp_lbox_, __VA_ARGS__);                                                      \
       tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                      \
       TDP_PROFILE_STOP_(#kernel);                                                       \
     }                                                                                   \
@@ -553,7 +556,7 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
     if (tdpLaunchBox_("TDP_LAUNCH_BOX", #kernel, &tdp_lbox_, __FILE__, __LINE__) ==      \
         TARGET_SUCCESS) {                                                                \
       TDP_PROFILE_START_(#kernel);                                                       \
-      kernel(__VA_ARGS__);                                                               \
+      kernel(tdp_lbox_, __VA_ARGS__);                                                    \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
   } while (0)
@@ -565,7 +568,7 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
     if (tdpLaunchBox_("TDP_LAUNCH_BOX_REDUCE", #kernel, &tdp_lbox_, __FILE__, __LINE__) == \
         TARGET_SUCCESS) {                                                                \
       TDP_PROFILE_START_(#kernel);                                                       \
-      kernel(__VA_ARGS__);                                                               \
+      kernel(tdp_lbox_, __VA_ARGS__);                                                      \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
   } while (0)
@@ -576,7 +579,7 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
     const targetBox tdp_lbox_ = (box);                                                   \
     if (tdpLaunchShell_(#kernel, &tdp_lbox_, (nh), __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                       \
-      kernel(__VA_ARGS__);                                                               \
+      kernel(tdp_lbox_, __VA_ARGS__);                                                      \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
   } while (0)
@@ -590,7 +593,7 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
             TARGET_SUCCESS &&                                                            \
         tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) {  \
       TDP_PROFILE_START_(#kernel);                                                       \
-      kernel(__VA_ARGS__);                                                               \
+      kernel(tdp_lbox_, __VA_ARGS__);                                                    \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
   } while (0)

@@ -631,18 +631,18 @@ static inline int tdpExactSumFloat_(tdpExactSum *res, size_t res_known, const fl
   return tdpExactSumT_(res, res_known, t_a, n, TDP_TYPE_FLOAT, sizeof(float), f, l);
 }
 #define targetDoubleSumExact(res, t_a, n) \
-  tdpExactSumDouble_((res), TDP_OBJECT_SIZE_(res), (t_a), (n), TDP_AT)
+  tdpExactSumDouble_((res), TDP_OBJECT_SIZE_(res), (t_a), (n), TDP_AT_)
 #define targetFloatSumExact(res, t_a, n) \
-  tdpExactSumFloat_((res), TDP_OBJECT_SIZE_(res), (t_a), (n), TDP_AT)
+  tdpExactSumFloat_((res), TDP_OBJECT_SIZE_(res), (t_a), (n), TDP_AT_)
 
 /* n target sums (targetMalloc'd tdpExactSum) set to 0. */
 int tdpExactZero_(tdpExactSum *t_sums, size_t n, const char *f, int l);
-#define targetExactZero(t_sums, n) tdpExactZero_((t_sums), (n), TDP_AT)
+#define targetExactZero(t_sums, n) tdpExactZero_((t_sums), (n), TDP_AT_)
 /* res[i] = the correctly rounded value of the target sum t_sums[i]. */
 int tdpExactValue_(double *res, size_t res_known, const tdpExactSum *t_sums, size_t n,
                    const char *f, int l);
 #define targetExactValue(res, t_sums, n) \
-  tdpExactValue_((res), TDP_OBJECT_SIZE_(res), (t_sums), (n), TDP_AT)
+  tdpExactValue_((res), TDP_OBJECT_SIZE_(res), (t_sums), (n), TDP_AT_)
 
 #ifdef __cplusplus
 }

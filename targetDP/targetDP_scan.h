@@ -2,7 +2,7 @@
  * targetDP_scan.h -- scans and stream compaction of target arrays: the
  * host API of targetDP_scan_C.c and targetDP_scan_CUDA.cu. Included by
  * targetDP.h inside its extern "C" block, after the core host API whose
- * tdpScanType (tdpType) and TDP_AT it uses; not a header to include on its
+ * tdpScanType (tdpType) and TDP_AT_ it uses; not a header to include on its
  * own. Declarations and macros only.
  */
 #ifndef TARGETDP_H
@@ -33,24 +33,24 @@ TDP_TYPED_SCAN_(Int, int, TDP_TYPE_INT)
 TDP_TYPED_SCAN_(Long, long, TDP_TYPE_LONG)
 TDP_TYPED_SCAN_(Double, double, TDP_TYPE_DOUBLE)
 #define targetScanInclusiveInt(t_out, t_in, n) \
-  tdpScanInt_(TDP_TYPED_(int, t_out), TDP_TYPED_(int, t_in), (n), TDP_SCAN_INCLUSIVE, TDP_AT)
+  tdpScanInt_(TDP_TYPED_(int, t_out), TDP_TYPED_(int, t_in), (n), TDP_SCAN_INCLUSIVE, TDP_AT_)
 #define targetScanExclusiveInt(t_out, t_in, n) \
-  tdpScanInt_(TDP_TYPED_(int, t_out), TDP_TYPED_(int, t_in), (n), TDP_SCAN_EXCLUSIVE, TDP_AT)
+  tdpScanInt_(TDP_TYPED_(int, t_out), TDP_TYPED_(int, t_in), (n), TDP_SCAN_EXCLUSIVE, TDP_AT_)
 #define targetScanInclusiveLong(t_out, t_in, n) \
-  tdpScanLong_(TDP_TYPED_(long, t_out), TDP_TYPED_(long, t_in), (n), TDP_SCAN_INCLUSIVE, TDP_AT)
+  tdpScanLong_(TDP_TYPED_(long, t_out), TDP_TYPED_(long, t_in), (n), TDP_SCAN_INCLUSIVE, TDP_AT_)
 #define targetScanExclusiveLong(t_out, t_in, n) \
-  tdpScanLong_(TDP_TYPED_(long, t_out), TDP_TYPED_(long, t_in), (n), TDP_SCAN_EXCLUSIVE, TDP_AT)
+  tdpScanLong_(TDP_TYPED_(long, t_out), TDP_TYPED_(long, t_in), (n), TDP_SCAN_EXCLUSIVE, TDP_AT_)
 #define targetScanInclusiveDouble(t_out, t_in, n)                                       \
   tdpScanDouble_(TDP_TYPED_(double, t_out), TDP_TYPED_(double, t_in), (n), TDP_SCAN_INCLUSIVE, \
-                 TDP_AT)
+                 TDP_AT_)
 #define targetScanExclusiveDouble(t_out, t_in, n)                                       \
   tdpScanDouble_(TDP_TYPED_(double, t_out), TDP_TYPED_(double, t_in), (n), TDP_SCAN_EXCLUSIVE, \
-                 TDP_AT)
+                 TDP_AT_)
 
 /* The indices i < n with t_mask[i] != 0, in increasing order, into the
  * target array t_index (room for n); their number into the host *count. */
 int tdpCompact(long *t_index, size_t *count, const char *t_mask, size_t n, const char *f, int l);
 #define targetCompactIndices(t_index, count, t_mask, n) \
-  tdpCompact(TDP_TYPED_(long, t_index), TDP_TYPED_(size_t, count), TDP_MASK_(t_mask), (n), TDP_AT)
+  tdpCompact(TDP_TYPED_(long, t_index), TDP_TYPED_(size_t, count), TDP_MASK_(t_mask), (n), TDP_AT_)
 
 #endif /* TARGETDP_SCAN_H */

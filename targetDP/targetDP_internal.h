@@ -12,29 +12,11 @@
 #define TDP_LIBRARY_ 1
 #endif
 #include "targetDP.h"
+#include "targetDP_error.h" /* tdpSite, tdpFail, tdpLocalRank: the backends' only calls out */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Where an API call came from, for error messages. */
-typedef struct {
-  const char *call;
-  const char *file;
-  int line;
-} tdpSite;
-
-/* Record an error; print it and exit(1), or return code when the caller
- * asked for error codes (targetSetErrorAbort(0)). */
-int tdpFail(targetError_t code, tdpSite at, const char *fmt, ...)
-#ifdef __GNUC__
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-/* How many errors tdpFail has recorded: a call that runs a macro which
- * may fail (TDP_LAUNCH) compares it before and after. */
-unsigned long tdpFailCount(void);
 
 /* Implemented by each backend; arguments are already checked. */
 int tdpBackendInit(tdpSite at);
@@ -92,12 +74,6 @@ void tdpProfileFinalize_(void); /* targetFinalize: print the table, reset */
 #define TDP_PROFILED_(name, bytes, call) (call)
 #endif
 
-/* The node-local MPI rank from the launcher's environment (the first of
- * TARGETDP_DEVICE, OMPI_COMM_WORLD_LOCAL_RANK, MV2_COMM_WORLD_LOCAL_RANK,
- * MPI_LOCALRANKID, PMI_LOCAL_RANK, PALS_LOCAL_RANKID, SLURM_LOCALID that
- * is set), 0 if none; *from names the variable (or "none"). */
-int tdpLocalRank(const char **from);
-
 /* ---------------------------------------------------------------------- */
 /* The asynchronous layer (targetDP_async.c holds its checks).
  *
@@ -149,7 +125,7 @@ int tdpBackendEventDestroy(void *native, tdpSite at);
 int tdpBackendEventRecord(void *event, void *stream, tdpSite at);
 int tdpBackendStreamWaitEvent(void *stream, void *event, tdpSite at);
 int tdpBackendEventSynchronize(void *event, tdpSite at);
-int tdpBackendCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+int tdpBackendCopyAsync(void *dst, const void *src, size_t nbytes, tdpCopyKind_ kind,
                         void *stream, tdpSite at);
 int tdpBackendMallocHost(void **p, size_t nbytes, tdpSite at);
 int tdpBackendFreeHost(void *p, tdpSite at);

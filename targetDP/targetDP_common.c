@@ -1,8 +1,10 @@
 /*
  * targetDP_common.c -- the half of the host API that does not depend on
- * the hardware: argument checks, error reporting, the registry of target
- * allocations, and turning masks and 3-D halos into site lists. Compiled
- * with the host C compiler into both backends' libraries.
+ * the hardware: argument checks, the lifecycle, the registry of target
+ * allocations, and turning masks and 3-D halos into site lists. It calls
+ * the backend through targetDP_internal.h and reports errors through
+ * targetDP_error.c; the backend never calls it. Compiled with the host C
+ * compiler into both backends' libraries.
  */
 #include <limits.h>
 #include <math.h>
@@ -21,9 +23,6 @@
 
 #define SITE(name) ((tdpSite){name, f, l})
 
-static int abort_on_error = 1;
-static targetError_t last_error = TARGET_SUCCESS;
-static char last_message[512] = "no error";
 /* Lifecycle: every call but the error and configuration queries needs
  * targetInit() first, and fails again after targetFinalize(). */
 typedef enum { TDP_NEVER_INITIALISED, TDP_LIVE, TDP_FINALIZED } tdpState;
@@ -32,33 +31,6 @@ static tdpState state = TDP_NEVER_INITIALISED;
  * ...): what belongs to one (the 2014 targetInit's extents) ends with it. */
 static unsigned long session = 0;
 unsigned long tdpSession(void) { return state == TDP_LIVE ? session : 0; }
-
-void targetSetErrorAbort(int flag) { abort_on_error = flag; }
-targetError_t targetLastError(void) { return last_error; }
-const char *targetLastErrorString(void) { return last_message; }
-
-static void release_all(void);
-
-static unsigned long fail_count = 0;
-unsigned long tdpFailCount(void) { return fail_count; }
-
-int tdpFail(targetError_t code, tdpSite at, const char *fmt, ...) {
-  fail_count++;
-  int n = snprintf(last_message, sizeof(last_message), "targetDP: %s failed at %s:%d: ",
-                   at.call, at.file ? at.file : "?", at.line);
-  va_list ap;
-  va_start(ap, fmt);
-  if (n > 0 && (size_t) n < sizeof(last_message))
-    vsnprintf(last_message + n, sizeof(last_message) - n, fmt, ap);
-  va_end(ap);
-  last_error = code;
-  if (abort_on_error) {
-    fprintf(stderr, "%s\n", last_message);
-    release_all();
-    exit(1);
-  }
-  return code;
-}
 
 /* ---------------------------------------------------------------------- */
 /* Registry of live allocations. A handful of fields per program, so a
@@ -120,8 +92,8 @@ static void free_all_allocs(tdpSite at) {
  * still holds, so that leak checkers (valgrind, compute-sanitizer) report
  * only real leaks. Errors on the way are ignored. */
 static void release_all(void) {
-  int abort_flag = abort_on_error;
-  abort_on_error = 0;
+  int abort_flag = tdpErrorAborts_();
+  targetSetErrorAbort(0);
   tdpSite at = {"exit after error", __FILE__, __LINE__};
   tdpAsyncFinalize();
   free_all_allocs(at);
@@ -130,7 +102,7 @@ static void release_all(void) {
     tdpBackendFinalize();
     state = TDP_FINALIZED;
   }
-  abort_on_error = abort_flag;
+  targetSetErrorAbort(abort_flag);
 }
 
 /* The allocation that holds p or, when none does, the one that p is just
@@ -253,6 +225,7 @@ static int check_symbol(size_t nbytes, size_t symbol_bytes, int into, tdpSite at
 /* ---------------------------------------------------------------------- */
 
 int tdpInit(const char *caller_config, const char *f, int l) {
+  tdpErrorOnExit_(release_all);
   if (!caller_config || strcmp(caller_config, tdpBackendConfig()) != 0)
     return tdpFail(TARGET_ERROR_CONFIG, SITE("targetInit"),
                    "the program was compiled with [%s] but libtargetDP with [%s]; "
@@ -264,8 +237,7 @@ int tdpInit(const char *caller_config, const char *f, int l) {
     /* a new session: errors of the last one (or of calls before this) go */
     state = TDP_LIVE;
     session++;
-    last_error = TARGET_SUCCESS;
-    snprintf(last_message, sizeof(last_message), "no error");
+    tdpErrorReset_();
   }
   if (rc == TARGET_SUCCESS && getenv("TARGETDP_VERBOSE"))
     fprintf(stderr, "targetDP: %s\n", targetConfigString());
@@ -907,25 +879,4 @@ int tdpCompact(long *t_index, size_t *count, const char *t_mask, size_t n, const
   /* bytes: the mask read, and at most n indices written */
   return rc ? rc : TDP_PROFILED_(at.call, (double) n * (1 + sizeof(long)),
                                   tdpBackendCompact(t_index, count, t_mask, n, at));
-}
-
-/* ---------------------------------------------------------------------- */
-
-int tdpLocalRank(const char **from) {
-  static const char *vars[] = {"TARGETDP_DEVICE", "OMPI_COMM_WORLD_LOCAL_RANK",
-                               "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMI_LOCAL_RANK",
-                               "PALS_LOCAL_RANKID", "SLURM_LOCALID"};
-  for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-    const char *v = getenv(vars[i]);
-    if (v && *v) {
-      char *end = NULL;
-      long r = strtol(v, &end, 10);
-      if (end != v && *end == '\0' && r >= 0 && r <= INT_MAX) {
-        if (from) *from = vars[i];
-        return (int) r;
-      }
-    }
-  }
-  if (from) *from = "none";
-  return 0;
 }

@@ -70,14 +70,14 @@ int tdpContract(double *t_out, const double *t_left, const double *t_right, long
  *   the inputs) */
 #define targetContract(t_out, t_left, t_right, ncells, nl, nr, nk, mode)                    \
   tdpContract((t_out), (t_left), (t_right), (ncells), (nl), (nr), (nk), (mode),            \
-              TDP_CONTRACT_AUTO, TDP_AT)
+              TDP_CONTRACT_AUTO, TDP_AT_)
 /* the same by a given path (TDP_CONTRACT_TEAM or TDP_CONTRACT_VENDOR) */
 #define targetContractPath(t_out, t_left, t_right, ncells, nl, nr, nk, mode, path)          \
-  tdpContract((t_out), (t_left), (t_right), (ncells), (nl), (nr), (nk), (mode), (path), TDP_AT)
+  tdpContract((t_out), (t_left), (t_right), (ncells), (nl), (nr), (nk), (mode), (path), TDP_AT_)
 
 /* The crossover (both at least 1); the path AUTO takes for a shape. */
 int tdpContractSetCrossover(long min_lr, long min_k, const char *f, int l);
-#define targetContractSetCrossover(min_lr, min_k) tdpContractSetCrossover((min_lr), (min_k), TDP_AT)
+#define targetContractSetCrossover(min_lr, min_k) tdpContractSetCrossover((min_lr), (min_k), TDP_AT_)
 void targetContractGetCrossover(long *min_lr, long *min_k);
 tdpContractPath targetContractChoice(long nl, long nr, long nk);
 

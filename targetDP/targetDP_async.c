@@ -286,22 +286,22 @@ int tdpEventSynchronize(targetEvent_t event, const char *f, int l) {
 
 /* ---------------------------------------------------------------------- */
 
-int tdpCopyAsync(void *dst, const void *src, size_t nbytes, targetCopyKind_t kind,
+int tdpCopyAsync(void *dst, const void *src, size_t nbytes, tdpCopyKind_ kind,
                  targetStream_t stream, int wait, size_t host_known, const char *f, int l) {
   static const char *names[] = {"copyToTargetAsync", "copyFromTargetAsync",
                                 "copyTargetToTargetAsync"};
   if ((int) kind < 0 || (int) kind > 2)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, SITE("tdpCopyAsync"),
-                   "copy kind %d is not a targetCopyKind_t", (int) kind);
+                   "copy kind %d is not a tdpCopyKind_", (int) kind);
   tdpSite at = SITE(wait ? "copyTargetToTarget" : names[kind]);
   if (tdpCheckLive(at) || tdpCheckPtrs(dst, src, nbytes, at)) return targetLastError();
   void *native = NULL;
   int rc = check_stream(stream, &native, at);
   if (rc) return rc;
-  if (kind == TARGET_COPY_TO_TARGET) {
+  if (kind == TDP_COPY_TO_TARGET_) {
     rc = tdpCheckTarget(dst, nbytes, "the target array", at);
     if (rc == TARGET_SUCCESS) rc = tdpCheckHost(src, nbytes, host_known, "the host array", at);
-  } else if (kind == TARGET_COPY_FROM_TARGET) {
+  } else if (kind == TDP_COPY_FROM_TARGET_) {
     rc = tdpCheckTarget(src, nbytes, "the target array", at);
     if (rc == TARGET_SUCCESS) rc = tdpCheckHost(dst, nbytes, host_known, "the host array", at);
   } else {

@@ -35,7 +35,7 @@ int tdpExactAllreduce_(double *res, size_t res_known, tdpExactSum *sums, size_t 
                        int n, MPI_Comm comm, const char *f, int l);
 #define targetExactAllreduce(res, sums, n, comm)                                             \
   tdpExactAllreduce_((res), TDP_OBJECT_SIZE_(res), (sums), TDP_OBJECT_SIZE_(sums), (n), (comm), \
-                     TDP_AT)
+                     TDP_AT_)
 
 #ifdef __cplusplus
 }

@@ -45,12 +45,12 @@ int tdpInit3D_(const int extents[3], size_t extents_known, size_t nfieldsmax, in
 int tdpFinalize3D_(const char *f, int l);
 #undef targetInit
 #define targetInit(...) TDP_OVERLOAD_(tdpInitArgs_, __VA_ARGS__)
-#define tdpInitArgs_1(empty) (TDP_EMPTY_ARG_(empty), tdpInit(TARGETDP_CONFIG, TDP_AT))
+#define tdpInitArgs_1(empty) (TDP_EMPTY_ARG_(empty), tdpInit(TARGETDP_CONFIG, TDP_AT_))
 #define tdpInitArgs_3(extents, nfieldsmax, nhalo) targetInit3D(extents, nfieldsmax, nhalo)
 #define targetInit3D(extents, nfieldsmax, nhalo)                                          \
   tdpInit3D_(TDP_TYPED_(int, extents), TDP_OBJECT_SIZE_(extents), (nfieldsmax), (nhalo),   \
-             TARGETDP_CONFIG, TDP_AT)
-#define targetFinalize3D() tdpFinalize3D_(TDP_AT)
+             TARGETDP_CONFIG, TDP_AT_)
+#define targetFinalize3D() tdpFinalize3D_(TDP_AT_)
 
 /* ---- halo / edge copies: 2014 arity (4) uses targetInit's nhalo ---- */
 /* The lattice (extents) must be the one given to targetInit. 2014 fields
@@ -63,10 +63,10 @@ int tdpCopy3DInit_(double *dst, const double *src, const int extents[3], size_t 
 #define copyFromTarget3DEdge(...) TDP_OVERLOAD_(tdpEdgeArgs_, __VA_ARGS__)
 #define tdpHaloArgs_4(t_dst, src, extents, nfields)                                         \
   tdpCopy3DInit_(TDP_TYPED_(double, t_dst), TDP_TYPED_(double, src), TDP_TYPED_(int, extents), \
-                 (nfields), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT)
+                 (nfields), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define tdpEdgeArgs_4(dst, t_src, extents, nfields)                                         \
   tdpCopy3DInit_(TDP_TYPED_(double, dst), TDP_TYPED_(double, t_src), TDP_TYPED_(int, extents), \
-                 (nfields), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT)
+                 (nfields), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT_)
 #define tdpHaloArgs_5(t_dst, src, extents, nhalo, ncomp) \
   copyToTarget3DHaloDouble(t_dst, src, extents, nhalo, ncomp)
 #define tdpEdgeArgs_5(dst, t_src, extents, nhalo, ncomp) \
@@ -80,9 +80,9 @@ int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2s
 #define targetAoS2SoA(...) TDP_OVERLOAD_(tdpAoS2SoAArgs_, __VA_ARGS__)
 #define targetSoA2AoS(...) TDP_OVERLOAD_(tdpSoA2AoSArgs_, __VA_ARGS__)
 #define tdpAoS2SoAArgs_3(t_array, nsites, nfields) \
-  tdpConvertInPlace_(TDP_TYPED_(double, t_array), (nsites), (nfields), 1, TDP_AT)
+  tdpConvertInPlace_(TDP_TYPED_(double, t_array), (nsites), (nfields), 1, TDP_AT_)
 #define tdpSoA2AoSArgs_3(t_array, nsites, nfields) \
-  tdpConvertInPlace_(TDP_TYPED_(double, t_array), (nsites), (nfields), 0, TDP_AT)
+  tdpConvertInPlace_(TDP_TYPED_(double, t_array), (nsites), (nfields), 0, TDP_AT_)
 #define tdpAoS2SoAArgs_4(t_soa, t_aos, nsites, ncomp) \
   targetAoS2SoADouble(t_soa, t_aos, nsites, ncomp)
 #define tdpSoA2AoSArgs_4(t_aos, t_soa, nsites, ncomp) \
@@ -99,9 +99,9 @@ int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2s
 int tdpCopyDeep_(void *t_obj, void *host_obj, size_t host_obj_known, void *host_member, int n,
                  int to_target, const char *f, int l);
 #define copyDeepDoubleArrayToTarget(t_obj, host_obj, host_member, n) \
-  tdpCopyDeep_((t_obj), (host_obj), TDP_OBJECT_SIZE_(host_obj), (host_member), (n), 1, TDP_AT)
+  tdpCopyDeep_((t_obj), (host_obj), TDP_OBJECT_SIZE_(host_obj), (host_member), (n), 1, TDP_AT_)
 #define copyDeepDoubleArrayFromTarget(host_obj, t_obj, host_member, n) \
-  tdpCopyDeep_((t_obj), (host_obj), TDP_OBJECT_SIZE_(host_obj), (host_member), (n), 0, TDP_AT)
+  tdpCopyDeep_((t_obj), (host_obj), TDP_OBJECT_SIZE_(host_obj), (host_member), (n), 0, TDP_AT_)
 
 /* ---- subset copies: 2014 argument order ---- */
 #define copyToTargetSubset(t_dst, src, sites, nsitessubset, nsites, nfields) \
