@@ -27,22 +27,10 @@
 #define DC_NCCL 0
 #endif
 
-/* Small sums by IPC (TARGETDP_DEVSUM=ipc, opt-in): every rank of a node
- * maps every other's "box" of slots (CUDA IPC) and one kernel of one block
- * writes its partial sums into every box, raises its flag there (an epoch
- * counter, the same on every rank: every rank sums in the same order) and
- * waits for every rank's flag in its own box, then adds the partials in
- * rank order: the same bits on every rank, and no NCCL kernel's set-up for
- * one double. Two banks of slots by the epoch's parity: a rank one sum
- * ahead writes the other bank while a slower one still reads this one. */
-#define DC_MAXR 8
-#define DC_SLOTS 160 /* two exact sums (2 x 72 words) */
-#define DC_VAL(b, q, i) ((((b) * DC_MAXR) + (q)) * DC_SLOTS + (i))
-#define DC_FLAG(q) (2 * DC_MAXR * DC_SLOTS + (q))
-#define DC_BOX_WORDS (2 * DC_MAXR * DC_SLOTS + DC_MAXR)
-typedef struct {
-  unsigned long long *box[DC_MAXR];
-} dcPeers;
+/* TARGETDP_DEVSUM=ipc (small sums by one kernel over CUDA IPC-mapped
+ * slots, flags by epoch) was withdrawn: on 2 H100s (2026-11-26,
+ * apps/lb/results/h100x2-e0de452) rank 1 read stale partials after the
+ * path's own set-up test had passed. It is refused with that reason. */
 
 /* A message of the MPI path's group, sent when the group ends. */
 typedef struct {
@@ -71,13 +59,6 @@ struct targetDevComm_ {
   char desc[200];
   char err[320];
   targetDevComm *next; /* the live communicators, shared by congruent groups */
-  /* TARGETDP_DEVSUM=ipc: this rank's box, every rank's mapping, the epoch */
-  int ipcsum;
-  unsigned long long *box;
-  dcPeers peers;
-  void *opened[DC_MAXR];
-  int *t_err;
-  unsigned long long epoch;
 };
 
 static targetDevComm *registry = NULL;
@@ -209,155 +190,8 @@ static int nccl_setup(targetDevComm *dc, char *why, size_t len) {
 }
 #endif
 
-#if DC_NCCL /* with NCCL only: the IPC sums stand beside it */
-/* The sum of n <= DC_SLOTS values (doubles, or 64-bit integers) at buf
- * over the ranks, in place. limit: clock cycles to wait for the others at
- * most; then *err = 1 and, with trap, the kernel traps (the context's
- * error stops the program at its next call: never a wrong sum). */
-__global__ void dcIpcSum(unsigned long long *buf, int n, int is_double, unsigned long long epoch,
-                         dcPeers peers, int rank, int nranks, long long limit, int *err, int trap) {
-  const int t = threadIdx.x, b = (int) (epoch & 1);
-  volatile unsigned long long *mine = peers.box[rank];
-  __shared__ int late;
-  if (t == 0) late = 0;
-  for (int i = t; i < n; i += blockDim.x) {
-    const unsigned long long v = buf[i];
-    for (int q = 0; q < nranks; q++) ((volatile unsigned long long *) peers.box[q])[DC_VAL(b, rank, i)] = v;
-  }
-  __threadfence_system(); /* the values before the flags, for every reader */
-  __syncthreads();
-  if (t == 0) {
-    for (int q = 0; q < nranks; q++) ((volatile unsigned long long *) peers.box[q])[DC_FLAG(rank)] = epoch;
-    const long long t0 = clock64();
-    for (int q = 0; q < nranks && !late; q++)
-      while (mine[DC_FLAG(q)] < epoch)
-        if (clock64() - t0 > limit) {
-          late = 1;
-          *err = 1;
-          if (trap) __trap();
-          break;
-        }
-  }
-  __syncthreads();
-  __threadfence_system(); /* the flags seen: the values are there */
-  for (int i = t; i < n && !late; i += blockDim.x) {
-    if (is_double) {
-      double sum = 0.0;
-      for (int q = 0; q < nranks; q++) sum += __longlong_as_double((long long) mine[DC_VAL(b, q, i)]);
-      buf[i] = (unsigned long long) __double_as_longlong(sum);
-    } else {
-      long long sum = 0;
-      for (int q = 0; q < nranks; q++) sum += (long long) mine[DC_VAL(b, q, i)];
-      buf[i] = (unsigned long long) sum;
-    }
-  }
-}
-
-static int ipc_sum(targetDevComm *dc, void *t_buf, long count, int is_double, cudaStream_t s,
-                   long long limit, int trap) {
-  dcIpcSum<<<1, 128, 0, s>>>((unsigned long long *) t_buf, (int) count, is_double, ++dc->epoch,
-                            dc->peers, dc->rank, dc->nranks, limit, dc->t_err, trap);
-  const cudaError_t e = cudaGetLastError();
-  if (e == cudaSuccess) return 0;
-  return fail(dc, "the IPC sum kernel: %s%s", cudaGetErrorString(e), "");
-}
-
-/* TARGETDP_DEVSUM=ipc: the boxes mapped, and a test (three sums, a short
- * wait limit, no trap). 1 when every rank may use it; why otherwise. */
-static int ipc_setup(targetDevComm *dc, char *why, size_t len) {
-  MPI_Comm node;
-  MPI_Comm_split_type(dc->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int n = 0;
-  MPI_Comm_size(node, &n);
-  MPI_Comm_free(&node);
-  int ok = n == dc->nranks && dc->nranks <= DC_MAXR && targetIpcAvailable();
-  if (!ok) snprintf(why, len, "IPC sums need every rank on one node (at most %d) and CUDA IPC", DC_MAXR);
-  if (!agree(dc->comm, dc->rank, dc->nranks, ok, why, len)) return 0;
-  targetIpcHandle_t mine, *all = (targetIpcHandle_t *) malloc(sizeof(mine) * dc->nranks);
-  ok = all && targetCalloc(&dc->box, DC_BOX_WORDS * sizeof(unsigned long long)) == TARGET_SUCCESS &&
-       targetCalloc(&dc->t_err, sizeof(int)) == TARGET_SUCCESS &&
-       targetIpcGetHandle(&mine, dc->box) == TARGET_SUCCESS;
-  if (!ok) snprintf(why, len, "IPC sums on rank %d: %s", dc->rank, targetLastErrorString());
-  if (!agree(dc->comm, dc->rank, dc->nranks, ok, why, len)) {
-    free(all);
-    return 0;
-  }
-  MPI_Allgather(&mine, (int) sizeof(mine), MPI_BYTE, all, (int) sizeof(mine), MPI_BYTE, dc->comm);
-  for (int q = 0; q < dc->nranks && ok; q++) {
-    void *p = NULL;
-    if (q == dc->rank) p = dc->box;
-    else if (targetIpcOpenHandle(&p, &all[q]) == TARGET_SUCCESS) dc->opened[q] = p;
-    else {
-      snprintf(why, len, "IPC sums on rank %d: %s", dc->rank, targetLastErrorString());
-      ok = 0;
-    }
-    dc->peers.box[q] = (unsigned long long *) p;
-  }
-  free(all);
-  if (!agree(dc->comm, dc->rank, dc->nranks, ok, why, len)) return 0;
-  /* the test: three sums (both banks, then the first again), 2 s at most */
-  double h[3] = {dc->rank + 1.0, 0.5 * dc->rank, 0.0};
-  long long hl = (1LL << 50) + dc->rank;
-  double *t = NULL;
-  void *native = NULL;
-  ok = targetMalloc(&t, 4 * sizeof(double)) == TARGET_SUCCESS &&
-       tdpStreamNative(dc->dflt, &native, __FILE__, __LINE__) == TARGET_SUCCESS;
-  for (int k = 0; k < 3 && ok; k++) {
-    memcpy(&h[2], &hl, sizeof(hl));
-    ok = copyToTarget(t, h, sizeof(h)) == TARGET_SUCCESS &&
-         ipc_sum(dc, t, 2, 1, (cudaStream_t) native, 4000000000LL, 0) == 0 &&
-         ipc_sum(dc, t + 2, 1, 0, (cudaStream_t) native, 4000000000LL, 0) == 0 &&
-         targetStreamSynchronize(dc->dflt) == TARGET_SUCCESS;
-    int e = 0;
-    double r[3];
-    if (ok) ok = copyFromTarget(r, t, sizeof(r)) == TARGET_SUCCESS &&
-                 copyFromTarget(&e, dc->t_err, sizeof(int)) == TARGET_SUCCESS;
-    long long rl = 0;
-    if (ok) memcpy(&rl, &r[2], sizeof(rl));
-    const double n1 = dc->nranks;
-    if (ok && (e || r[0] != n1 * (n1 + 1) / 2 || r[1] != 0.25 * n1 * (n1 - 1) ||
-               rl != (1LL << 50) * dc->nranks + (long long) dc->nranks * (dc->nranks - 1) / 2)) {
-      snprintf(why, len, "IPC sums on rank %d: the test sum %s", dc->rank,
-               e ? "waited too long for the other ranks" : "is wrong");
-      ok = 0;
-    }
-  }
-  targetFree(t);
-  /* and every slot: DC_SLOTS 64-bit integers, both banks */
-  long long *hw = (long long *) malloc(DC_SLOTS * sizeof(long long)), *tw = NULL;
-  ok = ok && hw && targetMalloc(&tw, DC_SLOTS * sizeof(long long)) == TARGET_SUCCESS;
-  for (int k = 0; k < 2 && ok; k++) {
-    for (int i = 0; i < DC_SLOTS; i++) hw[i] = (long long) i * 1000 + dc->rank - k;
-    ok = copyToTarget(tw, hw, DC_SLOTS * sizeof(long long)) == TARGET_SUCCESS &&
-         ipc_sum(dc, tw, DC_SLOTS, 0, (cudaStream_t) native, 4000000000LL, 0) == 0 &&
-         targetStreamSynchronize(dc->dflt) == TARGET_SUCCESS &&
-         copyFromTarget(hw, tw, DC_SLOTS * sizeof(long long)) == TARGET_SUCCESS;
-    int e = 0;
-    if (ok) ok = copyFromTarget(&e, dc->t_err, sizeof(int)) == TARGET_SUCCESS;
-    const long long nr = dc->nranks, base = nr * (nr - 1) / 2 - nr * k;
-    for (int i = 0; i < DC_SLOTS && ok; i++)
-      if (e || hw[i] != (long long) i * 1000 * nr + base) {
-        snprintf(why, len, "IPC sums on rank %d: the %d-word test sum %s", dc->rank, DC_SLOTS,
-                 e ? "waited too long for the other ranks" : "is wrong");
-        ok = 0;
-      }
-  }
-  if (tw) targetFree(tw);
-  free(hw);
-  return agree(dc->comm, dc->rank, dc->nranks, ok, why, len);
-}
-#endif
 
 static void destroy(targetDevComm *dc) {
-#if DC_NCCL
-  if (dc->box) { /* every mapping closed before any box is freed (CUDA's rule) */
-    for (int q = 0; q < DC_MAXR; q++)
-      if (dc->opened[q]) targetIpcCloseHandle(dc->opened[q]);
-    if (dc->comm != MPI_COMM_NULL) MPI_Barrier(dc->comm);
-  }
-  targetFree(dc->box);
-  targetFree(dc->t_err);
-#endif
 #if DC_NCCL
   if (dc->nccl) ncclCommDestroy(dc->nccl);
   dc->nccl = NULL;
@@ -445,15 +279,14 @@ int targetDevCommCreate(MPI_Comm comm, targetDevComm **out, char *err, size_t er
         snprintf(err, errlen, "%s", why);
         return -1;
       }
-      /* opt-in: small sums by one kernel over IPC-mapped slots */
       const char *ds = getenv("TARGETDP_DEVSUM");
       if (ds && strcmp(ds, "ipc") == 0) {
-        char w[200] = "";
-        dc->ipcsum = ipc_setup(dc, w, sizeof(w));
-        size_t l = strlen(dc->desc);
-        snprintf(dc->desc + l, sizeof(dc->desc) - l, "%s%s", dc->ipcsum ? ", small sums by IPC" : ", IPC sums refused: ", dc->ipcsum ? "" : w);
+        snprintf(err, errlen, "TARGETDP_DEVSUM=ipc: withdrawn (the IPC sum kernel gave wrong sums "
+                              "on 2 H100s, 2026-11-26); unset it or use nccl");
+        destroy(dc);
+        return -1;
       } else if (ds && *ds && strcmp(ds, "nccl") != 0) {
-        snprintf(err, errlen, "TARGETDP_DEVSUM=%s: must be nccl or ipc", ds);
+        snprintf(err, errlen, "TARGETDP_DEVSUM=%s: must be nccl", ds);
         destroy(dc);
         return -1;
       }
@@ -526,8 +359,6 @@ int targetDevCommAllreduceSum(targetDevComm *dc, void *t_buf, long count, tdpTyp
   if (dc->path == TARGET_DEVCOMM_NCCL) {
     cudaStream_t s;
     if (nccl_stream(dc, stream, &s)) return -1;
-    if (dc->ipcsum && count <= DC_SLOTS) /* 20 s at most, then a trap: never a wrong sum */
-      return ipc_sum(dc, t_buf, count, type == TDP_TYPE_DOUBLE, s, 40000000000LL, 1);
     return nccl_check(dc, ncclAllReduce(t_buf, t_buf, (size_t) count,
                                         type == TDP_TYPE_DOUBLE ? ncclDouble : ncclInt64, ncclSum,
                                         dc->nccl, s),
