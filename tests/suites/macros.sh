@@ -59,7 +59,7 @@ done
 # VVL and SAL as expressions: the program and the library built together.
 # every C source of the library but the MPI halo module
 LIBSRC=()
-for f in targetDP_C.c targetDP/targetDP_*.c; do case $f in */targetDP_halo.c | */targetDP_exact_mpi.c) ;; *) LIBSRC+=("$f") ;; esac; done # MPI modules: not here
+for f in targetDP_C.c targetDP/targetDP_*.c; do case $f in */targetDP_halo.c | */targetDP_exact_mpi.c | */targetDP_devcomm.c) ;; *) LIBSRC+=("$f") ;; esac; done # MPI modules: not here
 for cfg in "2+2 2+2" "2+2 4*2" "1+1 2+2" "2+2 2+2 -DTDP_ILP_SIMD"; do
   read -r vvl sal ilp <<<"$cfg"
   for omp in "" -fopenmp; do
