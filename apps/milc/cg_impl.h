@@ -107,17 +107,7 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
         int code = !(pap > 0.0) || !isfinite(pap) || !isfinite(rr) ? 2
                    : sqrt(rr_new / bb) <= cp->tol || res->iterations + 1 >= cp->maxiter ? 1
                                                                                       : 0;
-        if (nranks > 1) {
-          int mine = code, lo = code;
-          MPI_Allreduce(&mine, &code, 1, MPI_INT, MPI_MAX, o->comm);
-          MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, o->comm);
-          if (lo != code) {
-            fprintf(stderr, "milc: error: rank %d: the ranks disagree whether CG stops at "
-                            "iteration %ld (this rank: %d, another: %d): the global sums differ "
-                            "between ranks\n", rank, res->iterations + 1, mine, mine == lo ? code : lo);
-            MPI_Abort(o->comm, 1);
-          }
-        }
+        code = agreedStop(o, code, res->iterations + 1);
         if (code == 2) {
           res->breakdown = MILC_CG_BREAKDOWN_PAP;
           res->breakdown_value = pap;
@@ -163,17 +153,7 @@ void R(milcCgSolve)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_x, const MILC
         int code = !(den > 0.0) || !isfinite(den) || !isfinite(rr) ? 2
                    : sqrt(g1 / bb) <= cp->tol || res->iterations + 1 >= cp->maxiter ? 1
                                                                                     : 0;
-        if (nranks > 1) {
-          int mine = code, lo = code;
-          MPI_Allreduce(&mine, &code, 1, MPI_INT, MPI_MAX, o->comm);
-          MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, o->comm);
-          if (lo != code) {
-            fprintf(stderr, "milc: error: rank %d: the ranks disagree whether CG stops at "
-                            "iteration %ld (this rank: %d, another: %d): the global sums differ "
-                            "between ranks\n", rank, res->iterations + 1, mine, mine == lo ? code : lo);
-            MPI_Abort(o->comm, 1);
-          }
-        }
+        code = agreedStop(o, code, res->iterations + 1);
         if (code == 2) {
           res->breakdown = MILC_CG_BREAKDOWN_PAP;
           res->breakdown_value = den;
