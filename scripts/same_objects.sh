@@ -30,20 +30,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 REF=${1:-HEAD}
 NEW=${2:-}
 JOBS=${JOBS:-2}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/ref" "$T/new"
-git archive "$REF" | tar -x -C "$T/ref" || exit 2
-if [ -n "$NEW" ]; then
-  git archive "$NEW" | tar -x -C "$T/new" || exit 2
-else
-  git ls-files -co --exclude-standard -z | tar --null -T - -c | tar -x -C "$T/new" || exit 2
-fi
+. scripts/same_trees.sh
+same_trees_unpack
 if [ -n "$RENAMES" ]; then RENAMES=$(cd "$(dirname "$RENAMES")" && pwd)/$(basename "$RENAMES"); fi
-
-NVCC_BIN=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
-MPI_INC=$(mpicc --showme:compile 2>/dev/null)
-have() { command -v "$1" >/dev/null 2>&1; }
 O="-O3 -march=x86-64-v3"
 # name|kind|compiler command (kind: obj = host object, ptx = device code)
 configs=(
@@ -61,23 +50,9 @@ have clang && configs+=(
   "nvcc-SOA-vvl1|ptx|$NVCC_BIN -x cu -std=c++17 -O3 -arch=sm_90 -DTARGETDP_SOA -DVVL=1 -DTARGET_TPB=256"
   "nvcc-AOSOA-vvl2-check-profile|ptx|$NVCC_BIN -x cu -std=c++17 -O3 -arch=sm_90 -DTARGETDP_AOSOA -DVVL=2 -DTARGETDP_CHECK -DTARGETDP_PROFILE"
 )
-if [ -n "$ONLY" ]; then
-  kept=()
-  for c in "${configs[@]}"; do [[ ${c%%|*} =~ $ONLY ]] && kept+=("$c"); done
-  configs=("${kept[@]}")
-fi
+same_keep_only
 
-# Pairs "new-path ref-path": same path, else the one file of that name.
-tracked() { (cd "$1" && find . \( -name '*.c' -o -name '*.cu' -o -name '*.cpp' \) -type f |
-             sed 's|^\./||' | while read -r f; do grep -q targetDP "$f" && echo "$f"; done) | sort; }
-tracked "$T/ref" >"$T/ref.list"
-tracked "$T/new" >"$T/new.list"
-pairs=$(while read -r f; do
-  [[ -n "$FILES" && ! $f =~ $FILES ]] && continue
-  if [ -f "$T/ref/$f" ]; then echo "$f $f"; continue; fi
-  m=$(grep -E "(^|/)$(basename "$f")\$" "$T/ref.list")
-  if [ "$(echo "$m" | grep -c .)" = 1 ]; then echo "$f $m"; else echo "NEWONLY $f"; fi
-done <"$T/new.list")
+pairs=$(same_pairs)
 
 # Host object: one line per instruction, grouped per function, sorted.
 norm_obj() { # object renames

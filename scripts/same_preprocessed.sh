@@ -15,20 +15,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 REF=${1:-HEAD}
 NEW=${2:-}
 JOBS=${JOBS:-2}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-mkdir -p "$T/ref" "$T/new"
-git archive "$REF" | tar -x -C "$T/ref" || exit 2
-# NEW, or the working tree as it is (tracked and untracked files not ignored).
-if [ -n "$NEW" ]; then
-  git archive "$NEW" | tar -x -C "$T/new" || exit 2
-else
-  git ls-files -co --exclude-standard -z | tar --null -T - -c | tar -x -C "$T/new" || exit 2
-fi
-
-NVCC_BIN=$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
-MPI_INC=$(mpicc --showme:compile 2>/dev/null)
-have() { command -v "$1" >/dev/null 2>&1; }
+. scripts/same_trees.sh
+same_trees_unpack
 
 # name|compiler command (preprocess to stdout; the file is appended)
 configs=(
@@ -52,23 +40,9 @@ have clang && configs+=(
   "nvcc-SOA-vvl1-check-profile|$NVCC_BIN -x cu -std=c++17 -arch=sm_90 -DTARGETDP_SOA -DVVL=1 -DTARGETDP_CHECK -DTARGETDP_PROFILE -E -Xcompiler -P"
 )
 
-if [ -n "$ONLY" ]; then
-  kept=()
-  for c in "${configs[@]}"; do [[ ${c%%|*} =~ $ONLY ]] && kept+=("$c"); done
-  configs=("${kept[@]}")
-fi
+same_keep_only
 
-# Pairs "new-path ref-path": the same path, else the one file of that
-# name in REF (a file that moved, e.g. into targetDP/).
-tracked() { (cd "$1" && find . \( -name '*.c' -o -name '*.cu' -o -name '*.cpp' \) -type f |
-             sed 's|^\./||' | while read -r f; do grep -q targetDP "$f" && echo "$f"; done) | sort; }
-tracked "$T/ref" >"$T/ref.list"
-tracked "$T/new" >"$T/new.list"
-pairs=$(while read -r f; do
-  if [ -f "$T/ref/$f" ]; then echo "$f $f"; continue; fi
-  m=$(grep -E "(^|/)$(basename "$f")\$" "$T/ref.list")
-  if [ "$(echo "$m" | grep -c .)" = 1 ]; then echo "$f $m"; else echo "NEWONLY $f"; fi
-done <"$T/new.list")
+pairs=$(same_pairs)
 
 # One TU in one tree: normalised preprocessed text, or FAILED. -ItargetDP:
 # the modules' folder (targetDP_halo.h), absent in trees before it.
