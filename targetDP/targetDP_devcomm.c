@@ -76,18 +76,25 @@ static int fail(targetDevComm *dc, const char *fmt, const char *a, const char *b
 }
 
 /* Every rank learns the reason of the lowest rank that failed (ok == 0),
- * in why; returns 1 when every rank is ok. */
-static int agree(MPI_Comm comm, int rank, int nranks, int ok, char *why, size_t len) {
+ * in why; returns 1 when every rank is ok. The halo module uses it too. */
+static void copy_cut(char *dst, size_t len, const char *src) { /* strlcpy */
+  size_t n = strlen(src);
+  if (n >= len) n = len - 1;
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+int tdpAgreeWhy_(MPI_Comm comm, int rank, int nranks, int ok, char *why, size_t len) {
   int first = ok ? nranks : rank, lowest = nranks;
   MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, comm);
   if (lowest == nranks) return 1;
-  char buf[200];
-  snprintf(buf, sizeof(buf), "%s", why);
+  char buf[240];
+  copy_cut(buf, sizeof(buf), why);
   MPI_Bcast(buf, (int) sizeof(buf), MPI_CHAR, lowest, comm);
   buf[sizeof(buf) - 1] = '\0';
-  snprintf(why, len, "%s", buf);
+  copy_cut(why, len, buf);
   return 0;
 }
+#define agree tdpAgreeWhy_
 
 #if DC_NCCL
 static const char *nccl_msg(ncclComm_t c, ncclResult_t r, char *buf, size_t len) {

@@ -76,6 +76,9 @@ int targetDevCommRecv(targetDevComm *dc, void *t_buf, size_t bytes, int peer,
 int targetDevCommGroupEnd(targetDevComm *dc);
 /* Whether the messages are available (NCCL, or the C backend's MPI). */
 int targetDevCommCanMessage(const targetDevComm *dc);
+/* Internal (the halo module's and this one's set-up): every rank learns
+ * the reason of the lowest rank whose ok is 0, in why; 1 when all are ok. */
+int tdpAgreeWhy_(MPI_Comm comm, int rank, int nranks, int ok, char *why, size_t len);
 
 #ifdef __cplusplus
 }

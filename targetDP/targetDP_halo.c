@@ -237,19 +237,7 @@ static int layer_failed(targetHalo *h, int rc, const char *what) {
   return 1;
 }
 
-/* Every rank learns the reason of the lowest rank that failed (ok 0), in
- * why; returns 1 when every rank is ok. */
-static int agree_why(MPI_Comm comm, int rank, int nranks, int ok, char *why, size_t len) {
-  int first = ok ? nranks : rank, lowest = nranks;
-  MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, comm);
-  if (lowest == nranks) return 1;
-  char buf[240];
-  snprintf(buf, sizeof(buf), "%s", why);
-  MPI_Bcast(buf, (int) sizeof(buf), MPI_CHAR, lowest, comm);
-  buf[sizeof(buf) - 1] = '\0';
-  snprintf(why, len, "%s", buf);
-  return 0;
-}
+#define agree_why tdpAgreeWhy_ /* targetDP_devcomm.c */
 
 static int nccl_test(targetHalo *h, char *why, size_t len);
 static int exchange_nccl(targetHalo *h, int timed);
