@@ -43,6 +43,7 @@ Prints each measured point against the model (error %; host rows also the
 leave-one-out error: the row predicted by the model fitted without it), the
 fitted parameters, the worst error, and writes lb_model_weak_strong.svg (no
 plotting library) into DIR. Rows without the halo_mb column are refused."""
+import argparse
 import csv
 import math
 import os
@@ -563,14 +564,12 @@ def svg(path, title, series, measured, notes):
 
 
 def main(argv):
-    plot, files, i = None, [], 0
-    while i < len(argv):
-        if argv[i] == "--plot" and i + 1 < len(argv):
-            plot = argv[i + 1]
-            i += 2
-            continue
-        files.append(argv[i])
-        i += 1
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--plot", help="the folder for lb_model_weak_strong.svg")
+    ap.add_argument("files", nargs="*")
+    a = ap.parse_args(argv)
+    plot, files = a.plot, a.files
     if not files:
         print(__doc__)
         return 2

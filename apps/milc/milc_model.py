@@ -28,6 +28,7 @@ other variants are listed against the same model for comparison. Prints the
 measured points against the model, the parameters, the predictions for
 24^4, 32^4 and 48^4 per GPU, and what would have to hold for 90% at 1024
 GPUs; with --plot and matplotlib, milc_model_weak.png in DIR."""
+import argparse
 import csv
 import math
 import os
@@ -203,14 +204,12 @@ def links_of(dims, gpn):
 
 
 def main(argv):
-    plot, files, i = None, [], 0
-    while i < len(argv):
-        if argv[i] == "--plot" and i + 1 < len(argv):
-            plot = argv[i + 1]
-            i += 2
-            continue
-        files.append(argv[i])
-        i += 1
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--plot", help="the file for the weak-scaling plot (png)")
+    ap.add_argument("files", nargs="*")
+    a = ap.parse_args(argv)
+    plot, files = a.plot, a.files
     if not files:
         print(__doc__)
         return 2
