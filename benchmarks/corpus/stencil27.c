@@ -44,12 +44,28 @@ static void serial_step(double *unew, const double *u, int nx, int ny, int nz) {
 }
 
 /* ---------------------------------------------------------------------- */
-/* The port by docs/porting.md: the interior a box loop, the walls a pass
- * over the shell (as heat3d); the body, its offset loops and the TDP_CONST
- * weight table as the legacy code has them. */
+/* The port by docs/porting.md: the interior a marching box loop, the walls
+ * a pass over the shell (as heat3d); the body, its offset loops and the
+ * TDP_CONST weight table as the legacy code has them. */
 TDP_CONST double t_w[4];
 
 TDP_KERNEL void st27_interior(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1], nz = box.extent[2];
+  TDP_TLP_3D_MARCH(box, x, y, z0, base) {
+    TDP_ILP(v) {
+      long s = base + v;
+      double acc = 0.0;
+      for (int di = -1; di <= 1; di++)
+        for (int dj = -1; dj <= 1; dj++)
+          for (int dk = -1; dk <= 1; dk++)
+            acc += t_w[abs(di) + abs(dj) + abs(dk)] *
+                   u[TDP_INDEX(nsites, 1, s + (di * ny + dj) * nz + dk, 0)];
+      unew[TDP_INDEX(nsites, 1, s, 0)] = acc;
+    }
+  }
+}
+/* The same with the plain box loop ("port-row", as heat3d's). */
+TDP_KERNEL void st27_interior_row(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1], nz = box.extent[2];
   TDP_TLP_3D(box, x, y, z0, base) {
     TDP_ILP(v) {
@@ -153,6 +169,7 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port", CORPUS_PORT},
+                                   {"port-row", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE}};
 enum { NIMPL = sizeof(impls) / sizeof(impls[0]) };
 
@@ -204,7 +221,12 @@ static void step(void *p, int k) {
   switch (impls[k].kind) {
   case CORPUS_SERIAL: serial_step(un, u, S->nx, S->ny, S->nz); break;
   case CORPUS_PORT:
-    TDP_LAUNCH_BOX(st27_interior, S->interior, un, u);
+    TDP_LAUNCH_BOX_MARCH(st27_interior, S->interior, un, u);
+    TDP_LAUNCH_SHELL(st27_walls, S->all, 1, un, u);
+    targetSynchronize();
+    break;
+  case CORPUS_PROTO:
+    TDP_LAUNCH_BOX(st27_interior_row, S->interior, un, u);
     TDP_LAUNCH_SHELL(st27_walls, S->all, 1, un, u);
     targetSynchronize();
     break;
