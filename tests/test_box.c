@@ -69,8 +69,10 @@ TDP_KERNEL void kBox4(targetBox box, int *count, long *code, double *f) {
   }
 }
 
-/* Launch the kernel of the box's dimension and check every site; march:
- * the 3-D marching form instead. */
+/* Launch the kernel of the box's dimension and check every site. g_march
+ * (3-D): 1 the marching form and launch, 2 the marching form launched by
+ * TDP_LAUNCH_BOX, 3 TDP_TLP_3D launched by TDP_LAUNCH_BOX_MARCH (either
+ * launch runs either form correctly). */
 static int g_march = 0;
 static void check_box(const targetBox *box) {
   const int nd = box->ndim;
@@ -91,7 +93,9 @@ static void check_box(const targetBox *box) {
   /* the 3-D boxes on a stream of their own, the others on the default one */
   targetStream_t st = NULL;
   if (nd == 3 && !g_march) assert_int_equal(targetStreamCreate(&st), TARGET_SUCCESS);
-  if (nd == 3 && g_march) TDP_LAUNCH_BOX_MARCH(kMarch3, b, t_count, t_code, t_f);
+  if (nd == 3 && g_march == 1) TDP_LAUNCH_BOX_MARCH(kMarch3, b, t_count, t_code, t_f);
+  else if (nd == 3 && g_march == 2) TDP_LAUNCH_BOX(kMarch3, b, t_count, t_code, t_f);
+  else if (nd == 3 && g_march == 3) TDP_LAUNCH_BOX_MARCH(kBox3, b, t_count, t_code, t_f);
   else if (nd == 2) TDP_LAUNCH_BOX(kBox2, b, t_count, t_code, t_f);
   else if (nd == 3) TDP_LAUNCH_BOX_STREAM(kBox3, b, st, t_count, t_code, t_f);
   else TDP_LAUNCH_BOX(kBox4, b, t_count, t_code, t_f);
@@ -228,6 +232,10 @@ static void test_box_3d_march(void **state) {
     lattice_cases(3, e5); /* x longer than the march, rows of 70: two tiles and a bit */
   }
   tdpBoxMarchForce_ = 0;
+  for (g_march = 2; g_march <= 3; g_march++) {
+    lattice_cases(3, e3);
+    lattice_cases(3, e5);
+  }
   g_march = 0;
 }
 
