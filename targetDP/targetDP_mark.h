@@ -1,5 +1,7 @@
 /*
- * targetDP_mark.h -- the link-time configuration mark: every translation
+ * targetDP_mark.h -- the configuration's name and its marks: TARGETDP_CONFIG
+ * (compared by targetInit() with the library's), the link-time
+ * configuration mark below, and the OpenMP mark at the end. Every translation
  * unit that includes targetDP.h defines one symbol in a section named after
  * its configuration (TARGETDP_CONFIG_TAG), so that objects compiled in
  * different configurations do not link into one program. Included by
@@ -28,6 +30,23 @@
 #ifndef TARGETDP_MARK_H
 #define TARGETDP_MARK_H
 
+/* One string naming the build, compared by targetInit() with the library's. */
+#ifdef TARGETDP_CHECK
+#define TDP_CHECK_NAME_ " checked"
+#else
+#define TDP_CHECK_NAME_ ""
+#endif
+/* A profiling build times every launch: caller and library must agree. */
+#ifdef TARGETDP_PROFILE
+#define TDP_PROFILE_NAME_ " profile"
+#else
+#define TDP_PROFILE_NAME_ ""
+#endif
+#define TARGETDP_CONFIG                                                    \
+  "backend=" TARGETDP_BACKEND " layout=" TARGETDP_LAYOUT                   \
+  " VVL=" TDP_STR(VVL) " SAL=" TDP_STR(SAL) " TPB=" TDP_STR(TARGET_TPB)   \
+  TDP_CHECK_NAME_ TDP_PROFILE_NAME_
+
 #ifdef TARGETDP_CHECK
 #define TDP_CHECK_TAG_ "checked"
 #else
@@ -43,6 +62,20 @@ extern "C" {
 extern int tdp_objects_built_with_different_targetDP_configurations;
 __attribute__((section(".gnu.linkonce.d." TARGETDP_CONFIG_TAG), used))
 int tdp_objects_built_with_different_targetDP_configurations = 1;
+#ifdef __cplusplus
+}
+#endif
+#endif
+
+/* A program compiled with OpenMP defines this (weak: every such object
+ * may); the OpenMP library's backend refers to it, so linking that library
+ * into a program compiled without -fopenmp names what is missing beside
+ * the bare GOMP_* undefined references (issue 28). */
+#if defined(_OPENMP) && defined(__GNUC__) && !defined(TDP_LIBRARY_) && !defined(__CUDACC__)
+#ifdef __cplusplus
+extern "C" {
+#endif
+__attribute__((weak)) int targetDP_library_uses_OpenMP__compile_and_link_the_program_with_fopenmp = 1;
 #ifdef __cplusplus
 }
 #endif
