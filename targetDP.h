@@ -362,7 +362,7 @@ typedef enum {
 #include "targetDP/targetDP_types.h"
 
 /* targetDP/targetDP_launch.h: the checks of every launch form
- * (tdpLaunchBegin_, tdpLaunchCheck, ...) and tdpSynchronize. */
+ * (tdpLaunchBegin_, tdpLaunchCheck_, ...) and tdpSynchronize. */
 #include "targetDP/targetDP_launch.h"
 #define targetSynchronize() tdpSynchronize("targetSynchronize", TDP_AT_)
 #define checkTargetError(what) tdpSynchronize((what), TDP_AT_)

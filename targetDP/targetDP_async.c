@@ -202,7 +202,7 @@ int tdpCheckStream(targetStream_t stream, tdpSite at) {
   return check_stream(stream, &native, at);
 }
 
-int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l) {
+int tdpStreamNative_(targetStream_t stream, void **native, const char *f, int l) {
   tdpSite at = SITE("TDP_LAUNCH_STREAM");
   if (tdpCheckLive(at)) return targetLastError();
   void *n = NULL;

@@ -360,7 +360,7 @@ static inline dim3 tdpShellGrid_(const targetBox *b, long nh) {
     if (tdpLaunchBox_(form, #kernel, &tdp_lbox_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                       \
       kernel<<<grid(&tdp_lbox_), TARGET_TPB>>>(tdp_lbox_, __VA_ARGS__);                  \
-      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                       \
+      tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                                       \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
   } while (0)
@@ -375,7 +375,7 @@ static inline dim3 tdpShellGrid_(const targetBox *b, long nh) {
     if (tdpLaunchShell_(#kernel, &tdp_lbox_, tdp_lnh_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                       \
       kernel<<<tdpShellGrid_(&tdp_lbox_, tdp_lnh_), TARGET_TPB>>>(tdp_lbox_, __VA_ARGS__); \
-      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                       \
+      tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                                       \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
   } while (0)
@@ -387,11 +387,11 @@ static inline dim3 tdpShellGrid_(const targetBox *b, long nh) {
     void *tdp_native_ = 0;                                                              \
     if (tdpLaunchBox_("TDP_LAUNCH_BOX_STREAM", #kernel, &tdp_lbox_, __FILE__, __LINE__) == \
             TARGET_SUCCESS &&                                                           \
-        tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+        tdpStreamNative_((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                      \
       kernel<<<tdpBoxGrid_(&tdp_lbox_), TARGET_TPB, 0, (cudaStream_t) tdp_native_>>>(   \
           tdp_lbox_, __VA_ARGS__);                                                      \
-      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                      \
+      tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                                      \
       TDP_PROFILE_STOP_(#kernel);                                                       \
     }                                                                                   \
   } while (0)
@@ -591,7 +591,7 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
     void *tdp_native_ = 0;                                                               \
     if (tdpLaunchBox_("TDP_LAUNCH_BOX_STREAM", #kernel, &tdp_lbox_, __FILE__, __LINE__) == \
             TARGET_SUCCESS &&                                                            \
-        tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) {  \
+        tdpStreamNative_((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) {  \
       TDP_PROFILE_START_(#kernel);                                                       \
       kernel(tdp_lbox_, __VA_ARGS__);                                                    \
       TDP_PROFILE_STOP_(#kernel);                                                        \

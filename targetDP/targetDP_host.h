@@ -29,7 +29,7 @@ typedef enum {
   TDP_TYPE_DOUBLE_COMPLEX = 4,
   TDP_TYPE_FLOAT_COMPLEX = 5
 } tdpType;
-typedef tdpType tdpScanType; /* the scans take int, long and double */
+typedef tdpType tdpScanType_; /* the scans take int, long and double */
 #ifdef __cplusplus
 typedef struct { double re, im; } tdpDoubleComplex;
 typedef struct { float re, im; } tdpFloatComplex;
@@ -56,18 +56,18 @@ int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t sr
 
 /* The double calls as functions (the 2014 layer, targetDP_compat.c, calls
  * them; they cannot know the host side's size). */
-int tdpSetConstant(double *t_array, double value, size_t n, const char *f, int l);
-int tdpCopySites(double *dst, const double *src, long nsites, long ncomp,
+int tdpSetConstant_(double *t_array, double value, size_t n, const char *f, int l);
+int tdpCopySites_(double *dst, const double *src, long nsites, long ncomp,
                  const int *sites, long nlist, int to_target, const char *f, int l);
-int tdpCopyMasked(double *dst, const double *src, long nsites, long ncomp,
+int tdpCopyMasked_(double *dst, const double *src, long nsites, long ncomp,
                   const char *mask, int to_target, const char *f, int l);
-int tdpCopy3D(double *dst, const double *src, const int extents[3], long nhalo,
+int tdpCopy3D_(double *dst, const double *src, const int extents[3], long nhalo,
               long ncomp, int to_target, const char *f, int l);
 int tdpReduceDouble(double *result, const double *t_a, size_t n, tdpReduceOp op, const char *f,
                     int l);
 int tdpReduceInt(long long *result, const int *t_a, size_t n, tdpReduceOp op, const char *f,
                  int l);
-int tdpConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
+int tdpConvert_(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
                const char *f, int l);
 
 #endif /* TARGETDP_HOST_H */

@@ -19,16 +19,16 @@
 int tdpLaunchBegin_(const char *form, const char *kernel, long n, const char *f, int l);
 /* Called by TDP_LAUNCH on CUDA right after kernel<<<...>>>: a launch that
  * failed is reported with the kernel's name and the launch's file:line. */
-int tdpLaunchCheck(const char *kernel, const char *f, int l);
+int tdpLaunchCheck_(const char *kernel, const char *f, int l);
 /* The 2014 launch, kernel __targetLaunch__(N) (args) (targetDP_compat.h):
  * tdpLaunchBegin_'s checks, with no kernel name to give. On the C backend
  * the check rides in the kernel's first argument and cannot skip the call,
  * so a refusal stops the program in either error mode. */
 int tdpLegacyLaunch_(long n, const char *f, int l);
 /* Called by TDP_LAUNCH_TPB before the launch: tpb a multiple of 32 in [32, 1024]. */
-int tdpLaunchTpbCheck(const char *kernel, long tpb, const char *f, int l);
+int tdpLaunchTpbCheck_(const char *kernel, long tpb, const char *f, int l);
 /* Called by TDP_LAUNCH_LANES before the launch: 1, 2, 4, 8 or 16 below vvl, or vvl. */
-int tdpLaunchLanesCheck(const char *kernel, long lanes, int vvl, const char *f, int l);
+int tdpLaunchLanesCheck_(const char *kernel, long lanes, int vvl, const char *f, int l);
 
 /* Wait for the target; on CUDA also reports a failed kernel launch. */
 int tdpSynchronize(const char *what, const char *f, int l);

@@ -15,8 +15,8 @@
 #define TARGETDP_PROFILE_H
 
 #ifdef TARGETDP_PROFILE
-#define TDP_PROFILE_START_(name) tdpProfileStart(name, 0.0)
-#define TDP_PROFILE_STOP_(name) tdpProfileStop(name, 0)
+#define TDP_PROFILE_START_(name) tdpProfileStart_(name, 0.0)
+#define TDP_PROFILE_STOP_(name) tdpProfileStop_(name, 0)
 #else
 #define TDP_PROFILE_START_(name) ((void) 0)
 #define TDP_PROFILE_STOP_(name) ((void) 0)
@@ -24,7 +24,7 @@
 
 void targetProfileBytes(const char *name, double bytes);
 void targetProfilePrint(FILE *file); /* the table so far */
-void tdpProfileStart(const char *name, double bytes);
-int tdpProfileStop(const char *name, int rc);
+void tdpProfileStart_(const char *name, double bytes);
+int tdpProfileStop_(const char *name, int rc);
 
 #endif /* TARGETDP_PROFILE_H */
