@@ -139,16 +139,16 @@ typedef enum {
 } tdpCopyKind_;
 /* host_known: what the caller's compiler knows of the host side's size
  * (TDP_OBJECT_SIZE_), TDP_SIZE_UNKNOWN_ when nothing or no host side. */
-int tdpCopyAsync(void *dst, const void *src, size_t nbytes, tdpCopyKind_ kind,
+int tdpCopyAsync_(void *dst, const void *src, size_t nbytes, tdpCopyKind_ kind,
                  targetStream_t stream, int wait, size_t host_known, const char *f, int l);
 #define copyToTargetAsync(t_dst, src, nbytes, stream)                                      \
-  tdpCopyAsync((t_dst), (src), (nbytes), TDP_COPY_TO_TARGET_, (stream), 0,               \
+  tdpCopyAsync_((t_dst), (src), (nbytes), TDP_COPY_TO_TARGET_, (stream), 0,               \
                TDP_OBJECT_SIZE_(src), TDP_AT_)
 #define copyFromTargetAsync(dst, t_src, nbytes, stream)                                    \
-  tdpCopyAsync((dst), (t_src), (nbytes), TDP_COPY_FROM_TARGET_, (stream), 0,             \
+  tdpCopyAsync_((dst), (t_src), (nbytes), TDP_COPY_FROM_TARGET_, (stream), 0,             \
                TDP_OBJECT_SIZE_(dst), TDP_AT_)
 #define copyTargetToTargetAsync(t_dst, t_src, nbytes, stream)                              \
-  tdpCopyAsync((t_dst), (t_src), (nbytes), TDP_COPY_TARGET_TO_TARGET_, (stream), 0,      \
+  tdpCopyAsync_((t_dst), (t_src), (nbytes), TDP_COPY_TARGET_TO_TARGET_, (stream), 0,      \
                TDP_SIZE_UNKNOWN_, TDP_AT_)
 
 /* Pinned (page-locked) host memory: cudaMallocHost on CUDA, 64-byte

@@ -3,7 +3,7 @@
  * (compared by targetInit() with the library's), the link-time
  * configuration mark below, and the OpenMP mark at the end. Every translation
  * unit that includes targetDP.h defines one symbol in a section named after
- * its configuration (TARGETDP_CONFIG_TAG), so that objects compiled in
+ * its configuration (TDP_CONFIG_TAG_), so that objects compiled in
  * different configurations do not link into one program. Included by
  * targetDP.h (never on its own) right after the configuration and layout,
  * which are all it uses.
@@ -52,7 +52,7 @@
 #else
 #define TDP_CHECK_TAG_ "unchecked"
 #endif
-#define TARGETDP_CONFIG_TAG                                                      \
+#define TDP_CONFIG_TAG_                                                      \
   "targetDP_config_" TARGETDP_BACKEND "_" TARGETDP_LAYOUT "_VVL" TDP_STR(VVL)   \
   "_SAL" TDP_STR(SAL) "_TPB" TDP_STR(TARGET_TPB) "_" TDP_CHECK_TAG_
 #if defined(__ELF__) && defined(__GNUC__) && !defined(TDP_NO_CONFIG_MARK)
@@ -60,7 +60,7 @@
 extern "C" {
 #endif
 extern int tdp_objects_built_with_different_targetDP_configurations;
-__attribute__((section(".gnu.linkonce.d." TARGETDP_CONFIG_TAG), used))
+__attribute__((section(".gnu.linkonce.d." TDP_CONFIG_TAG_), used))
 int tdp_objects_built_with_different_targetDP_configurations = 1;
 #ifdef __cplusplus
 }
