@@ -277,13 +277,15 @@ typedef enum {
 
 /* targetDP/targetDP_host.h: the element types and the host functions behind
  * the macros below, with these public names:
- *   tdpType: TDP_TYPE_INT, _LONG, _DOUBLE, _FLOAT, _DOUBLE_COMPLEX, _FLOAT_COMPLEX
+ *   tdpType: TDP_TYPE_INT, TDP_TYPE_LONG, TDP_TYPE_DOUBLE, TDP_TYPE_FLOAT,
+ *            TDP_TYPE_DOUBLE_COMPLEX, TDP_TYPE_FLOAT_COMPLEX
  *   tdpDoubleComplex, tdpFloatComplex   double/float _Complex (C), {re, im} (C++)
  *   tdpTypeSize(type)                   sizeof one element of type
  *   targetSetErrorAbort(0)              failing calls return the error code
  *   targetLastError(), targetLastErrorString()   the last failure
  *   targetConfigString()                library build + device, for logs
- *   tdpInit, tdpMalloc, tdpCopy, ...    generic forms (the macros' callees) */
+ *   tdpInit, tdpMalloc, tdpCopy, tdpReduceDouble, ...   generic forms (the macros'
+ *                                       callees, docs/api.md "Generic forms") */
 #include "targetDP/targetDP_host.h"
 
 #define targetInit() tdpInit(TARGETDP_CONFIG, TDP_AT_)
@@ -310,51 +312,18 @@ typedef enum {
                (nbytes), TDP_AT_)
 
 /* Fills, subset copies, reductions and conversions of double fields: the
- * double names of the typed helpers (targetDP_types.h, which has every
- * element type), so that each is checked the same way. */
-#define targetZero(t_array, n) targetZeroDouble(t_array, n)
-#define targetSetConstant(t_array, value, n) targetSetConstantDouble(t_array, value, n)
-
-/* Subset copies of a field of ncomp doubles per site in the build's layout:
- * all components of the listed sites move, nothing else. Extents are long
- * (int arguments convert); the entries of a site list are int, so a listed
- * site is below 2^31 -- masked and 3-D copies have no such limit. */
-#define copyToTargetSites(t_dst, src, nsites, ncomp, sites, nlist) \
-  copyToTargetSitesDouble(t_dst, src, nsites, ncomp, sites, nlist)
-#define copyFromTargetSites(dst, t_src, nsites, ncomp, sites, nlist) \
-  copyFromTargetSitesDouble(dst, t_src, nsites, ncomp, sites, nlist)
-#define copyToTargetMasked(t_dst, src, nsites, ncomp, mask) \
-  copyToTargetMaskedDouble(t_dst, src, nsites, ncomp, mask)
-#define copyFromTargetMasked(dst, t_src, nsites, ncomp, mask) \
-  copyFromTargetMaskedDouble(dst, t_src, nsites, ncomp, mask)
-/* extents: local lattice including the halo, site (x,y,z) at (x*ny + y)*nz + z;
- * each extent is an int, their product (the site count) may exceed 2^31.
- * The halo is every site within nhalo of a face; the edge is the interior
- * layer of depth nhalo next to it: what neighbours need from us. */
-#define copyToTarget3DHalo(t_dst, src, extents, nhalo, ncomp) \
-  copyToTarget3DHaloDouble(t_dst, src, extents, nhalo, ncomp)
-#define copyFromTarget3DEdge(dst, t_src, extents, nhalo, ncomp) \
-  copyFromTarget3DEdgeDouble(dst, t_src, extents, nhalo, ncomp)
-
-/* Reductions of n values of a target array, result on the host. The order
- * of summation is fixed, so a run is bitwise reproducible on one device.
- * An int reduction gives a long long. */
-#define targetDoubleSum(res, t_a, n) \
-  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_SUM, TDP_AT_)
-#define targetDoubleMin(res, t_a, n) \
-  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_MIN, TDP_AT_)
-#define targetDoubleMax(res, t_a, n) \
-  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_MAX, TDP_AT_)
-#define targetIntSum(res, t_a, n) \
-  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_SUM, TDP_AT_)
-#define targetIntMin(res, t_a, n) \
-  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_MIN, TDP_AT_)
-#define targetIntMax(res, t_a, n) \
-  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_MAX, TDP_AT_)
-
-/* Layout conversion between target arrays (dst and src distinct). */
-#define targetAoS2SoA(t_soa, t_aos, nsites, ncomp) targetAoS2SoADouble(t_soa, t_aos, nsites, ncomp)
-#define targetSoA2AoS(t_aos, t_soa, nsites, ncomp) targetSoA2AoSDouble(t_aos, t_soa, nsites, ncomp)
+ * double names of the typed helpers, defined with them (targetDP_types.h,
+ * which has every element type and the extents' conventions):
+ *   targetZero(t_a, n), targetSetConstant(t_a, value, n)   t_a[i] = 0 (value), i < n
+ *   copyToTargetSites(t_dst, src, nsites, ncomp, sites, nlist), copyFromTargetSites
+ *                               copy the listed sites' components, nothing else
+ *   copyToTargetMasked(t_dst, src, nsites, ncomp, mask), copyFromTargetMasked
+ *                               copy the sites with mask[i] != 0
+ *   copyToTarget3DHalo(t_dst, src, extents, nhalo, ncomp), copyFromTarget3DEdge
+ *                               copy the halo in / the edge (what neighbours need) out
+ *   targetDoubleSum(&r, t_a, n), targetDoubleMin, targetDoubleMax, targetIntSum,
+ *   targetIntMin, targetIntMax  r = the sum (min, max) of t_a[0 .. n), fixed order
+ *   targetAoS2SoA(t_soa, t_aos, nsites, ncomp), targetSoA2AoS   layout conversion */
 
 /* ---------------------------------------------------------------------- */
 /* Element types: the typed names of the helpers above (targetSetConstantFloat,
@@ -395,7 +364,7 @@ int tdpCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, const c
 /* Scans and stream compaction of target arrays (targetScan*, targetCompactIndices). */
 #include "targetDP/targetDP_scan.h"
 
-/* Profiling (make PROFILE=1; nothing otherwise):
+/* Profiling (make PROFILE=1, -DTARGETDP_PROFILE; nothing otherwise):
  *   targetProfileBytes(name, bytes)     each later call of name moves bytes
  *   targetProfilePrint(file)            the table so far (targetFinalize prints it) */
 #include "targetDP/targetDP_profile.h"
