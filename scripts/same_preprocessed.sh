@@ -10,7 +10,9 @@
 # its own path where __FILE__ names it (counted apart).
 #   scripts/same_preprocessed.sh [REF [NEW]]  (NEW: a commit; default the
 #   working tree; -j via JOBS, default 2;
-#   ONLY=regex keeps the configurations whose name matches)
+#   ONLY=regex keeps the configurations whose name matches;
+#   MAP=perl substitutions applied to REF's preprocessed text, for a rename:
+#   MAP='s/\bold\b/new/g' shows that the only change is old -> new)
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 REF=${1:-HEAD}
 NEW=${2:-}
@@ -52,11 +54,11 @@ pp() { # tree cfgname cmd file outname
   mkdir -p "$(dirname "$out")"
   (cd "$T/$tree" && $cmd -I. -ItargetDP $MPI_INC "$f" 2>/dev/null) |
     sed -e '/^#[[:space:]]*[0-9]/d' -e '/^#line/d' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' \
-        -e '/^$/d' >"$out" || true
+        -e '/^$/d' | if [ "$tree" = ref ] && [ -n "${MAP:-}" ]; then perl -pe "$MAP"; else cat; fi >"$out" || true
   [ -s "$out" ] || echo FAILED >"$out"
 }
 export -f pp
-export T MPI_INC
+export T MPI_INC MAP
 for c in "${configs[@]}"; do
   name=${c%%|*} cmd=${c#*|}
   echo "$pairs" | while read -r nf rf; do
