@@ -156,7 +156,6 @@
  * into a program compiled without -fopenmp (targetDP/targetDP_mark.h). */
 #include "targetDP/targetDP_mark.h"
 
-
 /* ---------------------------------------------------------------------- */
 /* Function qualifiers, parallel loops and launch, defined by the backend's
  * header below; each stands for (C backend / CUDA backend):
@@ -288,6 +287,11 @@ typedef enum {
  *                                       callees, docs/api.md "Generic forms") */
 #include "targetDP/targetDP_host.h"
 
+/*   targetInit(), targetFinalize()      start (the build checked) / end a session
+ *   targetMalloc(&t_p, nbytes), targetCalloc, targetMallocUnified, targetCallocUnified,
+ *   targetFree(t_p)                     target memory: cudaMalloc(Managed) / aligned host
+ *   copyToTarget(t_dst, src, nbytes), copyFromTarget(dst, t_src, nbytes)   memcpy across
+ *   copyConstToTarget(&t_x, src, nbytes)   a TDP_CONST variable = src (cudaMemcpyToSymbol) */
 #define targetInit() tdpInit(TARGETDP_CONFIG, TDP_AT_)
 #define targetFinalize() tdpFinalize(TDP_AT_)
 
@@ -388,6 +392,8 @@ int targetDeviceId(void);
 #ifndef TDP_NO_COMPAT
 #include "targetDP/targetDP_compat.h"
 #endif
+/* Loops over a 2-D/3-D/4-D box: targetBox, targetBoxMake/Interior/All, TDP_TLP_2D/3D/4D
+ * (and _SUM, _MIN, _MAX, _REDUCE, _SHELL), TDP_LAUNCH_BOX(_STREAM, _REDUCE), TDP_LAUNCH_SHELL. */
 #include "targetDP/targetDP_box.h"
 /* Exact, reproducible sums: tdpExactSum, tdpExactAcc, TDP_TLP_EXACT, targetDoubleSumExact. */
 #include "targetDP/targetDP_exact.h"
