@@ -23,12 +23,14 @@
  * The capabilities are modules in targetDP/, one file (pair) each, included
  * here where their section stands (none is included on its own; each
  * file's first comment says what it holds and what it may use): macros
- * (preprocessor tools), mark (the link-time configuration mark), check
- * (the checks in the program's own code), lanes (streaming stores),
- * atomics, types (element types), scan, async (streams, events, async
- * copies, pinned memory, IPC, box packing), compat (the 2014 API, off with
- * -DTDP_NO_COMPAT), box (loops over a box), exact (reproducible sums), team
- * (teams), contract (batched contractions).
+ * (preprocessor tools), layout (TDP_INDEX's functions), mark (the
+ * configuration's name and link-time marks), reduce (in-kernel reduction
+ * clauses), check (the checks in the program's own code), lanes (streaming
+ * stores), atomics, host (the host functions behind the macros), types
+ * (element types), launch (the launch checks), scan, profile, async
+ * (streams, events, async copies, pinned memory, IPC, box packing), compat
+ * (the 2014 API, off with -DTDP_NO_COMPAT), box (loops over a box), exact
+ * (reproducible sums), team (teams), contract (batched contractions).
  * Programs using MPI also include targetDP_halo.h.
  */
 #ifndef TARGETDP_H
@@ -103,40 +105,12 @@
  * (TDP_INDEX(n, 3, i++, c) moves i by one); the macros are their public
  * names and add the caller's file:line in a checked build. Inlined, they
  * compile to the same vector code as the arithmetic written out. */
-
-#if defined(TARGETDP_AOS)
-#define TARGETDP_LAYOUT "AOS"
-static TDP_HD_ inline size_t tdpIndex_(size_t nsites, size_t ncomp, size_t isite, size_t icomp) {
-  (void) nsites;
-  return isite * ncomp + icomp;
-}
-static TDP_HD_ inline size_t tdpNsitesAlloc_(size_t nsites) { return nsites; }
-#elif defined(TARGETDP_SOA)
-#define TARGETDP_LAYOUT "SOA"
-static TDP_HD_ inline size_t tdpIndex_(size_t nsites, size_t ncomp, size_t isite, size_t icomp) {
-  (void) ncomp;
-  return icomp * nsites + isite;
-}
-static TDP_HD_ inline size_t tdpNsitesAlloc_(size_t nsites) { return nsites; }
-#else
-#define TARGETDP_LAYOUT "AOSOA"
-static TDP_HD_ inline size_t tdpIndex_(size_t nsites, size_t ncomp, size_t isite, size_t icomp) {
-  (void) nsites;
-  return (isite / (SAL)) * ncomp * (SAL) + icomp * (SAL) + isite % (SAL);
-}
-static TDP_HD_ inline size_t tdpNsitesAlloc_(size_t nsites) {
-  return ((nsites + (SAL) - 1) / (SAL)) * (SAL);
-}
-#endif
+#include "targetDP/targetDP_layout.h" /* the inline functions, TARGETDP_LAYOUT */
+/* position of (isite, icomp): AoS isite*ncomp + icomp, SoA icomp*nsites + isite,
+ * AoSoA (isite/SAL)*ncomp*SAL + icomp*SAL + isite%SAL */
 #define TDP_INDEX_(nsites, ncomp, isite, icomp) \
   tdpIndex_((size_t) (nsites), (size_t) (ncomp), (size_t) (isite), (size_t) (icomp))
 #define TDP_NSITES_ALLOC(nsites) tdpNsitesAlloc_((size_t) (nsites))
-
-static TDP_HD_ inline size_t tdpIndex2_(size_t nsites, size_t n1, size_t n2, size_t isite,
-                                        size_t i1, size_t i2) {
-  return tdpIndex_(nsites, n1 * n2, isite, i1 * n2 + i2);
-}
-
 #ifdef TARGETDP_CHECK /* checked build: every access is bounds-checked */
 #define TDP_INDEX(nsites, ncomp, isite, icomp)                                   \
   tdpIndexChecked_((long) (nsites), (long) (ncomp), (long) (isite), (long) (icomp), \
@@ -152,29 +126,16 @@ static TDP_HD_ inline size_t tdpIndex2_(size_t nsites, size_t n1, size_t n2, siz
   tdpIndex2_((size_t) (nsites), (size_t) (n1), (size_t) (n2), (size_t) (isite), \
              (size_t) (i1), (size_t) (i2))
 #endif
-
 /* The same position for site baseIndex + vecIndex inside a TLP/ILP loop,
  * with the stride base and the lane given apart. Under AoSoA the lanes of
  * a stride then lie in one short array (SAL a multiple of VVL), which the
  * compiler can see: unit-stride vector loads instead of the gathers that
  * (isite / SAL) in TDP_INDEX costs it. For site-local access only: a
  * neighbour (baseIndex + vecIndex + shift) needs TDP_INDEX. */
-/* Not on CUDA at VVL > 1: there a thread's lanes are a block apart
- * (vecIndex = lane * blockDim, see TDP_ILP), not in one short array. */
-#if defined(TARGETDP_AOSOA) && (SAL) % (VVL) == 0 && !defined(TARGETDP_CHECK) && \
-    !(defined(__CUDACC__) && VVL > 1)
-static TDP_HD_ inline size_t tdpVIndex_(size_t nsites, size_t ncomp, size_t base, size_t icomp,
-                                        size_t vec) {
-  (void) nsites;
-  return (base / (SAL)) * ncomp * (SAL) + icomp * (SAL) + base % (SAL) + vec;
-}
+#if TDP_VINDEX_DIRECT_ /* AoSoA, SAL % VVL == 0, unchecked, not CUDA at VVL > 1 */
 #define TDP_VINDEX(nsites, ncomp, baseIndex, icomp, vecIndex) \
   tdpVIndex_((size_t) (nsites), (size_t) (ncomp), (size_t) (baseIndex), (size_t) (icomp), \
              (size_t) (vecIndex))
-static TDP_HD_ inline size_t tdpVIndex2_(size_t nsites, size_t n1, size_t n2, size_t base,
-                                         size_t i1, size_t i2, size_t vec) {
-  return tdpVIndex_(nsites, n1 * n2, base, i1 * n2 + i2, vec);
-}
 #define TDP_VINDEX2(nsites, n1, n2, baseIndex, i1, i2, vecIndex)                      \
   tdpVIndex2_((size_t) (nsites), (size_t) (n1), (size_t) (n2), (size_t) (baseIndex), \
               (size_t) (i1), (size_t) (i2), (size_t) (vecIndex))
@@ -186,45 +147,14 @@ static TDP_HD_ inline size_t tdpVIndex2_(size_t nsites, size_t n1, size_t n2, si
 #endif
 
 /* Elements to allocate for a field of ncomp components on nsites sites. */
-static TDP_HD_ inline size_t tdpFieldSize_(size_t nsites, size_t ncomp) {
-  return tdpNsitesAlloc_(nsites) * ncomp;
-}
 #define TDP_FIELD_SIZE(nsites, ncomp) tdpFieldSize_((size_t) (nsites), (size_t) (ncomp))
 
-/* One string naming the build, compared by targetInit() with the library's. */
-#ifdef TARGETDP_CHECK
-#define TDP_CHECK_NAME_ " checked"
-#else
-#define TDP_CHECK_NAME_ ""
-#endif
-/* A profiling build times every launch: caller and library must agree. */
-#ifdef TARGETDP_PROFILE
-#define TDP_PROFILE_NAME_ " profile"
-#else
-#define TDP_PROFILE_NAME_ ""
-#endif
-#define TARGETDP_CONFIG                                                    \
-  "backend=" TARGETDP_BACKEND " layout=" TARGETDP_LAYOUT                   \
-  " VVL=" TDP_STR(VVL) " SAL=" TDP_STR(SAL) " TPB=" TDP_STR(TARGET_TPB)   \
-  TDP_CHECK_NAME_ TDP_PROFILE_NAME_
-
-/* Objects of two configurations linked into one program fail to link,
- * naming both (targetDP/targetDP_mark.h; -DTDP_NO_CONFIG_MARK for gcc -flto). */
+/* TARGETDP_CONFIG: one string naming the build ("backend=c layout=SOA VVL=8
+ * SAL=8 TPB=128"), compared by targetInit() with the library's. Objects of
+ * two configurations linked into one program fail to link, naming both
+ * (-DTDP_NO_CONFIG_MARK for gcc -flto); so does the OpenMP library linked
+ * into a program compiled without -fopenmp (targetDP/targetDP_mark.h). */
 #include "targetDP/targetDP_mark.h"
-
-/* A program compiled with OpenMP defines this (weak: every such object
- * may); the OpenMP library's backend refers to it, so linking that library
- * into a program compiled without -fopenmp names what is missing beside
- * the bare GOMP_* undefined references (issue 28). */
-#if defined(_OPENMP) && defined(__GNUC__) && !defined(TDP_LIBRARY_) && !defined(__CUDACC__)
-#ifdef __cplusplus
-extern "C" {
-#endif
-__attribute__((weak)) int targetDP_library_uses_OpenMP__compile_and_link_the_program_with_fopenmp = 1;
-#ifdef __cplusplus
-}
-#endif
-#endif
 
 /* ---------------------------------------------------------------------- */
 /* Function qualifiers, parallel loops and launch, defined by the backend's
@@ -267,49 +197,14 @@ __attribute__((weak)) int targetDP_library_uses_OpenMP__compile_and_link_the_pro
  * OpenMP compiler refuses it; elsewhere TDP_NOBREAK_ stops the program with
  * its file:line (and folds away without a break). */
 
-/* The operation of a reduction: the library's targetDoubleSum etc. and
- * the block reductions of in-kernel reductions (targetBlockAdd/Min/Max). */
-typedef enum { TDP_SUM = 0, TDP_MIN = 1, TDP_MAX = 2 } tdpReduceOp;
+/* In-kernel reductions (docs/api.md; the clauses: targetDP/targetDP_reduce.h):
+ *   tdpReduceOp: TDP_SUM, TDP_MIN, TDP_MAX   the operation of a reduction
+ *   TDP_RSUM(v), TDP_RMIN(v), TDP_RMAX(v)    the clause reduction(+ (min, max) : v)
+ *   TDP_TLP_SUM(base, N, a, b)   TDP_TLP_REDUCE(base, N, TDP_RSUM(a), TDP_RSUM(b));
+ *                                also TDP_TLP_MIN, TDP_TLP_MAX
+ *   TDP_ILP_SUM(v, ...)          TDP_ILP_REDUCE(v), the lane loop inside them */
+#include "targetDP/targetDP_reduce.h"
 
-/* In-kernel reductions (docs/api.md). TDP_TLP_REDUCE takes one clause per
- * variable, TDP_RSUM(v), TDP_RMIN(v) or TDP_RMAX(v), at most 8; a clause is
- * the triple (OpenMP operator, tdpReduceOp, v), from which each backend
- * builds what it needs: the OpenMP reduction clause, and in the checked C
- * build the variable's operation, name, size and address (for the checks).
- * TDP_EACH_(m, a, b) is m(a) m(b). A ninth clause names a macro
- * TDP_EACH_<ninth>_ that does not exist: a compile error, not a dropped
- * variable. Min and max are the layer's own OpenMP reductions tdp_min_ and
- * tdp_max_ (declared with the C backend's loops), which keep a NaN: the
- * built-in min and max combine the threads' and lanes' partials in an
- * unspecified way for NaN, and gcc's dropped it (issue 25 item 3). */
-#define TDP_RSUM(v) (+, TDP_SUM, v)
-#define TDP_RMIN(v) (tdp_min_, TDP_MIN, v)
-#define TDP_RMAX(v) (tdp_max_, TDP_MAX, v)
-/* TDP_TLP_SUM(base, N, a, b) is TDP_TLP_REDUCE(base, N, TDP_RSUM(a), TDP_RSUM(b)). */
-#define TDP_RSUM_EACH_(v) , TDP_RSUM(v)
-#define TDP_RMIN_EACH_(v) , TDP_RMIN(v)
-#define TDP_RMAX_EACH_(v) , TDP_RMAX(v)
-#define TDP_TLP_REDUCE_ALL_(baseIndex, N, each, ...) \
-  TDP_TLP_REDUCE_LIST_(baseIndex, N TDP_EACH_(each, __VA_ARGS__))
-#define TDP_TLP_REDUCE_LIST_(...) TDP_TLP_REDUCE(__VA_ARGS__)
-#define TDP_TLP_SUM(baseIndex, N, ...) TDP_TLP_REDUCE_ALL_(baseIndex, N, TDP_RSUM_EACH_, __VA_ARGS__)
-#define TDP_TLP_MIN(baseIndex, N, ...) TDP_TLP_REDUCE_ALL_(baseIndex, N, TDP_RMIN_EACH_, __VA_ARGS__)
-#define TDP_TLP_MAX(baseIndex, N, ...) TDP_TLP_REDUCE_ALL_(baseIndex, N, TDP_RMAX_EACH_, __VA_ARGS__)
-/* The lane loop inside a reduction. Its lane count has its own name, so
- * TDP_ILP (which needs TDP_TLP's) inside TDP_TLP_REDUCE does not compile. */
-#define TDP_ILP_SUM(vecIndex, ...) TDP_ILP_REDUCE(vecIndex)
-
-
-/* make PROFILE=1 (-DTARGETDP_PROFILE): every launch is timed and, on CUDA,
- * an NVTX range named after the kernel; the table is printed by
- * targetFinalize (targetDP_profile.c). Nothing at all otherwise. */
-#ifdef TARGETDP_PROFILE
-#define TDP_PROFILE_START_(name) tdpProfileStart(name, 0.0)
-#define TDP_PROFILE_STOP_(name) tdpProfileStop(name, 0)
-#else
-#define TDP_PROFILE_START_(name) ((void) 0)
-#define TDP_PROFILE_STOP_(name) ((void) 0)
-#endif
 
 #ifdef __CUDACC__
 #include "targetDP_CUDA.h" /* the CUDA backend */
@@ -379,52 +274,33 @@ typedef enum {
 
 #define TDP_AT_ __FILE__, __LINE__
 
-/* Element types of the typed helpers (docs/api.md, "Element types"). Each
- * helper has one implementation over the element size (moves: fills,
- * copies, packs, conversions) or one per arithmetic type generated from one
- * definition (reductions). The complex types are C99 double _Complex and
- * float _Complex in C; in C++ (and CUDA) a struct of the same layout, two
- * doubles or floats (real, imaginary), as cuDoubleComplex / cuFloatComplex. */
-typedef enum {
-  TDP_TYPE_INT = 0,
-  TDP_TYPE_LONG = 1,
-  TDP_TYPE_DOUBLE = 2,
-  TDP_TYPE_FLOAT = 3,
-  TDP_TYPE_DOUBLE_COMPLEX = 4,
-  TDP_TYPE_FLOAT_COMPLEX = 5
-} tdpType;
-typedef tdpType tdpScanType; /* the scans take int, long and double */
-#ifdef __cplusplus
-typedef struct { double re, im; } tdpDoubleComplex;
-typedef struct { float re, im; } tdpFloatComplex;
-#else
-typedef double _Complex tdpDoubleComplex;
-typedef float _Complex tdpFloatComplex;
-#endif
-size_t tdpTypeSize(tdpType type); /* bytes of one element; 0 for an unknown type */
+/* targetDP/targetDP_host.h: the element types and the host functions behind
+ * the macros below, with these public names:
+ *   tdpType: TDP_TYPE_INT, TDP_TYPE_LONG, TDP_TYPE_DOUBLE, TDP_TYPE_FLOAT,
+ *            TDP_TYPE_DOUBLE_COMPLEX, TDP_TYPE_FLOAT_COMPLEX
+ *   tdpDoubleComplex, tdpFloatComplex   double/float _Complex (C), {re, im} (C++)
+ *   tdpTypeSize(type)                   sizeof one element of type
+ *   targetSetErrorAbort(0)              failing calls return the error code
+ *   targetLastError(), targetLastErrorString()   the last failure
+ *   targetConfigString()                library build + device, for logs
+ *   tdpInit, tdpMalloc, tdpCopy, tdpReduceDouble, ...   generic forms (the macros'
+ *                                       callees, docs/api.md "Generic forms") */
+#include "targetDP/targetDP_host.h"
 
-int tdpInit(const char *caller_config, const char *file, int line);
-int tdpFinalize(const char *file, int line);
+/*   targetInit(), targetFinalize()      start (the build checked) / end a session
+ *   targetMalloc(&t_p, nbytes), targetCalloc, targetMallocUnified, targetCallocUnified,
+ *   targetFree(t_p)                     target memory: cudaMalloc(Managed) / aligned host
+ *   copyToTarget(t_dst, src, nbytes), copyFromTarget(dst, t_src, nbytes)   memcpy across
+ *   copyConstToTarget(&t_x, src, nbytes)   a TDP_CONST variable = src (cudaMemcpyToSymbol) */
 #define targetInit() tdpInit(TARGETDP_CONFIG, TDP_AT_)
 #define targetFinalize() tdpFinalize(TDP_AT_)
 
-void targetSetErrorAbort(int abort_on_error);
-targetError_t targetLastError(void);
-const char *targetLastErrorString(void);
-const char *targetConfigString(void); /* library build + device, for logs */
-
-int tdpMalloc(void **t_ptr, size_t nbytes, int zero, int unified, const char *f, int l);
-int tdpFree(void *t_ptr, const char *f, int l);
 #define targetMalloc(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 0, 0, TDP_AT_)
 #define targetCalloc(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 1, 0, TDP_AT_)
 #define targetMallocUnified(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 0, 1, TDP_AT_)
 #define targetCallocUnified(pp, nbytes) tdpMalloc((void **) (pp), (nbytes), 1, 1, TDP_AT_)
 #define targetFree(t_ptr) tdpFree((t_ptr), TDP_AT_)
 
-int tdpCopy(void *dst, const void *src, size_t nbytes, int to_target, size_t host_known,
-            const char *f, int l);
-int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t src_known,
-                 size_t nbytes, const char *f, int l);
 /* Untyped (bytes): the host side is held to what the compiler knows of it. */
 #define copyToTarget(t_dst, src, nbytes) \
   tdpCopy((t_dst), (src), (nbytes), 1, TDP_OBJECT_SIZE_(src), TDP_AT_)
@@ -440,94 +316,27 @@ int tdpCopyConst(void *t_symbol, size_t symbol_bytes, const void *src, size_t sr
                (nbytes), TDP_AT_)
 
 /* Fills, subset copies, reductions and conversions of double fields: the
- * double names of the typed helpers (targetDP_types.h, which has every
- * element type), so that each is checked the same way. */
-#define targetZero(t_array, n) targetZeroDouble(t_array, n)
-#define targetSetConstant(t_array, value, n) targetSetConstantDouble(t_array, value, n)
-
-/* Subset copies of a field of ncomp doubles per site in the build's layout:
- * all components of the listed sites move, nothing else. Extents are long
- * (int arguments convert); the entries of a site list are int, so a listed
- * site is below 2^31 -- masked and 3-D copies have no such limit. */
-#define copyToTargetSites(t_dst, src, nsites, ncomp, sites, nlist) \
-  copyToTargetSitesDouble(t_dst, src, nsites, ncomp, sites, nlist)
-#define copyFromTargetSites(dst, t_src, nsites, ncomp, sites, nlist) \
-  copyFromTargetSitesDouble(dst, t_src, nsites, ncomp, sites, nlist)
-#define copyToTargetMasked(t_dst, src, nsites, ncomp, mask) \
-  copyToTargetMaskedDouble(t_dst, src, nsites, ncomp, mask)
-#define copyFromTargetMasked(dst, t_src, nsites, ncomp, mask) \
-  copyFromTargetMaskedDouble(dst, t_src, nsites, ncomp, mask)
-/* extents: local lattice including the halo, site (x,y,z) at (x*ny + y)*nz + z;
- * each extent is an int, their product (the site count) may exceed 2^31.
- * The halo is every site within nhalo of a face; the edge is the interior
- * layer of depth nhalo next to it: what neighbours need from us. */
-#define copyToTarget3DHalo(t_dst, src, extents, nhalo, ncomp) \
-  copyToTarget3DHaloDouble(t_dst, src, extents, nhalo, ncomp)
-#define copyFromTarget3DEdge(dst, t_src, extents, nhalo, ncomp) \
-  copyFromTarget3DEdgeDouble(dst, t_src, extents, nhalo, ncomp)
-
-/* Reductions of n values of a target array, result on the host. The order
- * of summation is fixed, so a run is bitwise reproducible on one device.
- * An int reduction gives a long long. */
-#define targetDoubleSum(res, t_a, n) \
-  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_SUM, TDP_AT_)
-#define targetDoubleMin(res, t_a, n) \
-  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_MIN, TDP_AT_)
-#define targetDoubleMax(res, t_a, n) \
-  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_MAX, TDP_AT_)
-#define targetIntSum(res, t_a, n) \
-  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_SUM, TDP_AT_)
-#define targetIntMin(res, t_a, n) \
-  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_MIN, TDP_AT_)
-#define targetIntMax(res, t_a, n) \
-  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_MAX, TDP_AT_)
-
-/* Layout conversion between target arrays (dst and src distinct). */
-#define targetAoS2SoA(t_soa, t_aos, nsites, ncomp) targetAoS2SoADouble(t_soa, t_aos, nsites, ncomp)
-#define targetSoA2AoS(t_aos, t_soa, nsites, ncomp) targetSoA2AoSDouble(t_aos, t_soa, nsites, ncomp)
-
-/* The double calls as functions (the 2014 layer, targetDP_compat.c, calls
- * them; they cannot know the host side's size). */
-int tdpSetConstant(double *t_array, double value, size_t n, const char *f, int l);
-int tdpCopySites(double *dst, const double *src, long nsites, long ncomp,
-                 const int *sites, long nlist, int to_target, const char *f, int l);
-int tdpCopyMasked(double *dst, const double *src, long nsites, long ncomp,
-                  const char *mask, int to_target, const char *f, int l);
-int tdpCopy3D(double *dst, const double *src, const int extents[3], long nhalo,
-              long ncomp, int to_target, const char *f, int l);
-int tdpReduceDouble(double *result, const double *t_a, size_t n, tdpReduceOp op, const char *f,
-                    int l);
-int tdpReduceInt(long long *result, const int *t_a, size_t n, tdpReduceOp op, const char *f,
-                 int l);
-int tdpConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
-               const char *f, int l);
+ * double names of the typed helpers, defined with them (targetDP_types.h,
+ * which has every element type and the extents' conventions):
+ *   targetZero(t_a, n), targetSetConstant(t_a, value, n)   t_a[i] = 0 (value), i < n
+ *   copyToTargetSites(t_dst, src, nsites, ncomp, sites, nlist), copyFromTargetSites
+ *                               copy the listed sites' components, nothing else
+ *   copyToTargetMasked(t_dst, src, nsites, ncomp, mask), copyFromTargetMasked
+ *                               copy the sites with mask[i] != 0
+ *   copyToTarget3DHalo(t_dst, src, extents, nhalo, ncomp), copyFromTarget3DEdge
+ *                               copy the halo in / the edge (what neighbours need) out
+ *   targetDoubleSum(&r, t_a, n), targetDoubleMin, targetDoubleMax, targetIntSum,
+ *   targetIntMin, targetIntMax  r = the sum (min, max) of t_a[0 .. n), fixed order
+ *   targetAoS2SoA(t_soa, t_aos, nsites, ncomp), targetSoA2AoS   layout conversion */
 
 /* ---------------------------------------------------------------------- */
 /* Element types: the typed names of the helpers above (targetSetConstantFloat,
  * targetLongSum, copyToTargetSitesInt, ...), generated per type. */
 #include "targetDP/targetDP_types.h"
 
-/* Called by every launch form before the kernel (form names it: "TDP_LAUNCH",
- * "TDP_LAUNCH_STREAM", ...): the layer is live (targetInit called, not yet
- * targetFinalize) and the extent n is not negative, which only an int
- * product that overflowed gives (nx * ny * nz past 2^31); refused, the
- * kernel does not run. */
-int tdpLaunchBegin_(const char *form, const char *kernel, long n, const char *f, int l);
-/* Called by TDP_LAUNCH on CUDA right after kernel<<<...>>>: a launch that
- * failed is reported with the kernel's name and the launch's file:line. */
-int tdpLaunchCheck(const char *kernel, const char *f, int l);
-/* The 2014 launch, kernel __targetLaunch__(N) (args) (targetDP_compat.h):
- * tdpLaunchBegin_'s checks, with no kernel name to give. On the C backend
- * the check rides in the kernel's first argument and cannot skip the call,
- * so a refusal stops the program in either error mode. */
-int tdpLegacyLaunch_(long n, const char *f, int l);
-/* Called by TDP_LAUNCH_TPB before the launch: tpb a multiple of 32 in [32, 1024]. */
-int tdpLaunchTpbCheck(const char *kernel, long tpb, const char *f, int l);
-/* Called by TDP_LAUNCH_LANES before the launch: 1, 2, 4, 8 or 16 below vvl, or vvl. */
-int tdpLaunchLanesCheck(const char *kernel, long lanes, int vvl, const char *f, int l);
-
-/* Wait for the target; on CUDA also reports a failed kernel launch. */
-int tdpSynchronize(const char *what, const char *f, int l);
+/* targetDP/targetDP_launch.h: the checks of every launch form
+ * (tdpLaunchBegin_, tdpLaunchCheck_, ...) and tdpSynchronize. */
+#include "targetDP/targetDP_launch.h"
 #define targetSynchronize() tdpSynchronize("targetSynchronize", TDP_AT_)
 #define checkTargetError(what) tdpSynchronize((what), TDP_AT_)
 
@@ -559,16 +368,10 @@ int tdpCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, const c
 /* Scans and stream compaction of target arrays (targetScan*, targetCompactIndices). */
 #include "targetDP/targetDP_scan.h"
 
-/* ---------------------------------------------------------------------- */
-/* Profiling (targetDP_profile.c). In a build with PROFILE=1 every launch
- * and library call is timed (CUDA: events, and an NVTX range named after
- * it) and targetFinalize prints one line per name: calls, total time,
- * declared bytes, GB/s. targetProfileBytes declares the bytes that each
- * later call of `name` moves. Without PROFILE=1 these do nothing. */
-void targetProfileBytes(const char *name, double bytes);
-void targetProfilePrint(FILE *file); /* the table so far */
-void tdpProfileStart(const char *name, double bytes);
-int tdpProfileStop(const char *name, int rc);
+/* Profiling (make PROFILE=1, -DTARGETDP_PROFILE; nothing otherwise):
+ *   targetProfileBytes(name, bytes)     each later call of name moves bytes
+ *   targetProfilePrint(file)            the table so far (targetFinalize prints it) */
+#include "targetDP/targetDP_profile.h"
 
 /* Asynchronous work: streams, events, asynchronous copies, pinned host memory,
  * CUDA IPC handles, packing boxes of a field (targetStream*, TDP_LAUNCH_STREAM,
@@ -589,6 +392,8 @@ int targetDeviceId(void);
 #ifndef TDP_NO_COMPAT
 #include "targetDP/targetDP_compat.h"
 #endif
+/* Loops over a 2-D/3-D/4-D box: targetBox, targetBoxMake/Interior/All, TDP_TLP_2D/3D/4D
+ * (and _SUM, _MIN, _MAX, _REDUCE, _SHELL), TDP_LAUNCH_BOX(_STREAM, _REDUCE), TDP_LAUNCH_SHELL. */
 #include "targetDP/targetDP_box.h"
 /* Exact, reproducible sums: tdpExactSum, tdpExactAcc, TDP_TLP_EXACT, targetDoubleSumExact. */
 #include "targetDP/targetDP_exact.h"

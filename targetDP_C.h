@@ -9,7 +9,7 @@
  * The C backend's host side is targetDP_C.c. Included by targetDP.h (never
  * on its own) after the configuration, the layout and the preprocessor
  * tools (targetDP/targetDP_macros.h) it may use; the host calls of its
- * launches (tdpLaunchBegin_, tdpProfileStart) and of the checked build's
+ * launches (tdpLaunchBegin_, tdpProfileStart_) and of the checked build's
  * reduction registration (tdpReduceVars_, targetDP/targetDP_check.h) are
  * declared after it.
  */
@@ -226,12 +226,12 @@ TDP_DECLARE_MINMAX_(long, )
 #define TDP_LAUNCH_REDUCE(kernel, N, ...) TDP_LAUNCH_AS_("TDP_LAUNCH_REDUCE", kernel, N, __VA_ARGS__)
 #define TDP_LAUNCH_LANES(kernel, N, lanes, ...)                                \
   do {                                                                         \
-    if (tdpLaunchLanesCheck(#kernel, (lanes), VVL, __FILE__, __LINE__) == TARGET_SUCCESS) \
+    if (tdpLaunchLanesCheck_(#kernel, (lanes), VVL, __FILE__, __LINE__) == TARGET_SUCCESS) \
       TDP_LAUNCH_AS_("TDP_LAUNCH_LANES", kernel, N, __VA_ARGS__);              \
   } while (0)
 #define TDP_LAUNCH_TPB(kernel, N, tpb, ...)                                    \
   do {                                                                         \
-    if (tdpLaunchTpbCheck(#kernel, (tpb), __FILE__, __LINE__) == TARGET_SUCCESS) \
+    if (tdpLaunchTpbCheck_(#kernel, (tpb), __FILE__, __LINE__) == TARGET_SUCCESS) \
       TDP_LAUNCH_AS_("TDP_LAUNCH_TPB", kernel, N, __VA_ARGS__);                \
   } while (0)
 #define TDP_CHEVRONS_(N)

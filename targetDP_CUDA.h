@@ -7,7 +7,7 @@
  * side and the library's own kernels are in targetDP_CUDA.cu. Included by
  * targetDP.h (never on its own) after the configuration, the layout and
  * the preprocessor tools (targetDP/targetDP_macros.h) it may use; the host
- * calls of its launches (tdpLaunchBegin_, tdpLaunchCheck, tdpProfileStart)
+ * calls of its launches (tdpLaunchBegin_, tdpLaunchCheck_, tdpProfileStart_)
  * are declared by targetDP.h after it. A third backend is one more such
  * pair: docs/hip.md.
  */
@@ -135,12 +135,12 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
 
 /* One thread per stride: blocks then sweep the lattice in order, which
  * keeps the many streams of a stencil kernel close together in DRAM. */
-#define TDP_CHEVRONS_(N) <<<tdpNumBlocks((N), VVL * TARGET_TPB, 0), TARGET_TPB>>>
-#define TDP_CHEVRONS_NOSTRIDE_(N) <<<tdpNumBlocks((N), TARGET_TPB, 0), TARGET_TPB>>>
+#define TDP_CHEVRONS_(N) <<<tdpNumBlocks_((N), VVL * TARGET_TPB, 0), TARGET_TPB>>>
+#define TDP_CHEVRONS_NOSTRIDE_(N) <<<tdpNumBlocks_((N), TARGET_TPB, 0), TARGET_TPB>>>
 /* For kernels that end in targetBlockAdd*: a grid that fills the GPU twice
  * and no more (the grid-stride TLP loop covers the rest), so the kernel
  * pays one atomic per resident block, not one per TPB sites. */
-#define TDP_CHEVRONS_REDUCE_(N) <<<tdpNumBlocks((N), VVL * TARGET_TPB, 1), TARGET_TPB>>>
+#define TDP_CHEVRONS_REDUCE_(N) <<<tdpNumBlocks_((N), VVL * TARGET_TPB, 1), TARGET_TPB>>>
 
 /* TDP_LAUNCH(kernel, N, args...) is kernel<<<blocks, TPB>>>(args...) and
  * then a check of the launch itself (a bad grid, too many resources), which
@@ -153,7 +153,7 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
     if (tdpLaunchBegin_(form, #kernel, tdp_launch_n_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                    \
       kernel chevrons(tdp_launch_n_)(__VA_ARGS__);                                    \
-      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                    \
+      tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                                    \
       TDP_PROFILE_STOP_(#kernel);                                                     \
     }                                                                                 \
   } while (0)
@@ -171,12 +171,12 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
 #define TDP_LANES_MIN_(l) ((l) < (VVL) ? (l) : (VVL))
 #define TDP_LAUNCH_LANES_AT_(kernel, l, n, ...)                                      \
   kernel<TDP_LANES_MIN_(l)>                                                          \
-      <<<tdpNumBlocks((n), TDP_LANES_MIN_(l) * (long) TARGET_TPB, 0), TARGET_TPB>>>(__VA_ARGS__)
+      <<<tdpNumBlocks_((n), TDP_LANES_MIN_(l) * (long) TARGET_TPB, 0), TARGET_TPB>>>(__VA_ARGS__)
 #define TDP_LAUNCH_LANES(kernel, N, lanes, ...)                                     \
   do {                                                                          \
     const long tdp_lanes_n_ = (N);                                              \
     const int tdp_lanes_ = (lanes);                                             \
-    if (tdpLaunchLanesCheck(#kernel, tdp_lanes_, VVL, __FILE__, __LINE__) == TARGET_SUCCESS && \
+    if (tdpLaunchLanesCheck_(#kernel, tdp_lanes_, VVL, __FILE__, __LINE__) == TARGET_SUCCESS && \
         tdpLaunchBegin_("TDP_LAUNCH_LANES", #kernel, tdp_lanes_n_, __FILE__, __LINE__) ==  \
             TARGET_SUCCESS) {                                                   \
       TDP_PROFILE_START_(#kernel);                                              \
@@ -188,7 +188,7 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
       case 16: TDP_LAUNCH_LANES_AT_(kernel, 16, tdp_lanes_n_, __VA_ARGS__); break; \
       default: TDP_LAUNCH_LANES_AT_(kernel, VVL, tdp_lanes_n_, __VA_ARGS__); break; \
       }                                                                         \
-      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                              \
+      tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                              \
       TDP_PROFILE_STOP_(#kernel);                                               \
     }                                                                           \
   } while (0)
@@ -202,16 +202,16 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
   do {                                                                          \
     const long tdp_tpb_n_ = (N);                                                \
     const long tdp_tpb_ = (tpb);                                                \
-    if (tdpLaunchTpbCheck(#kernel, tdp_tpb_, __FILE__, __LINE__) == TARGET_SUCCESS && \
+    if (tdpLaunchTpbCheck_(#kernel, tdp_tpb_, __FILE__, __LINE__) == TARGET_SUCCESS && \
         tdpLaunchBegin_("TDP_LAUNCH_TPB", #kernel, tdp_tpb_n_, __FILE__, __LINE__) == \
             TARGET_SUCCESS) {                                                   \
-      kernel<<<tdpNumBlocks(tdp_tpb_n_, VVL * tdp_tpb_, 0), (unsigned int) tdp_tpb_>>>(__VA_ARGS__); \
-      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                              \
+      kernel<<<tdpNumBlocks_(tdp_tpb_n_, VVL * tdp_tpb_, 0), (unsigned int) tdp_tpb_>>>(__VA_ARGS__); \
+      tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                              \
     }                                                                           \
   } while (0)
 
 extern "C" long tdpGridBlocksMax_; /* two fills of the GPU, set by targetInit */
-static inline unsigned int tdpNumBlocks(long n, long per_block, int capped) {
+static inline unsigned int tdpNumBlocks_(long n, long per_block, int capped) {
   if (per_block < 1) return 1; /* the launch itself then reports the bad block */
   long nb = (n + per_block - 1) / per_block;
   if (capped && nb > tdpGridBlocksMax_) nb = tdpGridBlocksMax_;

@@ -10,13 +10,18 @@
 # its own path where __FILE__ names it (counted apart).
 #   scripts/same_preprocessed.sh [REF [NEW]]  (NEW: a commit; default the
 #   working tree; -j via JOBS, default 2;
-#   ONLY=regex keeps the configurations whose name matches)
+#   ONLY=regex keeps the configurations whose name matches;
+#   RENAMES=file.sed is applied to REF's preprocessed text first (sed -E,
+#   as scripts/same_objects.sh does): a rename of internal names then
+#   compares equal, e.g. RENAMES=scripts/renames.sed)
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 REF=${1:-HEAD}
 NEW=${2:-}
 JOBS=${JOBS:-2}
 . scripts/same_trees.sh
 same_trees_unpack
+RENAMES=${RENAMES:-}
+if [ -n "$RENAMES" ]; then RENAMES=$(cd "$(dirname "$RENAMES")" && pwd)/$(basename "$RENAMES"); fi
 
 # name|compiler command (preprocess to stdout; the file is appended)
 configs=(
@@ -52,11 +57,11 @@ pp() { # tree cfgname cmd file outname
   mkdir -p "$(dirname "$out")"
   (cd "$T/$tree" && $cmd -I. -ItargetDP $MPI_INC "$f" 2>/dev/null) |
     sed -e '/^#[[:space:]]*[0-9]/d' -e '/^#line/d' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' \
-        -e '/^$/d' >"$out" || true
+        -e '/^$/d' | if [ "$tree" = ref ] && [ -n "$RENAMES" ]; then sed -E -f "$RENAMES"; else cat; fi >"$out" || true
   [ -s "$out" ] || echo FAILED >"$out"
 }
 export -f pp
-export T MPI_INC
+export T MPI_INC RENAMES
 for c in "${configs[@]}"; do
   name=${c%%|*} cmd=${c#*|}
   echo "$pairs" | while read -r nf rf; do

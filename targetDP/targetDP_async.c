@@ -202,7 +202,7 @@ int tdpCheckStream(targetStream_t stream, tdpSite at) {
   return check_stream(stream, &native, at);
 }
 
-int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l) {
+int tdpStreamNative_(targetStream_t stream, void **native, const char *f, int l) {
   tdpSite at = SITE("TDP_LAUNCH_STREAM");
   if (tdpCheckLive(at)) return targetLastError();
   void *n = NULL;
@@ -286,12 +286,12 @@ int tdpEventSynchronize(targetEvent_t event, const char *f, int l) {
 
 /* ---------------------------------------------------------------------- */
 
-int tdpCopyAsync(void *dst, const void *src, size_t nbytes, tdpCopyKind_ kind,
+int tdpCopyAsync_(void *dst, const void *src, size_t nbytes, tdpCopyKind_ kind,
                  targetStream_t stream, int wait, size_t host_known, const char *f, int l) {
   static const char *names[] = {"copyToTargetAsync", "copyFromTargetAsync",
                                 "copyTargetToTargetAsync"};
   if ((int) kind < 0 || (int) kind > 2)
-    return tdpFail(TARGET_ERROR_INVALID_VALUE, SITE("tdpCopyAsync"),
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, SITE("tdpCopyAsync_"),
                    "copy kind %d is not a tdpCopyKind_", (int) kind);
   tdpSite at = SITE(wait ? "copyTargetToTarget" : names[kind]);
   if (tdpCheckLive(at) || tdpCheckPtrs(dst, src, nbytes, at)) return targetLastError();

@@ -5,8 +5,8 @@
  * (faces, for halo exchange; typed per element type). Implemented in
  * targetDP_async.c (handles, checks), the backends and targetDP_pack.c.
  * Included by targetDP.h inside its extern "C" block, after the core host
- * API and launch macros it uses (TDP_AT_, tdpType, tdpLaunchBegin_, tdpLaunchCheck,
- * tdpNumBlocks, TDP_PROFILE_START_/STOP_, VVL, TARGET_TPB); not a header to
+ * API and launch macros it uses (TDP_AT_, tdpType, tdpLaunchBegin_, tdpLaunchCheck_,
+ * tdpNumBlocks_, TDP_PROFILE_START_/STOP_, VVL, TARGET_TPB); not a header to
  * include on its own. Declarations and macros only; the one backend
  * difference is how TDP_LAUNCH_STREAM launches (#ifdef __CUDACC__ below).
  */
@@ -92,7 +92,7 @@ void tdpHandleDrop_(const void *handle, tdpHandleKind_ kind);
 
 /* The backend's own stream behind a handle, after checking it is live
  * (used by TDP_LAUNCH_STREAM; *native is a cudaStream_t on CUDA). */
-int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l);
+int tdpStreamNative_(targetStream_t stream, void **native, const char *f, int l);
 
 /* TDP_LAUNCH_STREAM(kernel, N, stream, args...): TDP_LAUNCH on a stream.
  * The launch returns at once on CUDA; on the C backend the kernel has run.
@@ -109,11 +109,11 @@ int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l);
     void *tdp_native_ = 0;                                                          \
     const long tdp_stream_n_ = (N);                                                 \
     if (tdpLaunchBegin_(form, #kernel, tdp_stream_n_, __FILE__, __LINE__) == TARGET_SUCCESS && \
-        tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+        tdpStreamNative_((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                  \
-      kernel<<<tdpNumBlocks(tdp_stream_n_, VVL * TARGET_TPB, (capped)), TARGET_TPB, 0, \
+      kernel<<<tdpNumBlocks_(tdp_stream_n_, VVL * TARGET_TPB, (capped)), TARGET_TPB, 0, \
                (cudaStream_t) tdp_native_>>>(__VA_ARGS__);                          \
-      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                  \
+      tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                                  \
       TDP_PROFILE_STOP_(#kernel);                                                   \
     }                                                                               \
   } while (0)
@@ -122,7 +122,7 @@ int tdpStreamNative(targetStream_t stream, void **native, const char *f, int l);
   do {                                                                              \
     void *tdp_native_ = 0;                                                          \
     if (tdpLaunchBegin_(form, #kernel, (N), __FILE__, __LINE__) == TARGET_SUCCESS &&  \
-        tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+        tdpStreamNative_((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                  \
       kernel(__VA_ARGS__);                                                          \
       TDP_PROFILE_STOP_(#kernel);                                                   \
@@ -139,16 +139,16 @@ typedef enum {
 } tdpCopyKind_;
 /* host_known: what the caller's compiler knows of the host side's size
  * (TDP_OBJECT_SIZE_), TDP_SIZE_UNKNOWN_ when nothing or no host side. */
-int tdpCopyAsync(void *dst, const void *src, size_t nbytes, tdpCopyKind_ kind,
+int tdpCopyAsync_(void *dst, const void *src, size_t nbytes, tdpCopyKind_ kind,
                  targetStream_t stream, int wait, size_t host_known, const char *f, int l);
 #define copyToTargetAsync(t_dst, src, nbytes, stream)                                      \
-  tdpCopyAsync((t_dst), (src), (nbytes), TDP_COPY_TO_TARGET_, (stream), 0,               \
+  tdpCopyAsync_((t_dst), (src), (nbytes), TDP_COPY_TO_TARGET_, (stream), 0,               \
                TDP_OBJECT_SIZE_(src), TDP_AT_)
 #define copyFromTargetAsync(dst, t_src, nbytes, stream)                                    \
-  tdpCopyAsync((dst), (t_src), (nbytes), TDP_COPY_FROM_TARGET_, (stream), 0,             \
+  tdpCopyAsync_((dst), (t_src), (nbytes), TDP_COPY_FROM_TARGET_, (stream), 0,             \
                TDP_OBJECT_SIZE_(dst), TDP_AT_)
 #define copyTargetToTargetAsync(t_dst, t_src, nbytes, stream)                              \
-  tdpCopyAsync((t_dst), (t_src), (nbytes), TDP_COPY_TARGET_TO_TARGET_, (stream), 0,      \
+  tdpCopyAsync_((t_dst), (t_src), (nbytes), TDP_COPY_TARGET_TO_TARGET_, (stream), 0,      \
                TDP_SIZE_UNKNOWN_, TDP_AT_)
 
 /* Pinned (page-locked) host memory: cudaMallocHost on CUDA, 64-byte
@@ -185,8 +185,8 @@ int tdpIpcCloseHandle(void *t_peer, const char *f, int l);
  * targetDP kernels queued on stream. */
 /* extents, lo, hi: ndim entries each, held to what the caller's compiler
  * knows of each array (TDP_OBJECT_SIZE_). The double names are the Double
- * ones; tdpPackBox is the double call as a function (sizes unknown). */
-int tdpPackBox(double *t_dst, const double *t_src, int ndim, const long extents[],
+ * ones; tdpPackBox_ is the double call as a function (sizes unknown). */
+int tdpPackBox_(double *t_dst, const double *t_src, int ndim, const long extents[],
                const long lo[], const long hi[], int ncomp, int unpack, targetStream_t stream,
                const char *f, int l);
 #define targetPackBox(t_buf, t_field, ndim, extents, lo, hi, ncomp, stream) \

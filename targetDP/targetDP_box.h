@@ -430,7 +430,7 @@ static inline dim3 tdpBoxGridMarch_(const targetBox *b) {
     if (tdpLaunchBox_(form, #kernel, &tdp_lbox_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                       \
       kernel<<<grid(&tdp_lbox_), TARGET_TPB>>>(tdp_lbox_, __VA_ARGS__);                  \
-      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                       \
+      tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                                       \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
   } while (0)
@@ -447,7 +447,7 @@ static inline dim3 tdpBoxGridMarch_(const targetBox *b) {
     if (tdpLaunchShell_(#kernel, &tdp_lbox_, tdp_lnh_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                       \
       kernel<<<tdpShellGrid_(&tdp_lbox_, tdp_lnh_), TARGET_TPB>>>(tdp_lbox_, __VA_ARGS__); \
-      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                       \
+      tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                                       \
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
   } while (0)
@@ -459,11 +459,11 @@ static inline dim3 tdpBoxGridMarch_(const targetBox *b) {
     void *tdp_native_ = 0;                                                              \
     if (tdpLaunchBox_("TDP_LAUNCH_BOX_STREAM", #kernel, &tdp_lbox_, __FILE__, __LINE__) == \
             TARGET_SUCCESS &&                                                           \
-        tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+        tdpStreamNative_((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
       TDP_PROFILE_START_(#kernel);                                                      \
       kernel<<<tdpBoxGrid_(&tdp_lbox_), TARGET_TPB, 0, (cudaStream_t) tdp_native_>>>(   \
           tdp_lbox_, __VA_ARGS__);                                                      \
-      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                      \
+      tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                                      \
       TDP_PROFILE_STOP_(#kernel);                                                       \
     }                                                                                   \
   } while (0)
@@ -669,7 +669,7 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
     void *tdp_native_ = 0;                                                               \
     if (tdpLaunchBox_("TDP_LAUNCH_BOX_STREAM", #kernel, &tdp_lbox_, __FILE__, __LINE__) == \
             TARGET_SUCCESS &&                                                            \
-        tdpStreamNative((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) {  \
+        tdpStreamNative_((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) {  \
       TDP_PROFILE_START_(#kernel);                                                       \
       kernel(tdp_lbox_, __VA_ARGS__);                                                    \
       TDP_PROFILE_STOP_(#kernel);                                                        \

@@ -414,7 +414,7 @@ int tdpSetConstantT(void *t_a, const void *value, size_t n, tdpType type, size_t
                                   tdpBackendSetConstant(t_a, value, esz, n, at));
 }
 
-int tdpSetConstant(double *t_a, double value, size_t n, const char *f, int l) {
+int tdpSetConstant_(double *t_a, double value, size_t n, const char *f, int l) {
   return tdpSetConstantT(t_a, &value, n, TDP_TYPE_DOUBLE, sizeof(double), f, l);
 }
 
@@ -478,7 +478,7 @@ int tdpCopySitesT(void *dst, const void *src, long nsites, long ncomp, tdpType t
   return rc;
 }
 
-int tdpCopySites(double *dst, const double *src, long nsites, long ncomp, const int *sites,
+int tdpCopySites_(double *dst, const double *src, long nsites, long ncomp, const int *sites,
                  long nlist, int to_target, const char *f, int l) {
   return tdpCopySitesT(dst, src, nsites, ncomp, TDP_TYPE_DOUBLE, sizeof(double), sites, nlist,
                        to_target, TDP_SIZE_UNKNOWN_, TDP_SIZE_UNKNOWN_, f, l);
@@ -510,7 +510,7 @@ int tdpCopyMaskedT(void *dst, const void *src, long nsites, long ncomp, tdpType 
   return rc;
 }
 
-int tdpCopyMasked(double *dst, const double *src, long nsites, long ncomp, const char *mask,
+int tdpCopyMasked_(double *dst, const double *src, long nsites, long ncomp, const char *mask,
                   int to_target, const char *f, int l) {
   return tdpCopyMaskedT(dst, src, nsites, ncomp, TDP_TYPE_DOUBLE, sizeof(double), mask,
                         to_target, TDP_SIZE_UNKNOWN_, TDP_SIZE_UNKNOWN_, f, l);
@@ -546,7 +546,7 @@ int tdpCopy3DT(void *dst, const void *src, const int extents[3], long nhalo, lon
                        tdpCopy3DBoxes(dst, src, ext, (int) nhalo, (int) ncomp, esz, to_target, at));
 }
 
-int tdpCopy3D(double *dst, const double *src, const int extents[3], long nhalo, long ncomp,
+int tdpCopy3D_(double *dst, const double *src, const int extents[3], long nhalo, long ncomp,
               int to_target, const char *f, int l) {
   return tdpCopy3DT(dst, src, extents, nhalo, ncomp, TDP_TYPE_DOUBLE, sizeof(double), to_target,
                     TDP_SIZE_UNKNOWN_, TDP_SIZE_UNKNOWN_, f, l);
@@ -706,7 +706,7 @@ int tdpConvertT(void *t_dst, const void *t_src, long nsites, long ncomp, tdpType
                                   tdpBackendConvert(t_dst, t_src, nsites, ncomp, esz, aos2soa, at));
 }
 
-int tdpConvert(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
+int tdpConvert_(double *t_dst, const double *t_src, long nsites, long ncomp, int aos2soa,
                const char *f, int l) {
   return tdpConvertT(t_dst, t_src, nsites, ncomp, TDP_TYPE_DOUBLE, sizeof(double), aos2soa, f, l);
 }
@@ -746,7 +746,7 @@ int tdpLegacyLaunch_(long n, const char *f, int l) {
   return rc;
 }
 
-int tdpLaunchCheck(const char *kernel, const char *f, int l) {
+int tdpLaunchCheck_(const char *kernel, const char *f, int l) {
   tdpSite at = SITE("TDP_LAUNCH");
   tdpReduceClear_(); /* a new kernel: no reduction variables yet */
   if (state != TDP_LIVE)
@@ -755,7 +755,7 @@ int tdpLaunchCheck(const char *kernel, const char *f, int l) {
   return tdpBackendLaunchCheck(kernel, at);
 }
 
-int tdpLaunchTpbCheck(const char *kernel, long tpb, const char *f, int l) {
+int tdpLaunchTpbCheck_(const char *kernel, long tpb, const char *f, int l) {
   if (tpb >= 32 && tpb <= 1024 && tpb % 32 == 0) return TARGET_SUCCESS;
   return tdpFail(TARGET_ERROR_INVALID_VALUE, SITE("TDP_LAUNCH"),
                  "kernel %s failed to launch: %ld threads per block (TDP_LAUNCH_TPB needs a "
@@ -763,7 +763,7 @@ int tdpLaunchTpbCheck(const char *kernel, long tpb, const char *f, int l) {
                  kernel, tpb);
 }
 
-int tdpLaunchLanesCheck(const char *kernel, long lanes, int vvl, const char *f, int l) {
+int tdpLaunchLanesCheck_(const char *kernel, long lanes, int vvl, const char *f, int l) {
   if (lanes == vvl || (lanes >= 1 && lanes < vvl && lanes <= 16 && (lanes & (lanes - 1)) == 0))
     return TARGET_SUCCESS;
   return tdpFail(TARGET_ERROR_INVALID_VALUE, SITE("TDP_LAUNCH_LANES"),
@@ -830,7 +830,7 @@ int tdpCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, const c
 /* ---------------------------------------------------------------------- */
 /* Scans and compaction: checks here, the work in targetDP_scan_*.  */
 
-int tdpScan(void *t_out, const void *t_in, size_t n, tdpScanType type, tdpScanMode mode,
+int tdpScan(void *t_out, const void *t_in, size_t n, tdpScanType_ type, tdpScanMode mode,
             const char *f, int l) {
   static const char *names[3][2] = {
       {"targetScanInclusiveInt", "targetScanExclusiveInt"},

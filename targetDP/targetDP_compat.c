@@ -2,7 +2,7 @@
  * targetDP_compat.c -- the library half of targetDP_compat.h (the 2014 API):
  * the halo depth that the 2014 targetInit(extents, nfields, nhalo) set for
  * later 3D copies, and wrappers that need a body. Everything goes through
- * today's calls (tdpCopy, tdpCopy3D, tdpConvert, tdpMalloc) so that the
+ * today's calls (tdpCopy, tdpCopy3D_, tdpConvert_, tdpMalloc) so that the
  * checks and messages are the same.
  */
 #include <limits.h>
@@ -80,7 +80,7 @@ int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2s
   /* today's conversion checks for a field of TDP_FIELD_SIZE elements */
   int rc = tdpMalloc((void **) &t_tmp, TDP_FIELD_SIZE(nsites, nfields) * sizeof(double), 0, 0,
                      f, l);
-  if (rc == TARGET_SUCCESS) rc = tdpConvert(t_tmp, t_array, (long) nsites, (long) nfields, aos2soa, f, l);
+  if (rc == TARGET_SUCCESS) rc = tdpConvert_(t_tmp, t_array, (long) nsites, (long) nfields, aos2soa, f, l);
   if (rc == TARGET_SUCCESS) rc = tdpCopyTargetToTarget(t_array, t_tmp, nbytes, f, l);
   if (t_tmp) tdpFree(t_tmp, f, l);
   return rc;

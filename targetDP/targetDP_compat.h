@@ -24,13 +24,13 @@
 extern "C" {
 #endif
 
-/* Dispatch on the argument count (1 to 8): TDP_OVERLOAD_(f, a, b) is f2(a, b).
+/* Dispatch on the argument count (1 to 8): TDP_OVERLOAD_(f_, a, b) is f_2_(a, b).
  * An empty argument list counts as one (empty) argument. */
 #define TDP_NARG_(...) TDP_NARG_I_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define TDP_NARG_I_(a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
 #define TDP_CAT_(a, b) TDP_CAT_I_(a, b)
 #define TDP_CAT_I_(a, b) a##b
-#define TDP_OVERLOAD_(name, ...) TDP_CAT_(name, TDP_NARG_(__VA_ARGS__))(__VA_ARGS__)
+#define TDP_OVERLOAD_(name, ...) TDP_CAT_(TDP_CAT_(name, TDP_NARG_(__VA_ARGS__)), _)(__VA_ARGS__)
 /* A compile-time error unless the macro argument x is empty. */
 #define TDP_EMPTY_ARG_(x) ((void) sizeof(char[sizeof(#x) == 1 ? 1 : -1]))
 
@@ -45,8 +45,8 @@ int tdpInit3D_(const int extents[3], size_t extents_known, size_t nfieldsmax, in
 int tdpFinalize3D_(const char *f, int l);
 #undef targetInit
 #define targetInit(...) TDP_OVERLOAD_(tdpInitArgs_, __VA_ARGS__)
-#define tdpInitArgs_1(empty) (TDP_EMPTY_ARG_(empty), tdpInit(TARGETDP_CONFIG, TDP_AT_))
-#define tdpInitArgs_3(extents, nfieldsmax, nhalo) targetInit3D(extents, nfieldsmax, nhalo)
+#define tdpInitArgs_1_(empty) (TDP_EMPTY_ARG_(empty), tdpInit(TARGETDP_CONFIG, TDP_AT_))
+#define tdpInitArgs_3_(extents, nfieldsmax, nhalo) targetInit3D(extents, nfieldsmax, nhalo)
 #define targetInit3D(extents, nfieldsmax, nhalo)                                          \
   tdpInit3D_(TDP_TYPED_(int, extents), TDP_OBJECT_SIZE_(extents), (nfieldsmax), (nhalo),   \
              TARGETDP_CONFIG, TDP_AT_)
@@ -61,15 +61,15 @@ int tdpCopy3DInit_(double *dst, const double *src, const int extents[3], size_t 
 #undef copyFromTarget3DEdge
 #define copyToTarget3DHalo(...) TDP_OVERLOAD_(tdpHaloArgs_, __VA_ARGS__)
 #define copyFromTarget3DEdge(...) TDP_OVERLOAD_(tdpEdgeArgs_, __VA_ARGS__)
-#define tdpHaloArgs_4(t_dst, src, extents, nfields)                                         \
+#define tdpHaloArgs_4_(t_dst, src, extents, nfields)                                         \
   tdpCopy3DInit_(TDP_TYPED_(double, t_dst), TDP_TYPED_(double, src), TDP_TYPED_(int, extents), \
                  (nfields), 1, TDP_OBJECT_SIZE_(src), TDP_OBJECT_SIZE_(extents), TDP_AT_)
-#define tdpEdgeArgs_4(dst, t_src, extents, nfields)                                         \
+#define tdpEdgeArgs_4_(dst, t_src, extents, nfields)                                         \
   tdpCopy3DInit_(TDP_TYPED_(double, dst), TDP_TYPED_(double, t_src), TDP_TYPED_(int, extents), \
                  (nfields), 0, TDP_OBJECT_SIZE_(dst), TDP_OBJECT_SIZE_(extents), TDP_AT_)
-#define tdpHaloArgs_5(t_dst, src, extents, nhalo, ncomp) \
+#define tdpHaloArgs_5_(t_dst, src, extents, nhalo, ncomp) \
   copyToTarget3DHaloDouble(t_dst, src, extents, nhalo, ncomp)
-#define tdpEdgeArgs_5(dst, t_src, extents, nhalo, ncomp) \
+#define tdpEdgeArgs_5_(dst, t_src, extents, nhalo, ncomp) \
   copyFromTarget3DEdgeDouble(dst, t_src, extents, nhalo, ncomp)
 
 /* ---- layout conversion: 2014 was in place (3 arguments) ---- */
@@ -79,13 +79,13 @@ int tdpConvertInPlace_(double *t_array, size_t nsites, size_t nfields, int aos2s
 #undef targetSoA2AoS
 #define targetAoS2SoA(...) TDP_OVERLOAD_(tdpAoS2SoAArgs_, __VA_ARGS__)
 #define targetSoA2AoS(...) TDP_OVERLOAD_(tdpSoA2AoSArgs_, __VA_ARGS__)
-#define tdpAoS2SoAArgs_3(t_array, nsites, nfields) \
+#define tdpAoS2SoAArgs_3_(t_array, nsites, nfields) \
   tdpConvertInPlace_(TDP_TYPED_(double, t_array), (nsites), (nfields), 1, TDP_AT_)
-#define tdpSoA2AoSArgs_3(t_array, nsites, nfields) \
+#define tdpSoA2AoSArgs_3_(t_array, nsites, nfields) \
   tdpConvertInPlace_(TDP_TYPED_(double, t_array), (nsites), (nfields), 0, TDP_AT_)
-#define tdpAoS2SoAArgs_4(t_soa, t_aos, nsites, ncomp) \
+#define tdpAoS2SoAArgs_4_(t_soa, t_aos, nsites, ncomp) \
   targetAoS2SoADouble(t_soa, t_aos, nsites, ncomp)
-#define tdpSoA2AoSArgs_4(t_aos, t_soa, nsites, ncomp) \
+#define tdpSoA2AoSArgs_4_(t_aos, t_soa, nsites, ncomp) \
   targetSoA2AoSDouble(t_aos, t_soa, nsites, ncomp)
 
 /* ---- constant memory ---- */
@@ -152,7 +152,7 @@ int tdpCopyDeep_(void *t_obj, void *host_obj, size_t host_obj_known, void *host_
 #ifdef __CUDACC__
 static inline unsigned int tdpLegacyBlocks_(long n, long per_block, int capped, const char *f,
                                             int l) {
-  return tdpLegacyLaunch_(n, f, l) == TARGET_SUCCESS ? tdpNumBlocks(n, per_block, capped) : 0u;
+  return tdpLegacyLaunch_(n, f, l) == TARGET_SUCCESS ? tdpNumBlocks_(n, per_block, capped) : 0u;
 }
 #define TDP_LEGACY_LAUNCH_(N, per_block, capped) \
   <<<tdpLegacyBlocks_((N), (per_block), (capped), __FILE__, __LINE__), TARGET_TPB>>>

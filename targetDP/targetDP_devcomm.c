@@ -164,7 +164,7 @@ static int nccl_setup(targetDevComm *dc, char *why, size_t len) {
   if (targetMalloc(&t, 2 * sizeof(double)) != TARGET_SUCCESS ||
       targetStreamCreate(&s) != TARGET_SUCCESS ||
       copyToTarget(t, h, sizeof(h)) != TARGET_SUCCESS ||
-      tdpStreamNative(s, &native, __FILE__, __LINE__) != TARGET_SUCCESS) {
+      tdpStreamNative_(s, &native, __FILE__, __LINE__) != TARGET_SUCCESS) {
     snprintf(why, len, "test sum on rank %d: %s", dc->rank, targetLastErrorString());
     ok = 0;
   }
@@ -335,7 +335,7 @@ void targetDevCommFree(targetDevComm *dc) {
  * blocking stream of our own (ordered with it both ways). */
 static int nccl_stream(targetDevComm *dc, targetStream_t s, cudaStream_t *native) {
   void *p = NULL;
-  if (tdpStreamNative(s ? s : dc->dflt, &p, __FILE__, __LINE__) != TARGET_SUCCESS)
+  if (tdpStreamNative_(s ? s : dc->dflt, &p, __FILE__, __LINE__) != TARGET_SUCCESS)
     return fail(dc, "%s%s", "not a live stream: ", targetLastErrorString());
   *native = (cudaStream_t) p;
   return 0;

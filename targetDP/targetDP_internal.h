@@ -56,7 +56,7 @@ int tdpBackendCopyTargetToTarget(void *t_dst, const void *t_src, size_t nbytes, 
 
 /* Scans and compaction (targetDP_scan_C.c, targetDP_scan_CUDA.cu); n > 0.
  * tdpBackendScanFinalize frees their scratch (called by targetFinalize). */
-int tdpBackendScan(void *t_out, const void *t_in, size_t n, tdpScanType type, tdpScanMode mode,
+int tdpBackendScan(void *t_out, const void *t_in, size_t n, tdpScanType_ type, tdpScanMode mode,
                    tdpSite at);
 int tdpBackendCompact(long *t_index, size_t *count, const char *t_mask, size_t n, tdpSite at);
 void tdpBackendScanFinalize(void);
@@ -69,7 +69,7 @@ double tdpBackendProfileStop(int depth);
 void tdpProfileFinalize_(void); /* targetFinalize: print the table, reset */
 #ifdef TARGETDP_PROFILE
 #define TDP_PROFILED_(name, bytes, call) \
-  (tdpProfileStart((name), (bytes)), tdpProfileStop((name), (call)))
+  (tdpProfileStart_((name), (bytes)), tdpProfileStop_((name), (call)))
 #else
 #define TDP_PROFILED_(name, bytes, call) (call)
 #endif
@@ -105,7 +105,7 @@ int tdpCheckHost(const void *h, size_t nbytes, size_t known, const char *what, t
 unsigned long tdpSession(void);
 void tdpAsyncFinalize(void); /* called by targetFinalize and on exit after an error */
 int tdpCheckStream(targetStream_t stream, tdpSite at);
-/* targetDP_pack.c: the halo or edge of a 3-D field (checked by tdpCopy3D)
+/* targetDP_pack.c: the halo or edge of a 3-D field (checked by tdpCopy3D_)
  * moved as a few boxes through one contiguous buffer each way. */
 int tdpCopy3DBoxes(void *dst, const void *src, const long extents[3], int nhalo, int ncomp,
                    size_t esz, int to_target, tdpSite at);

@@ -1,7 +1,9 @@
 /*
- * targetDP_mark.h -- the link-time configuration mark: every translation
+ * targetDP_mark.h -- the configuration's name and its marks: TARGETDP_CONFIG
+ * (compared by targetInit() with the library's), the link-time
+ * configuration mark below, and the OpenMP mark at the end. Every translation
  * unit that includes targetDP.h defines one symbol in a section named after
- * its configuration (TARGETDP_CONFIG_TAG), so that objects compiled in
+ * its configuration (TDP_CONFIG_TAG_), so that objects compiled in
  * different configurations do not link into one program. Included by
  * targetDP.h (never on its own) right after the configuration and layout,
  * which are all it uses.
@@ -28,12 +30,29 @@
 #ifndef TARGETDP_MARK_H
 #define TARGETDP_MARK_H
 
+/* One string naming the build, compared by targetInit() with the library's. */
+#ifdef TARGETDP_CHECK
+#define TDP_CHECK_NAME_ " checked"
+#else
+#define TDP_CHECK_NAME_ ""
+#endif
+/* A profiling build times every launch: caller and library must agree. */
+#ifdef TARGETDP_PROFILE
+#define TDP_PROFILE_NAME_ " profile"
+#else
+#define TDP_PROFILE_NAME_ ""
+#endif
+#define TARGETDP_CONFIG                                                    \
+  "backend=" TARGETDP_BACKEND " layout=" TARGETDP_LAYOUT                   \
+  " VVL=" TDP_STR(VVL) " SAL=" TDP_STR(SAL) " TPB=" TDP_STR(TARGET_TPB)   \
+  TDP_CHECK_NAME_ TDP_PROFILE_NAME_
+
 #ifdef TARGETDP_CHECK
 #define TDP_CHECK_TAG_ "checked"
 #else
 #define TDP_CHECK_TAG_ "unchecked"
 #endif
-#define TARGETDP_CONFIG_TAG                                                      \
+#define TDP_CONFIG_TAG_                                                      \
   "targetDP_config_" TARGETDP_BACKEND "_" TARGETDP_LAYOUT "_VVL" TDP_STR(VVL)   \
   "_SAL" TDP_STR(SAL) "_TPB" TDP_STR(TARGET_TPB) "_" TDP_CHECK_TAG_
 #if defined(__ELF__) && defined(__GNUC__) && !defined(TDP_NO_CONFIG_MARK)
@@ -41,8 +60,22 @@
 extern "C" {
 #endif
 extern int tdp_objects_built_with_different_targetDP_configurations;
-__attribute__((section(".gnu.linkonce.d." TARGETDP_CONFIG_TAG), used))
+__attribute__((section(".gnu.linkonce.d." TDP_CONFIG_TAG_), used))
 int tdp_objects_built_with_different_targetDP_configurations = 1;
+#ifdef __cplusplus
+}
+#endif
+#endif
+
+/* A program compiled with OpenMP defines this (weak: every such object
+ * may); the OpenMP library's backend refers to it, so linking that library
+ * into a program compiled without -fopenmp names what is missing beside
+ * the bare GOMP_* undefined references (issue 28). */
+#if defined(_OPENMP) && defined(__GNUC__) && !defined(TDP_LIBRARY_) && !defined(__CUDACC__)
+#ifdef __cplusplus
+extern "C" {
+#endif
+__attribute__((weak)) int targetDP_library_uses_OpenMP__compile_and_link_the_program_with_fopenmp = 1;
 #ifdef __cplusplus
 }
 #endif

@@ -124,7 +124,7 @@ static void make_box(tdpBox *g, int ndim, const long extents[], const long lo[],
 
 /* ---------------------------------------------------------------------- */
 
-int tdpPackBox(double *t_dst, const double *t_src, int ndim, const long extents[],
+int tdpPackBox_(double *t_dst, const double *t_src, int ndim, const long extents[],
                const long lo[], const long hi[], int ncomp, int unpack, targetStream_t stream,
                const char *f, int l) {
   return tdpPackBoxT(t_dst, t_src, ndim, extents, TDP_SIZE_UNKNOWN_, lo, TDP_SIZE_UNKNOWN_, hi,

@@ -61,7 +61,7 @@ void targetProfileBytes(const char *name, double bytes) {
   if (e) e->bytes_per_call = bytes;
 }
 
-void tdpProfileStart(const char *name, double bytes) {
+void tdpProfileStart_(const char *name, double bytes) {
   if (depth < MAX_DEPTH) {
     stack[depth].name = name;
     stack[depth].bytes = bytes;
@@ -70,7 +70,7 @@ void tdpProfileStart(const char *name, double bytes) {
   depth++;
 }
 
-int tdpProfileStop(const char *name, int rc) {
+int tdpProfileStop_(const char *name, int rc) {
   if (depth == 0) return rc;
   depth--;
   if (depth >= MAX_DEPTH) return rc;

@@ -2,7 +2,7 @@
  * targetDP_scan.h -- scans and stream compaction of target arrays: the
  * host API of targetDP_scan_C.c and targetDP_scan_CUDA.cu. Included by
  * targetDP.h inside its extern "C" block, after the core host API whose
- * tdpScanType (tdpType) and TDP_AT_ it uses; not a header to include on its
+ * tdpScanType_ (tdpType) and TDP_AT_ it uses; not a header to include on its
  * own. Declarations and macros only.
  */
 #ifndef TARGETDP_H
@@ -18,7 +18,7 @@
  * exceed INT_MAX as long. */
 
 typedef enum { TDP_SCAN_INCLUSIVE = 0, TDP_SCAN_EXCLUSIVE = 1 } tdpScanMode;
-int tdpScan(void *t_out, const void *t_in, size_t n, tdpScanType type, tdpScanMode mode,
+int tdpScan(void *t_out, const void *t_in, size_t n, tdpScanType_ type, tdpScanMode mode,
             const char *f, int l);
 /* One typed wrapper per element type, generated: its pointer parameters
  * (and TDP_TYPED_ in C) refuse an array of another type at compile time.

@@ -80,7 +80,7 @@ SCAN_DEFINE(int, unsigned int, int)
 SCAN_DEFINE(long, unsigned long, long)
 SCAN_DEFINE(double, double, double)
 
-int tdpBackendScan(void *t_out, const void *t_in, size_t n, tdpScanType type, tdpScanMode mode,
+int tdpBackendScan(void *t_out, const void *t_in, size_t n, tdpScanType_ type, tdpScanMode mode,
                    tdpSite at) {
   switch (type) {
   case TDP_TYPE_INT: return scan_int((int *) t_out, (const int *) t_in, n, mode, at);

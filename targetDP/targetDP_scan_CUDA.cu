@@ -72,7 +72,7 @@ static int scan_n(void *t_out, const void *t_in, size_t n, tdpScanMode mode, tdp
   return scan((T *) t_out, (const T *) t_in, (long) n, mode, at);
 }
 
-int tdpBackendScan(void *t_out, const void *t_in, size_t n, tdpScanType type, tdpScanMode mode,
+int tdpBackendScan(void *t_out, const void *t_in, size_t n, tdpScanType_ type, tdpScanMode mode,
                    tdpSite at) {
   switch (type) {
   case TDP_TYPE_INT: return scan_n<int>(t_out, t_in, n, mode, at);

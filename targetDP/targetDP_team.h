@@ -335,7 +335,7 @@ static inline dim3 tdpTeamGrid_(long nteams) {
       TDP_PROFILE_START_(#kernel);                                                         \
       kernel<<<tdpTeamGrid_(tdp_lt_n_), dim3((unsigned int) tdp_lt_l_, (unsigned int) tdp_lt_t_), \
                tdp_lt_s_>>>(__VA_ARGS__);                                                  \
-      tdpLaunchCheck(#kernel, __FILE__, __LINE__);                                         \
+      tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                                         \
       TDP_PROFILE_STOP_(#kernel);                                                          \
     }                                                                                      \
   } while (0)
@@ -489,7 +489,7 @@ static inline void tdpTeamPrivCheck_(int nthreads, int maxthreads, const char *f
     const long tdp_lt_n_ = (nteams);                                                       \
     if (tdpTeamLaunchBegin_(NULL, #kernel, tdp_lt_n_, (nthreads), (nlanes), (scratch_bytes), \
                             __FILE__, __LINE__) == TARGET_SUCCESS) {                       \
-      if (tdp_lt_n_ > 0 && tdpLaunchCheck(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+      if (tdp_lt_n_ > 0 && tdpLaunchCheck_(#kernel, __FILE__, __LINE__) == TARGET_SUCCESS) { \
         TDP_PROFILE_START_(#kernel);                                                       \
         kernel(__VA_ARGS__);                                                               \
         TDP_PROFILE_STOP_(#kernel);                                                        \

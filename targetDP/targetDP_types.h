@@ -4,7 +4,9 @@
  * (tdpSetConstantT, tdpReduceT, tdpCopySitesT, tdpCopyMaskedT, tdpCopy3DT,
  * tdpConvertT; implemented once, in targetDP_common.c and the backends) and
  * the per-type inline wrappers and public names (targetSetConstantFloat,
- * targetLongSum, copyToTargetSitesInt, ...) generated from one macro.
+ * targetLongSum, copyToTargetSitesInt, ...) generated from one macro, and
+ * the double names without a type (targetZero, copyToTargetSites,
+ * targetDoubleSum, targetAoS2SoA, ...; at the end).
  * Included by targetDP.h inside its extern "C" block, after the core host
  * API whose tdpType, tdpDoubleComplex, tdpFloatComplex, tdpReduceOp and
  * TDP_AT_ it uses; not a header to include on its own. Declarations and
@@ -266,5 +268,54 @@ TDP_TYPED_API_(FloatComplex, tdpFloatComplex, TDP_TYPE_FLOAT_COMPLEX, tdpFloatCo
   tdpConvertFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_soa), TDP_TYPED_(tdpFloatComplex, t_aos), (nsites), (ncomp), 1, TDP_AT_)
 #define targetSoA2AoSFloatComplex(t_aos, t_soa, nsites, ncomp) \
   tdpConvertFloatComplex_(TDP_TYPED_(tdpFloatComplex, t_aos), TDP_TYPED_(tdpFloatComplex, t_soa), (nsites), (ncomp), 0, TDP_AT_)
+
+/* ---------------------------------------------------------------------- */
+/* The double names (listed in targetDP.h): the untyped names are these. */
+/* Fills, subset copies, reductions and conversions of double fields: the
+ * double names of the typed helpers (targetDP_types.h, which has every
+ * element type), so that each is checked the same way. */
+#define targetZero(t_array, n) targetZeroDouble(t_array, n)
+#define targetSetConstant(t_array, value, n) targetSetConstantDouble(t_array, value, n)
+
+/* Subset copies of a field of ncomp doubles per site in the build's layout:
+ * all components of the listed sites move, nothing else. Extents are long
+ * (int arguments convert); the entries of a site list are int, so a listed
+ * site is below 2^31 -- masked and 3-D copies have no such limit. */
+#define copyToTargetSites(t_dst, src, nsites, ncomp, sites, nlist) \
+  copyToTargetSitesDouble(t_dst, src, nsites, ncomp, sites, nlist)
+#define copyFromTargetSites(dst, t_src, nsites, ncomp, sites, nlist) \
+  copyFromTargetSitesDouble(dst, t_src, nsites, ncomp, sites, nlist)
+#define copyToTargetMasked(t_dst, src, nsites, ncomp, mask) \
+  copyToTargetMaskedDouble(t_dst, src, nsites, ncomp, mask)
+#define copyFromTargetMasked(dst, t_src, nsites, ncomp, mask) \
+  copyFromTargetMaskedDouble(dst, t_src, nsites, ncomp, mask)
+/* extents: local lattice including the halo, site (x,y,z) at (x*ny + y)*nz + z;
+ * each extent is an int, their product (the site count) may exceed 2^31.
+ * The halo is every site within nhalo of a face; the edge is the interior
+ * layer of depth nhalo next to it: what neighbours need from us. */
+#define copyToTarget3DHalo(t_dst, src, extents, nhalo, ncomp) \
+  copyToTarget3DHaloDouble(t_dst, src, extents, nhalo, ncomp)
+#define copyFromTarget3DEdge(dst, t_src, extents, nhalo, ncomp) \
+  copyFromTarget3DEdgeDouble(dst, t_src, extents, nhalo, ncomp)
+
+/* Reductions of n values of a target array, result on the host. The order
+ * of summation is fixed, so a run is bitwise reproducible on one device.
+ * An int reduction gives a long long. */
+#define targetDoubleSum(res, t_a, n) \
+  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_SUM, TDP_AT_)
+#define targetDoubleMin(res, t_a, n) \
+  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_MIN, TDP_AT_)
+#define targetDoubleMax(res, t_a, n) \
+  tdpReduceDouble_(TDP_TYPED_(double, res), TDP_TYPED_(double, t_a), (n), TDP_MAX, TDP_AT_)
+#define targetIntSum(res, t_a, n) \
+  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_SUM, TDP_AT_)
+#define targetIntMin(res, t_a, n) \
+  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_MIN, TDP_AT_)
+#define targetIntMax(res, t_a, n) \
+  tdpReduceInt_(TDP_TYPED_(long long, res), TDP_TYPED_(int, t_a), (n), TDP_MAX, TDP_AT_)
+
+/* Layout conversion between target arrays (dst and src distinct). */
+#define targetAoS2SoA(t_soa, t_aos, nsites, ncomp) targetAoS2SoADouble(t_soa, t_aos, nsites, ncomp)
+#define targetSoA2AoS(t_aos, t_soa, nsites, ncomp) targetSoA2AoSDouble(t_aos, t_soa, nsites, ncomp)
 
 #endif /* TARGETDP_TYPES_H */

@@ -446,8 +446,8 @@ static void test_stream_event_misuse(void **state) {
               "copyTargetToTarget", "only");
   expectError(copyToTargetAsync(t, h, (size_t) -8, s), TARGET_ERROR_INVALID_VALUE,
               "copyToTargetAsync", "absurd");
-  expectError(tdpCopyAsync(t, h, 8, (tdpCopyKind_) 7, s, 0, TDP_SIZE_UNKNOWN_, TDP_AT_),
-              TARGET_ERROR_INVALID_VALUE, "tdpCopyAsync", "copy kind 7");
+  expectError(tdpCopyAsync_(t, h, 8, (tdpCopyKind_) 7, s, 0, TDP_SIZE_UNKNOWN_, TDP_AT_),
+              TARGET_ERROR_INVALID_VALUE, "tdpCopyAsync_", "copy kind 7");
 #ifdef TARGETDP_CHECK
   expectError(copyToTargetAsync(h, t, 8, s), TARGET_ERROR_INVALID_VALUE, "copyToTargetAsync",
               "not target memory");

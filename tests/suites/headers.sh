@@ -5,7 +5,9 @@
 # -DTDP_NO_LEGACY_NAMES a C++17 file that includes targetDP.h and then
 # <immintrin.h> and <random> compiles (issue 9 item 8: the 2014 names
 # began with two underscores and broke clang's __attribute__((__target__))).
-# The 2014 names still compile by default. Contract: tests/README.md.
+# The 2014 names still compile by default. Every public-looking name of the
+# headers is in docs/api.md (scripts/check_api_names.sh, shown to fail on a
+# planted one). Contract: tests/README.md.
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 H=tests/headers
 OUTD=build/test-headers
@@ -80,4 +82,19 @@ done
 # are the misuse's, not a broken file's).
 check "reduce_misuse.c without a misuse compiles, gcc -fopenmp" \
   gcc -std=c99 "${W[@]}" -fopenmp -DCASE=0 -c $H/reduce_misuse.c -o "$OUTD/m.o"
+
+# Every public-looking name of the installed headers is in docs/api.md
+# (internal names end in _): scripts/check_api_names.sh. It must also fail
+# on a name planted in a header beside them, or it proves nothing.
+check "every public name of the headers is in docs/api.md (scripts/check_api_names.sh)" \
+  scripts/check_api_names.sh
+printf '#define TDP_PLANTED_UNDOCUMENTED 1\nint tdpPlantedUndocumented(void);\n' >"$OUTD/planted.h"
+planted=$(scripts/check_api_names.sh targetDP.h "$OUTD/planted.h"); rc=$?
+if [ $rc = 1 ] && grep -q "undocumented: TDP_PLANTED_UNDOCUMENTED " <<<"$planted" &&
+   grep -q "undocumented: tdpPlantedUndocumented " <<<"$planted"; then
+  echo "ok - check_api_names.sh fails on a planted undocumented macro and function, naming both"
+else
+  echo "not ok - check_api_names.sh fails on a planted undocumented macro and function (rc $rc)"
+  echo "$planted" | head -5
+fi
 exit 0
