@@ -117,7 +117,7 @@ if lb 1 "$ref" ref "${flow[@]}"; then
     for spec in "2 2,1,1" "4 4,1,1" "4 2,2,1" "4 1,2,2"; do
       set -- $spec
       for t in direct nccl; do
-        # the step's options (the default: early fill in 4 pieces along x,
+        # the step's options (the default: early fill in 2 pieces along x,
         # each piece of the interior sweep after the fill's piece it reads;
         # no second copy of the periodic faces in the exchange; the boundary
         # in one launch); with nccl also the step as before those (one
