@@ -82,11 +82,8 @@ int lbHaloCreate(lbHalo *h, const lbGeom *g, const decompInfo *dc, char *err, si
   }
   h->bytes = (double) in->bytes_per_exchange;
   h->device_ordered = in->device_ordered;
-  for (int d = 0; d < 3; d++) {
+  for (int d = 0; d < 3; d++)
     h->self_axis[d] = in->nbr[d][0] == in->rank && in->nbr[d][1] == in->rank;
-    for (int side = 0; side < 2; side++)
-      h->remote = h->remote || (in->nbr[d][side] != MPI_PROC_NULL && in->nbr[d][side] != in->rank);
-  }
   return 0;
 }
 

@@ -19,7 +19,6 @@ typedef struct {
   int wall[3][2];           /* 1: a wall at this end of axis d, filled after the exchange */
   targetStream_t stream;    /* the exchange's (and the boundary update's) stream */
   double bytes;             /* message bytes this rank sends per exchange */
-  int remote;               /* 1: some neighbour is another rank (there is a message to hide) */
   int device_ordered;       /* 1: the exchange is queued on the stream, no host wait (nccl) */
   int self_axis[3];         /* 1: a periodic axis this rank holds alone (its own neighbour) */
   double *t_f;              /* the field of the exchange in flight */
