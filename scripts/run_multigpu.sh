@@ -49,7 +49,9 @@
 #      tables generated from the CSVs (scripts/plot_multigpu.py --markdown).
 #
 # A time guard starts nothing after MG_BUDGET seconds (default 480) and
-# says so ("skip - ... time guard"), and no run lasts past MG_HARD
+# says so ("skip - ... time guard"; round 1 of the table starts nothing
+# after MG_BUDGET - MG_RESERVE (120 s), kept for sections 5 and 6), and no
+# run lasts past MG_HARD
 # (MG_BUDGET + 60 s); the CSVs are rewritten after every round, so a run
 # cut short still leaves what it measured. Output in $OUT
 # (at most 8 files, for the device tool):
@@ -65,7 +67,7 @@
 #   tables.md          the docs' tables from these CSVs
 #   raw.tar.gz         the logs of every run and the plots
 # (and lb_device.log, the lb checks' lines, with MG_SMOKE=1 only)
-# Knobs: MG_BUDGET, MG_REPS (3), MG_MILC_L ("24 32 48"), MG_PARTS (default "layer lb milc table
+# Knobs: MG_BUDGET, MG_RESERVE, MG_REPS (3), MG_MILC_L ("24 32 48"), MG_PARTS (default "layer lb milc table
 # breakdown levers model"), MG_COMMIT or BENCH_COMMIT (the commit to write in the rows;
 # default git's, which on a copied tree may be stale), MG_SMOKE=1 (or
 # LB_SMOKE=1): a CPU rehearsal -- the default C build, MG_NGPU (2) host
@@ -80,6 +82,7 @@ SMOKE=${MG_SMOKE:-${LB_SMOKE:-0}}
 BUDGET=${MG_BUDGET:-480}
 HARD=${MG_HARD:-$((BUDGET + 60))} # every run killed by then: the call ends by ~MG_HARD + 20 s
 REPS=${MG_REPS:-3}
+RESERVE=${MG_RESERVE:-120} # s of MG_BUDGET that round 1 of the table leaves to sections 5 and 6
 MG_PARTS=${MG_PARTS:-layer lb milc table breakdown levers model}
 mg() { [[ " $MG_PARTS " == *" $1 "* ]]; }
 export NCCL_NVLS_ENABLE=0 # the lending workplace's rule: no NVLink multicast
@@ -92,9 +95,12 @@ mkdir -p "$raw"
 # script returns (a process substitution could still be writing it)
 {
 elapsed() { echo $(($(date +%s) - T0)); }
+# GUARD_LIMIT (round 1 of the table): MG_BUDGET less MG_RESERVE, the time
+# kept for sections 5 and 6 after it
 guard() { # guard WHAT: 0 while there is time; else a skip line
-  if [ "$(elapsed)" -ge "$BUDGET" ]; then
-    echo "skip - $1: time guard ($(elapsed) s used of MG_BUDGET=$BUDGET s)"
+  local limit=${GUARD_LIMIT:-$BUDGET}
+  if [ "$(elapsed)" -ge "$limit" ]; then
+    echo "skip - $1: time guard ($(elapsed) s used of $limit s: MG_BUDGET=$BUDGET s$([ "$limit" != "$BUDGET" ] && echo ", less MG_RESERVE=$RESERVE s kept for sections 5 and 6"))"
     return 1
   fi
 }
@@ -566,7 +572,7 @@ table_rounds() { # table_rounds FROM TO
 if mg table; then
   echo
   echo "== 4. the issue's table: $REPS interleaved rounds, best and median (round 1 now; rounds 2 to $REPS after sections 5 and 6)"
-  table_rounds 1 1
+  GUARD_LIMIT=$((BUDGET - RESERVE)) table_rounds 1 1
   verdict $(cat "$pt/order")
 fi
 
