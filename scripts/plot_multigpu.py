@@ -179,7 +179,12 @@ def _lb_breakdown(rows):
     out = ["| GPUs (split) | lattice | " + " | ".join(c[:-3] for c in cols) + " |",
            "|" + "---|" * (len(cols) + 2)]
     for r in rows:
-        out.append(f"| {r['ranks']} ({r['px']},{r['py']},{r['pz']}) | {r['nx']}×{r['ny']}×{r['nz']} | " +
+        # a step other than the default (lb --fill_pieces 1 --self_again 1 --one_boundary 0: as before
+        # issue 29's changes to the step), named after the split
+        old = [f"{k} {r[k]}" for k, d in (("fill_pieces", "2"), ("self_again", "0"), ("one_boundary", "1"))
+               if r.get(k, d) not in ("", d)]
+        out.append(f"| {r['ranks']} ({r['px']},{r['py']},{r['pz']}){' ' + ', '.join(old) if old else ''} | "
+                   f"{r['nx']}×{r['ny']}×{r['nz']} | " +
                    " | ".join(r.get(c, "") for c in cols) + " |")
     return out
 

@@ -14,8 +14,10 @@
 #      transports nccl and ipc (halo_check, halo_sites);
 #   2. lb correctness: the shear wave on 2 GPUs (2,1,1; 1,2,1; 1,1,2)
 #      overlapped and queued (nccl), host-driven (ipc, staged), early fill
-#      off, sequential: each checkpoint bitwise equal to 1 GPU's (lbcmp 0);
-#      more ranks than GPUs refused; with 4 GPUs 4,1,1 and 2,2,1 as well;
+#      off, the step as before its last changes (--fill_pieces 1
+#      --self_again 1 --one_boundary 0), sequential: each checkpoint
+#      bitwise equal to 1 GPU's (lbcmp 0); more ranks than GPUs refused;
+#      with 4 GPUs 4,1,1 and 2,2,1 as well;
 #   3. milc correctness on 2 GPUs (1,1,1,2; 1,1,2,1): --cg ahead, fused,
 #      merged, the old host sums, ipc: the iterations of 1 GPU, the
 #      solution to 1e-12 (exact sums: 0 values differ expected);
@@ -27,12 +29,19 @@
 #      1,2,1), strong 512x256x256 on 1 and 2 GPUs; milc CG weak 24^4, 32^4,
 #      48^4 per GPU on 1 and 2 GPUs (1,1,1,2; 24^4 also 1,1,2,1), --cg
 #      ahead, each process a warm-up solve (NCCL's first collectives) and a
-#      timed one; 4-GPU points with 4 GPUs;
+#      timed one; 4-GPU points with 4 GPUs. Round 1 runs here, rounds 2 to
+#      MG_REPS after section 6 while the time guard allows (on 4 GPUs a
+#      round takes ~2.5 min: three before sections 5 and 6 left them no
+#      time); every round runs the points on all GPUs and the 1-GPU
+#      baselines first, then the 2-GPU points of a 4-GPU machine;
 #   5. where the time goes (device events): lb --breakdown on 1 GPU and on
-#      2 (2,1,1 strong = weak); milc's breakdown row of every timed solve
-#      of section 4;
-#   6. the levers one at a time, once each, on 2 GPUs: lb with ipc (the
-#      old transport), sequential, early fill off, overlap forced; milc
+#      2 (2,1,1 strong = weak; 1,2,1) and 4 (2,2,1 weak; 4,1,1 strong), and
+#      the step as before its last changes on the levers' decomposition;
+#      milc's breakdown row of every timed solve of section 4;
+#   6. the levers one at a time, once each, on 2 GPUs (4 with 4: 2,2,1):
+#      lb with ipc (the old transport), sequential, early fill off,
+#      overlap forced, the step as before its last changes (old29) and
+#      the early fill in one piece (pieces1); milc
 #      fused, sums through the host (--sums host), ipc halo, NCCL off
 #      (TARGETDP_DEVCOMM=mpi), merged (and its 1-GPU baseline);
 #   7. the models fitted to these rows, predicting 8 and 1024 GPUs
@@ -40,7 +49,9 @@
 #      tables generated from the CSVs (scripts/plot_multigpu.py --markdown).
 #
 # A time guard starts nothing after MG_BUDGET seconds (default 480) and
-# says so ("skip - ... time guard"), and no run lasts past MG_HARD
+# says so ("skip - ... time guard"; round 1 of the table starts nothing
+# after MG_BUDGET - MG_RESERVE (120 s), kept for sections 5 and 6), and no
+# run lasts past MG_HARD
 # (MG_BUDGET + 60 s); the CSVs are rewritten after every round, so a run
 # cut short still leaves what it measured. Output in $OUT
 # (at most 8 files, for the device tool):
@@ -56,7 +67,7 @@
 #   tables.md          the docs' tables from these CSVs
 #   raw.tar.gz         the logs of every run and the plots
 # (and lb_device.log, the lb checks' lines, with MG_SMOKE=1 only)
-# Knobs: MG_BUDGET, MG_REPS (3), MG_MILC_L ("24 32 48"), MG_PARTS (default "layer lb milc table
+# Knobs: MG_BUDGET, MG_RESERVE, MG_REPS (3), MG_MILC_L ("24 32 48"), MG_PARTS (default "layer lb milc table
 # breakdown levers model"), MG_COMMIT or BENCH_COMMIT (the commit to write in the rows;
 # default git's, which on a copied tree may be stale), MG_SMOKE=1 (or
 # LB_SMOKE=1): a CPU rehearsal -- the default C build, MG_NGPU (2) host
@@ -71,6 +82,7 @@ SMOKE=${MG_SMOKE:-${LB_SMOKE:-0}}
 BUDGET=${MG_BUDGET:-480}
 HARD=${MG_HARD:-$((BUDGET + 60))} # every run killed by then: the call ends by ~MG_HARD + 20 s
 REPS=${MG_REPS:-3}
+RESERVE=${MG_RESERVE:-120} # s of MG_BUDGET that round 1 of the table leaves to sections 5 and 6
 MG_PARTS=${MG_PARTS:-layer lb milc table breakdown levers model}
 mg() { [[ " $MG_PARTS " == *" $1 "* ]]; }
 export NCCL_NVLS_ENABLE=0 # the lending workplace's rule: no NVLink multicast
@@ -83,9 +95,12 @@ mkdir -p "$raw"
 # script returns (a process substitution could still be writing it)
 {
 elapsed() { echo $(($(date +%s) - T0)); }
+# GUARD_LIMIT (round 1 of the table): MG_BUDGET less MG_RESERVE, the time
+# kept for sections 5 and 6 after it
 guard() { # guard WHAT: 0 while there is time; else a skip line
-  if [ "$(elapsed)" -ge "$BUDGET" ]; then
-    echo "skip - $1: time guard ($(elapsed) s used of MG_BUDGET=$BUDGET s)"
+  local limit=${GUARD_LIMIT:-$BUDGET}
+  if [ "$(elapsed)" -ge "$limit" ]; then
+    echo "skip - $1: time guard ($(elapsed) s used of $limit s: MG_BUDGET=$BUDGET s$([ "$limit" != "$BUDGET" ] && echo ", less MG_RESERVE=$RESERVE s kept for sections 5 and 6"))"
     return 1
   fi
 }
@@ -285,6 +300,10 @@ if mg lb; then
   bit two121-queued 2 1,2,1 "${NCCLENV[@]}" -- --overlap 1
   bit two112-queued 2 1,1,2 "${NCCLENV[@]}" -- --overlap 1
   bit two-early0 2 2,1,1 "${NCCLENV[@]}" -- --overlap 1 --early_fill 0
+  # the step as before issue 29's last changes: the whole fill before the
+  # sweep, the exchange copying the periodic faces again, a boundary launch
+  # per face
+  bit two121-old 2 1,2,1 "${NCCLENV[@]}" -- --overlap 1 --fill_pieces 1 --self_again 1 --one_boundary 0
   bit two-seq 2 2,1,1 "${NCCLENV[@]}" -- --overlap 0
   if [ "$SMOKE" = 1 ]; then
     bit two-direct 2 2,1,1 TARGETDP_HALO=direct -- --overlap 1
@@ -295,6 +314,7 @@ if mg lb; then
   bit four-queued 4 4,1,1 "${NCCLENV[@]}" -- --overlap 1
   bit four221-queued 4 2,2,1 "${NCCLENV[@]}" -- --overlap 1
   bit four221-early0 4 2,2,1 "${NCCLENV[@]}" -- --overlap 1 --early_fill 0
+  bit four221-pieces7 4 2,2,1 "${NCCLENV[@]}" -- --overlap 1 --fill_pieces 7
   [ "$SMOKE" = 1 ] || bit four221-ipc 4 2,2,1 TARGETDP_HALO=ipc -- --overlap 1
   # more ranks than GPUs: a clear error at start, no hang
   if [ "$SMOKE" = 1 ]; then
@@ -398,6 +418,17 @@ emit() {
                line = f[1]; for (j = 2; j <= 19; j++) line = line OFS f[j]; print line } }' \
       "$scratch/rows.csv" >"$scratch/eff.csv" && mv "$scratch/eff.csv" "$csv"
 }
+# Which points a pass of table_round runs (PASS): all; main, the 1-GPU
+# baselines and the points on every GPU (with 4 GPUs: the 4-GPU points,
+# 2,2,1 and 1,1,2,2 among them); rest, the others (2 GPUs of 4).
+PASS=all
+inpass() {
+  case $PASS in
+  main) [ "$1" -eq 1 ] || [ "$1" -eq "$ngpu" ] ;;
+  rest) [ "$1" -ne 1 ] && [ "$1" -ne "$ngpu" ] ;;
+  *) return 0 ;;
+  esac
+}
 # lbpoint KEY POINTS NP DECOMP SIZE VARIANT ENV... -- ARGS...: one run of
 # a point (POINTS: weak, strong, or weak,strong: one run, both rows)
 lbpoint() {
@@ -407,6 +438,7 @@ lbpoint() {
   while [ "$1" != -- ]; do envs+=("$1"); shift; done
   shift
   [ "$np" -gt "$ngpu" ] && return 0
+  inpass "$np" || return 0
   guard "lb $point $size on $np GPU(s) ($dec) $var" || return 0
   local steps=$([ "$SMOKE" = 1 ] && echo 30 || echo 200) tri=$([ "$SMOKE" = 1 ] && echo 65536 || echo 67108864)
   local r=$(($(grep -c . "$pt/$key.vals" 2>/dev/null) + 1)) lg path="" a b c pa pb pc
@@ -445,6 +477,7 @@ milcpoint() {
   while [ "$1" != -- ]; do envs+=("$1"); shift; done
   shift
   [ "$np" -gt "$ngpu" ] && return 0
+  inpass "$np" || return 0
   guard "milc ${L}^4 per GPU on $np GPU(s) ($dec) $var" || return 0
   local gx gy gz gt
   IFS=, read -r gx gy gz gt <<<"$dec"
@@ -520,15 +553,26 @@ table_round() {
     milcpoint milc-$L-4-1122 "$L" 4 1,1,2,2 ahead "${NCCLENV[@]}" --
   done
 }
-if mg table; then
-  echo
-  echo "== 4. the issue's table: $REPS interleaved rounds, best and median"
-  for round in $(seq 1 "$REPS"); do
+# Round 1 of the table here; sections 5 and 6 next, then rounds 2 to
+# MG_REPS while the time guard allows: on 4 GPUs a round (22 points) takes
+# about 2.5 minutes, and three rounds before the breakdowns and levers left
+# no time for them. Each round runs the points on every GPU and the 1-GPU
+# baselines first (PASS main), the 2-GPU points of a 4-GPU machine after
+# (PASS rest): a round the guard cuts short has the 4-GPU points.
+table_rounds() { # table_rounds FROM TO
+  local round
+  for round in $(seq "$1" "$2"); do
     guard "rounds $round to $REPS of the table" || break
     echo "-- round $round ($(elapsed) s)"
-    table_round
+    PASS=main table_round
+    PASS=rest table_round
     emit
   done
+}
+if mg table; then
+  echo
+  echo "== 4. the issue's table: $REPS interleaved rounds, best and median (round 1 now; rounds 2 to $REPS after sections 5 and 6)"
+  GUARD_LIMIT=$((BUDGET - RESERVE)) table_rounds 1 1
   verdict $(cat "$pt/order")
 fi
 
@@ -557,6 +601,10 @@ if mg breakdown; then
   bdrun two121 2 1,2,1 "$lbs" --overlap 1
   bdrun weak221 4 2,2,1 $((2 * lbn))x$((2 * lbn))x${lbn} --overlap 1
   bdrun strong411 4 4,1,1 "$lbs" --overlap 1
+  # the step as before issue 29's last changes, beside the default, on the
+  # decomposition of the levers: where each part of the step went
+  bdrun old$NL-${LD//,/} "$NL" "$LD" "$([ "$NL" = 4 ] && echo $((2 * lbn))x$((2 * lbn))x${lbn} || echo "$lbs")" \
+    --overlap 1 --fill_pieces 1 --self_again 1 --one_boundary 0
   echo "milc: the timed solve of every run of section 4 in milc_breakdown.csv; per iteration (us):"
   [ -f "$OUT/milc_breakdown.csv" ] && column -s, -t <"$OUT/milc_breakdown.csv" | cut -c1-230 | head -n 40
 fi
@@ -575,6 +623,12 @@ if mg levers; then
   lbpoint lever-lb-seq "$lpt" "$NL" "$LD" "$lw" seq "${NCCLENV[@]}" -- --overlap 0
   lbpoint lever-lb-early0 "$lpt" "$NL" "$LD" "$lw" ovl-early0 "${NCCLENV[@]}" -- --overlap 1 --early_fill 0
   lbpoint lever-lb-ovl "$lpt" "$NL" "$LD" "$lw" ovl "${NCCLENV[@]}" -- --overlap 1
+  # issue 29's last changes to the overlapped step, all off (the step as
+  # before: the whole fill before the sweep, the periodic faces copied
+  # again in the exchange, a boundary launch per face), and the fill in one
+  # piece only (the other two on)
+  lbpoint lever-lb-old29 "$lpt" "$NL" "$LD" "$lw" ovl-old29 "${NCCLENV[@]}" -- --overlap 1 --fill_pieces 1 --self_again 1 --one_boundary 0
+  lbpoint lever-lb-pieces1 "$lpt" "$NL" "$LD" "$lw" ovl-pieces1 "${NCCLENV[@]}" -- --overlap 1 --fill_pieces 1
   L=$ML0
   milcpoint lever-milc-fused "$L" "$NL" "$MD" fused "${NCCLENV[@]}" --
   milcpoint lever-milc-host "$L" "$NL" "$MD" host "${NCCLENV[@]}" -- --sums host
@@ -585,6 +639,13 @@ if mg levers; then
   milcpoint lever-milc-merged "$L" "$NL" "$MD" merged "${NCCLENV[@]}" --
   emit
   verdict $(grep '^lever-' "$pt/order")
+fi
+
+if mg table && [ "$REPS" -gt 1 ]; then
+  echo
+  echo "== 4 (continued). rounds 2 to $REPS of the table, while the time guard allows"
+  table_rounds 2 "$REPS"
+  verdict $(grep -v '^lever-' "$pt/order")
 fi
 
 echo

@@ -19,10 +19,11 @@ typedef struct {
   int wall[3][2];           /* 1: a wall at this end of axis d, filled after the exchange */
   targetStream_t stream;    /* the exchange's (and the boundary update's) stream */
   double bytes;             /* message bytes this rank sends per exchange */
-  int remote;               /* 1: some neighbour is another rank (there is a message to hide) */
   int device_ordered;       /* 1: the exchange is queued on the stream, no host wait (nccl) */
   int self_axis[3];         /* 1: a periodic axis this rank holds alone (its own neighbour) */
   double *t_f;              /* the field of the exchange in flight */
+  int self_again;           /* 1: after an early fill the exchange copies those axes again */
+  int filled;               /* 1: this step's early fill is in; the exchange clears it */
 } lbHalo;
 
 /* Collective. 0, or -1 with the reason in err on every rank (a bad
@@ -46,6 +47,14 @@ int lbHaloExchangeQueued(lbHalo *h, double *t_f, char *err, size_t len);
  * h->stream now (targetHaloSelfFill): an interior sweep after it computes
  * their faces right. 0, or -1 + err. */
 int lbHaloSelfFill(lbHalo *h, double *t_f, char *err, size_t len);
+
+/* The same fill in pieces along x (lb's own kernels, as the module's
+ * self_copy interface has whole faces only): the x axis, if held alone,
+ * whole where with_x, then y and z, where held alone, over the halo planes
+ * of x = x0 .. x1 (0 .. n0 + 1), both sides in one launch per axis. Queued
+ * on h->stream in x order, each piece beside an interior sweep of the
+ * planes before it. */
+void lbHaloFillPlanes(lbHalo *h, double *t_f, int x0, int x1, int with_x);
 
 /* The transport the module chose ("direct", "ipc", "staged"). */
 const char *lbHaloPath(const lbHalo *h);

@@ -4,6 +4,7 @@
  * translation unit). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/timer.h"
 #include "kernels.h"
@@ -300,9 +301,8 @@ static void interior_range(const lbGeom *g, int *first, int *n) {
   *n = (hi < g->nrange ? hi : g->nrange) - lo;
 }
 
-void lbUpdateInterior(const lbGeom *g, const double *t_f, double *t_fn, targetStream_t stream) {
-  int first, n;
-  interior_range(g, &first, &n);
+void lbUpdateInteriorRange(const lbGeom *g, const double *t_f, double *t_fn, int first, int n,
+                           targetStream_t stream) {
   if (n <= 0) return;
   TDP_LAUNCH_STREAM(lb_fused, n, stream, t_f, t_fn, *g, first, n);
 #if LB_STREAM
@@ -310,21 +310,81 @@ void lbUpdateInterior(const lbGeom *g, const double *t_f, double *t_fn, targetSt
 #endif
 }
 
-/* The fused update of the sites of a box lo .. lo + b - 1 (interior
- * coordinates), one site per thread: the same arithmetic as lb_fused,
- * site by site, so a site's result is bitwise the one the full sweep
- * gives. */
+void lbUpdateInterior(const lbGeom *g, const double *t_f, double *t_fn, targetStream_t stream) {
+  int first, n;
+  interior_range(g, &first, &n);
+  lbUpdateInteriorRange(g, t_f, t_fn, first, n, stream);
+}
+
+static int gcd_(int a, int b) { return b ? gcd_(b, a % b) : a; }
+
+/* The first piece is an eighth of the planes and the others share the
+ * rest: the step waits for the first piece of the fill only, and a fill
+ * piece has to finish before the sweep's piece before it does, which it
+ * does by far (on an H100 at 256^3 the whole fill took 0.09-0.11 ms, the
+ * sweep 1.75 ms: an eighth of the sweep is twice the rest of the fill);
+ * each piece more is a launch more and its tail. Cuts at whole multiples
+ * of LB_ALIGN and VVL from the sweep's start, so that every piece's
+ * strides are the whole sweep's (aligned for the streaming stores), near
+ * the planes' starts. A piece's sites lie in planes xlo .. xhi and read
+ * planes xlo - 1 .. xhi + 1: its fill piece ends at xhi + 1, the first
+ * starts at 0 and the last ends at n0 + 1. */
+int lbInteriorPieces(const lbGeom *g, int k, lbPiece pc[]) {
+  int first, n;
+  interior_range(g, &first, &n);
+  const int n0 = g->n[0];
+  if (k > n0 - 2) k = n0 - 2;
+  if (k < 1 || n <= 0) k = 1;
+  const int gr = LB_ALIGN / gcd_(LB_ALIGN, VVL) * VVL;
+  int np = 0, at = first;
+  for (int j = 1; j <= k; j++) {
+    int cut = first + n;
+    if (j < k) {
+      const int p0 = (n0 - 2) / 8 > 1 ? (n0 - 2) / 8 : 1;
+      const int xa = 2 + p0 + (int) ((long) (j - 1) * (n0 - 2 - p0) / (k - 1));
+      cut = first + (lbSite(g, xa, 0, 0) - first) / gr * gr;
+      if (cut <= at || cut >= first + n) continue; /* too small a piece: joined to the next */
+    }
+    pc[np].first = at;
+    pc[np].n = cut - at;
+    const int xhi = (cut - 1 - g->base) / g->str[0] + 1;
+    pc[np].fx0 = np ? pc[np - 1].fx1 + 1 : 0;
+    pc[np].fx1 = j == k || xhi > n0 + 1 ? n0 + 1 : xhi;
+    np++;
+    at = cut;
+  }
+  return np;
+}
+
+/* The fused update of the sites of up to LB_NBOX boxes lo .. lo + b - 1
+ * (interior coordinates), one site per thread, in one launch: the same
+ * arithmetic as lb_fused, site by site, so a site's result is bitwise the
+ * one the full sweep gives. One launch for the whole boundary layer, not
+ * one per box (issue 29): a box of the layer is one plane or face, 65 536
+ * sites at 256^2, which alone fills about one wave of an H100, so each
+ * launch ran latency-bound with its tail exposed; 1,2,1 (four boxes) spent
+ * 0.072 ms a step there against 0.030 for 2,1,1 (two boxes). */
+#define LB_NBOX 6
 typedef struct {
   int lo[3], b[3];
 } lbBox;
+typedef struct {
+  int nbox;
+  lbBox bx[LB_NBOX];
+  int end[LB_NBOX]; /* sites of boxes 0 .. j together */
+} lbBoxes;
 
 TDP_KERNEL void lb_fused_box(const double *__restrict__ f, double *__restrict__ fn, lbGeom g,
-                             lbBox bx) {
-  TDP_TLP_NOSTRIDE(k, (long) bx.b[0] * bx.b[1] * bx.b[2]) {
+                             lbBoxes bs) {
+  TDP_TLP_NOSTRIDE(k, (long) bs.end[bs.nbox - 1]) {
     /* 32-bit division (a box lies inside the int-indexed block): 64-bit
      * division is a long software sequence per site on a GPU */
-    const int kk = (int) k, zb = bx.b[2], yb = bx.b[1];
-    const int z = bx.lo[2] + kk % zb, y = bx.lo[1] + (kk / zb) % yb, x = bx.lo[0] + kk / (zb * yb);
+    int j = 0, kk = (int) k;
+    while (kk >= bs.end[j]) j++;
+    if (j > 0) kk -= bs.end[j - 1];
+    const int zb = bs.bx[j].b[2], yb = bs.bx[j].b[1];
+    const int z = bs.bx[j].lo[2] + kk % zb, y = bs.bx[j].lo[1] + (kk / zb) % yb,
+              x = bs.bx[j].lo[0] + kk / (zb * yb);
     const int s = g.base + x * g.str[0] + y * g.str[1] + z;
     double q[NVEL][VVL], m[LB_NMOM][VVL];
     const int v = 0;
@@ -342,11 +402,31 @@ TDP_KERNEL void lb_fused_box(const double *__restrict__ f, double *__restrict__ 
   }
 }
 
-static void fused_box(const lbGeom *g, const double *t_f, double *t_fn, int x0, int x1, int y0,
-                      int y1, int z0, int z1, targetStream_t stream) {
+static void add_box(lbBoxes *bs, int x0, int x1, int y0, int y1, int z0, int z1) {
   lbBox bx = {{x0, y0, z0}, {x1 - x0 + 1, y1 - y0 + 1, z1 - z0 + 1}};
   if (bx.b[0] < 1 || bx.b[1] < 1 || bx.b[2] < 1) return;
-  TDP_LAUNCH_STREAM(lb_fused_box, (long) bx.b[0] * bx.b[1] * bx.b[2], stream, t_f, t_fn, *g, bx);
+  const int before = bs->nbox ? bs->end[bs->nbox - 1] : 0;
+  bs->bx[bs->nbox] = bx;
+  bs->end[bs->nbox++] = before + bx.b[0] * bx.b[1] * bx.b[2];
+}
+
+/* The boxes of bs in one launch (one), or one launch each (the way before
+ * issue 29, kept for comparison: lb --one_boundary 0). */
+static void fused_boxes(const lbGeom *g, const double *t_f, double *t_fn, const lbBoxes *bs,
+                        int one, targetStream_t stream) {
+  if (bs->nbox == 0) return;
+  if (one) {
+    TDP_LAUNCH_STREAM(lb_fused_box, (long) bs->end[bs->nbox - 1], stream, t_f, t_fn, *g, *bs);
+    return;
+  }
+  for (int j = 0; j < bs->nbox; j++) {
+    lbBoxes b1;
+    memset(&b1, 0, sizeof(b1));
+    b1.nbox = 1;
+    b1.bx[0] = bs->bx[j];
+    b1.end[0] = bs->end[j] - (j ? bs->end[j - 1] : 0);
+    TDP_LAUNCH_STREAM(lb_fused_box, (long) b1.end[0], stream, t_f, t_fn, *g, b1);
+  }
 }
 
 /* The sites the interior sweep may have computed from a halo in flight,
@@ -357,28 +437,31 @@ static void fused_box(const lbGeom *g, const double *t_f, double *t_fn, int x0, 
  * computed right the first time. With no interior at all (an extent
  * below 3), the whole block. */
 void lbUpdateBoundaryFaces(const lbGeom *g, const double *t_f, double *t_fn, const int redo[3],
-                           targetStream_t stream) {
+                           int one, targetStream_t stream) {
   const int *n = g->n;
+  lbBoxes bs;
+  memset(&bs, 0, sizeof(bs));
   if (n[0] < 3 || n[1] < 3 || n[2] < 3) {
-    fused_box(g, t_f, t_fn, 1, n[0], 1, n[1], 1, n[2], stream);
-    return;
+    add_box(&bs, 1, n[0], 1, n[1], 1, n[2]);
+  } else {
+    add_box(&bs, 1, 1, 1, n[1], 1, n[2]);
+    add_box(&bs, n[0], n[0], 1, n[1], 1, n[2]);
+    if (redo[1]) {
+      add_box(&bs, 2, n[0] - 1, 1, 1, 1, n[2]);
+      add_box(&bs, 2, n[0] - 1, n[1], n[1], 1, n[2]);
+    }
+    const int y0 = redo[1] ? 2 : 1, y1 = redo[1] ? n[1] - 1 : n[1];
+    if (redo[2]) {
+      add_box(&bs, 2, n[0] - 1, y0, y1, 1, 1);
+      add_box(&bs, 2, n[0] - 1, y0, y1, n[2], n[2]);
+    }
   }
-  fused_box(g, t_f, t_fn, 1, 1, 1, n[1], 1, n[2], stream);
-  fused_box(g, t_f, t_fn, n[0], n[0], 1, n[1], 1, n[2], stream);
-  if (redo[1]) {
-    fused_box(g, t_f, t_fn, 2, n[0] - 1, 1, 1, 1, n[2], stream);
-    fused_box(g, t_f, t_fn, 2, n[0] - 1, n[1], n[1], 1, n[2], stream);
-  }
-  const int y0 = redo[1] ? 2 : 1, y1 = redo[1] ? n[1] - 1 : n[1];
-  if (redo[2]) {
-    fused_box(g, t_f, t_fn, 2, n[0] - 1, y0, y1, 1, 1, stream);
-    fused_box(g, t_f, t_fn, 2, n[0] - 1, y0, y1, n[2], n[2], stream);
-  }
+  fused_boxes(g, t_f, t_fn, &bs, one, stream);
 }
 
 void lbUpdateBoundary(const lbGeom *g, const double *t_f, double *t_fn, targetStream_t stream) {
   const int all[3] = {1, 1, 1};
-  lbUpdateBoundaryFaces(g, t_f, t_fn, all, stream);
+  lbUpdateBoundaryFaces(g, t_f, t_fn, all, 1, stream);
 }
 void lbPropagate(const lbGeom *g, const double *t_f, double *t_fn) {
   TDP_LAUNCH(lb_propagate, g->nrange, t_f, t_fn, *g);
@@ -489,18 +572,36 @@ TDP_KERNEL void lb_face(double *__restrict__ f, double *__restrict__ buf, lbGeom
 
 /* A periodic axis held by this rank alone (targetHaloConfig.self_copy):
  * the movers leaving through side go straight into the halo plane on the
- * other side, as lb_face's pack then unpack would put them. */
+ * other side, as lb_face's pack then unpack would put them. Plane site i
+ * of axis d. */
+static TDP_DEVICE inline void self_site(double *__restrict__ f, const lbGeom *g, int d, int a,
+                                        int b, int side, int i) {
+  const int src = PLANE_SITE(*g, d, a, b, i, side ? g->n[d] : 1);
+  const int dst = PLANE_SITE(*g, d, a, b, i, side ? 0 : g->n[d] + 1);
+  for (int k = 0; k < LB_NCROSS; k++) {
+    const int p = t_k.cross[d][side][k];
+    f[TDP_INDEX(g->nall, NVEL, dst, p)] = f[TDP_INDEX(g->nall, NVEL, src, p)];
+  }
+}
+
 TDP_KERNEL void lb_face_self(double *__restrict__ f, lbGeom g, int d, int side) {
   int a, b;
   plane_axes(d, &a, &b);
   const int np = g.nh[a] * g.nh[b];
-  TDP_TLP_NOSTRIDE(i, np) {
-    const int src = PLANE_SITE(g, d, a, b, i, side ? g.n[d] : 1);
-    const int dst = PLANE_SITE(g, d, a, b, i, side ? 0 : g.n[d] + 1);
-    for (int k = 0; k < LB_NCROSS; k++) {
-      const int p = t_k.cross[d][side][k];
-      f[TDP_INDEX(g.nall, NVEL, dst, p)] = f[TDP_INDEX(g.nall, NVEL, src, p)];
-    }
+  TDP_TLP_NOSTRIDE(i, np) self_site(f, &g, d, a, b, side, (int) i);
+}
+
+/* Both sides of axis d (y or z), only the plane sites with x in x0 .. x1
+ * (x is the slower plane axis of both: a contiguous run of plane sites):
+ * lbFaceSelfPlanes. The two sides read planes 1 and n along d and write 0
+ * and n + 1: no site is read by one and written by the other. */
+TDP_KERNEL void lb_face_self_planes(double *__restrict__ f, lbGeom g, int d, int x0, int x1) {
+  int a, b;
+  plane_axes(d, &a, &b);
+  const int per = (x1 - x0 + 1) * g.nh[b];
+  TDP_TLP_NOSTRIDE(k, 2 * per) {
+    const int kk = (int) k, side = kk >= per;
+    self_site(f, &g, d, a, b, side, x0 * g.nh[b] + kk - side * per);
   }
 }
 
@@ -531,6 +632,12 @@ void lbFace(const lbGeom *g, int d, int side, int unpack, double *t_f, double *t
 }
 void lbFaceSelf(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream) {
   TDP_LAUNCH_STREAM(lb_face_self, lbPlaneSites(g, d), stream, t_f, *g, d, side);
+}
+void lbFaceSelfPlanes(const lbGeom *g, int d, int x0, int x1, double *t_f, targetStream_t stream) {
+  if (x1 < x0) return;
+  int a, b;
+  plane_axes(d, &a, &b);
+  TDP_LAUNCH_STREAM(lb_face_self_planes, 2L * (x1 - x0 + 1) * g->nh[b], stream, t_f, *g, d, x0, x1);
 }
 void lbWallReflect(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream) {
   TDP_LAUNCH_STREAM(lb_wall_reflect, lbPlaneSites(g, d), stream, t_f, *g, d, side);

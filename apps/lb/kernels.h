@@ -27,11 +27,25 @@ void lbUpdateFused(const lbGeom *g, const double *t_f, double *t_fn);
  * same results as lbUpdateFused at every interior site. */
 void lbUpdateInterior(const lbGeom *g, const double *t_f, double *t_fn, targetStream_t stream);
 void lbUpdateBoundary(const lbGeom *g, const double *t_f, double *t_fn, targetStream_t stream);
+/* The interior sweep in pieces along x (at most k, 1 to 64), for a fill
+ * of the halo of the axes held alone done in pieces beside it: piece j
+ * sweeps sites first .. first + n - 1 and reads the halo planes of x up
+ * to fx1, after the fill pieces 0 .. j, which together cover the halo
+ * planes x = 0 .. n0 + 1 (piece j's: fx0 .. fx1). Returns the number of
+ * pieces; together they are lbUpdateInterior's sweep. */
+typedef struct {
+  int first, n;  /* sites of the sweep's piece */
+  int fx0, fx1;  /* halo planes of x of the fill's piece */
+} lbPiece;
+int lbInteriorPieces(const lbGeom *g, int k, lbPiece pc[]);
+void lbUpdateInteriorRange(const lbGeom *g, const double *t_f, double *t_fn, int first, int n,
+                           targetStream_t stream);
 /* lbUpdateBoundary where the halo of some axes was in place before the
  * interior sweep (lbHaloSelfFill): the planes x = 1 and n, and the faces
- * along y and z only where redo[1], redo[2]. */
+ * along y and z only where redo[1], redo[2]; one: every box in one launch
+ * (0: one launch per box, for comparison). */
 void lbUpdateBoundaryFaces(const lbGeom *g, const double *t_f, double *t_fn, const int redo[3],
-                           targetStream_t stream);
+                           int one, targetStream_t stream);
 /* The same in two passes (Ludwig's split): streaming f -> fn, then the
  * collision in place on fn. Bitwise the same arithmetic per site. */
 void lbPropagate(const lbGeom *g, const double *t_f, double *t_fn);
@@ -56,6 +70,9 @@ void lbFace(const lbGeom *g, int d, int side, int unpack, double *t_f, double *t
 /* Periodic onto this rank itself: the face leaving through side into the
  * halo on the other side, in place (what lbFace's pack + unpack do). */
 void lbFaceSelf(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream);
+/* lbFaceSelf of both sides of axis d = 1 or 2, only for the plane sites
+ * with x in x0 .. x1 (0 .. n0 + 1): a fill in pieces along x. */
+void lbFaceSelfPlanes(const lbGeom *g, int d, int x0, int x1, double *t_f, targetStream_t stream);
 void lbWallReflect(const lbGeom *g, int d, int side, double *t_f, targetStream_t stream);
 
 #endif

@@ -25,7 +25,8 @@ faces, halo included: 2 x 5 crossing velocities x 8 B x face):
                f t_u) for the staged link (host MPI runs while the interior
                sweeps), min(t_h, f t_u) for nccl (issue 29: the whole
                exchange is device work queued beside the interior, nothing
-               waits on the host), 0 for IPC (the host drives each phase)
+               waits on the host), 0 for IPC (the host drives each phase);
+               one rank: min(t_h, f t_u) (its self fill beside the sweep)
 Host (C backend, R ranks x threads on one node): the node's bandwidth is each
 row's own in-run triad T (all ranks together, same run; a shared host's is
 not one number), of which several ranks get lambda (fitted: the sum of the
@@ -252,7 +253,10 @@ class GpuModel:
     def parts(self, cfg, path, loc, dims, links=None):
         tu = self.t0 + loc[0] * loc[1] * loc[2] * BYTES_PER_SITE / self.bu[cfg]
         if all(d == 1 for d in dims):
-            return tu, self.s0 + face_bytes(loc) / self.bf, 0.0
+            # overlapped on one GPU (tried there since issue 29): the self
+            # fill runs beside the sweep, but for its first piece
+            th = self.s0 + face_bytes(loc) / self.bf
+            return tu, th, min(th, interior_share(loc) * tu)
         tr = self.transfer(path, loc, dims, links)
         th = self.p0 + face_bytes(loc) / self.bf + tr
         host_side = path == "staged" or (links and "net" in links)

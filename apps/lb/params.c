@@ -33,8 +33,11 @@ static const cliKey keys[] = {
     KEY("decomposition", CLI_INTS, decomposition, 3, "PX,PY,PZ  MPI ranks per axis (0: choose)"),
     {"kernel", CLI_CHOICE, offsetof(lbParams, kernel), 1, 0, 0, 0, kernel_names,
      "fused (collide+stream in one pass) | split (two kernels)"},
-    KEY("overlap", CLI_BOOL, overlap, 1, "0|1  1: update the interior while the halo travels (fused kernel; every 10th step without, to measure what was hidden); 0: halo, then update; default: on a GPU with a neighbour on another rank, tried for 30 steps and kept only if faster; 0 on the host (whose streams run in order)"),
+    KEY("overlap", CLI_BOOL, overlap, 1, "0|1  1: update the interior while the halo travels (fused kernel; every 10th step without, to measure what was hidden); 0: halo, then update; default: on a GPU, tried for 30 steps and kept only if faster; 0 on the host (whose streams run in order)"),
     KEY("early_fill", CLI_BOOL, early_fill, 1, "0|1  overlapped steps: 1 (default) fills the halo of the periodic axes a rank holds alone before the interior update, whose sweep then computes their faces right, and the boundary update after the exchange redoes only the faces of split axes and walls; 0: it redoes every face"),
+    KEY("fill_pieces", CLI_INTS, fill_pieces, 1, "N  overlapped steps with early_fill: the periodic axes' fill and the interior sweep in N pieces along x (1 to 64; default 2), the first an eighth of the planes, each piece of the sweep waiting only for the piece of the fill it reads: the sweep starts after the first piece of the fill, not after the whole fill; 1: the whole fill first"),
+    KEY("self_again", CLI_BOOL, self_again, 1, "0|1  overlapped steps with early_fill: 0 (default) the exchange does not copy the periodic axes held alone again (every rank filled them before packing its faces, which carry them); 1: it copies them again, whole faces (as before issue 29)"),
+    KEY("one_boundary", CLI_BOOL, one_boundary, 1, "0|1  overlapped steps: 1 (default) the boundary layer (planes and faces redone after the exchange) in one launch; 0: a launch per plane or face"),
     KEY("breakdown", CLI_STRING, breakdown, LB_PATH_MAX, "FILE  append to this CSV file where the time of an overlapped step goes, from events on the device (interior, self fill, exchange phases, boundary, idle gaps, host queueing)"),
     KEY("triad", CLI_LONG, triad, 1, "N  doubles per array of an in-run STREAM triad (0: off)"),
     KEY("validate", CLI_BOOL, validate, 1, "0|1  1: end with the case's PASS/FAIL check"),
@@ -59,6 +62,8 @@ static void defaults(lbParams *p) {
   p->validate = 1;
   p->overlap = -1; /* not given: by the device (main.c) */
   p->early_fill = 1;
+  p->fill_pieces = 2;
+  p->one_boundary = 1;
   snprintf(p->output, sizeof(p->output), "lb");
 }
 
@@ -149,6 +154,10 @@ static int check(const lbParams *p, char *err, size_t len) {
   }
   if (p->breakdown[0] && p->overlap == 0) {
     snprintf(err, len, "breakdown times the overlapped steps: it needs overlap 1 (or not given)");
+    return -1;
+  }
+  if (p->fill_pieces < 1 || p->fill_pieces > 64) {
+    snprintf(err, len, "fill_pieces %d: must be 1 to 64", p->fill_pieces);
     return -1;
   }
   if (p->inject_nan > p->steps) {

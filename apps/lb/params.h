@@ -29,6 +29,9 @@ typedef struct {
   int kernel;               /* LB_KERNEL_* */
   int overlap;              /* interior update || halo exchange, then boundary; -1: GPU only */
   int early_fill;           /* overlapped: periodic axes held alone filled before the interior */
+  int fill_pieces;          /* overlapped, early fill: that fill in this many pieces along x */
+  int self_again;           /* overlapped, early fill: the exchange copies those axes again */
+  int one_boundary;         /* overlapped: the boundary layer in one launch */
   char breakdown[LB_PATH_MAX]; /* append the event breakdown of an overlapped step here ("": none) */
   long triad;               /* doubles per array of the in-run STREAM triad (0: off) */
   int validate;             /* end with the case's PASS/FAIL check */

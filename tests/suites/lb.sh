@@ -117,14 +117,23 @@ if lb 1 "$ref" ref "${flow[@]}"; then
     for spec in "2 2,1,1" "4 4,1,1" "4 2,2,1" "4 1,2,2"; do
       set -- $spec
       for t in direct nccl; do
-        for e in 1 0; do
+        # the step's options (the default: early fill in 2 pieces along x,
+        # each piece of the interior sweep after the fill's piece it reads;
+        # no second copy of the periodic faces in the exchange; the boundary
+        # in one launch); with nccl also the step as before those (one
+        # piece, the faces copied again, a launch per boundary box) and 7
+        # pieces (fewer planes than pieces on 4,1,1: as many as there are)
+        vs=("--early_fill 1" "--early_fill 0")
+        [ $t = nccl ] && vs+=("--fill_pieces 1 --self_again 1 --one_boundary 0" "--fill_pieces 7")
+        for e in "${vs[@]}"; do
           for f in flow flowp; do
             r=ref
             [ "$f" = flowp ] && r=refp
             eval "args=(\"\${$f[@]}\")"
-            name="overlapped, $t, early_fill $e, $1 ranks ($2)$([ $f = flowp ] && echo ', periodic' || echo ', z walls')"
+            name="overlapped, $t, ${e#--}, $1 ranks ($2)$([ $f = flowp ] && echo ', periodic' || echo ', z walls')"
+            # shellcheck disable=SC2086 # $e: the options, split
             if TARGETDP_HALO=$t lb "$1" "$ref" q "${args[@]}" --decomposition "$2" --overlap 1 \
-                 --early_fill "$e" && grep -q "halo $t" "$tmp/q.log" && cmp -s "$tmp/$r.chk" "$tmp/q.chk"; then
+                 $e && grep -q "halo $t" "$tmp/q.log" && cmp -s "$tmp/$r.chk" "$tmp/q.chk"; then
               ok "$name: bitwise the sequential 1-rank run"
             else
               notok "$name: bitwise the sequential 1-rank run" "$tmp/q.log"
