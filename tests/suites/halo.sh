@@ -68,7 +68,7 @@ for bin in "${bins[@]}"; do
   # nccl: on the host the device communicator's MPI path stands in for
   # NCCL (targetDP_devcomm), so this runs the transport's own code: every
   # phase queued, faces of an axis of two ranks matched in order
-  for transport in direct staged nccl; do
+  for transport in direct staged nccl put; do
     export TARGETDP_HALO=$transport
     # 1 to 7 ranks, the module choosing the split; lattices it can divide
     run "$cfg $transport: 1 rank, periodic, halo 2" 1 3 6x7x5 0x0x0 2 3 111
@@ -118,7 +118,7 @@ for bin in "${bins[@]}"; do
   # or both of a 4-D lattice, double or float values, against the periodic
   # images exactly, edges/corners/other parity untouched.
   sites=$(dirname "$bin")/halo_sites
-  for transport in direct staged nccl; do
+  for transport in direct staged nccl put; do
     for r in "1 --parity 0" "2 --float --parity 1" "4 --dims 1,2,1,2 --parity 0" \
              "4 --float --parity -1 --ncomp 3" "8 --dims 2,2,1,2 --ncomp 72"; do
       set -- $r
