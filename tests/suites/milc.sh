@@ -190,7 +190,7 @@ solve4=(--size 4,4,4,8 --mass 0.5 --tol 1e-13 --seed 3 --print_every 0)
 milc "$ref" ds-ref "${solve4[@]}" --cg classic --save "$tmp/ds-ref.bin"
 for run in "2 1,1,1,2" "4 1,1,1,4" "4 1,1,2,2"; do
   set -- $run
-  for t in direct nccl; do
+  for t in direct nccl put; do
     ds_ok=1
     for cg in classic fused ahead; do
       out=ds-$1-${2//,/}-$t-$cg
