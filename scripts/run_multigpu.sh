@@ -11,14 +11,15 @@
 #   1. the layer on the GPUs: the device communicator's sums (bitwise the
 #      same on every rank, NCCL and the IPC kernel) and the latency of a
 #      one-double sum (devcomm_check), the halo module bit for bit with the
-#      transports nccl and ipc (halo_check, halo_sites);
+#      transports nccl, ipc and put (halo_check, halo_sites);
 #   2. lb correctness: the shear wave on 2 GPUs (2,1,1; 1,2,1; 1,1,2)
 #      overlapped and queued (nccl), host-driven (ipc, staged), early fill
 #      off, sequential: each checkpoint bitwise equal to 1 GPU's (lbcmp 0);
 #      more ranks than GPUs refused; with 4 GPUs 4,1,1 and 2,2,1 as well;
 #   3. milc correctness on 2 GPUs (1,1,1,2; 1,1,2,1): --cg ahead, fused,
-#      merged, the old host sums, ipc: the iterations of 1 GPU, the
-#      solution to 1e-12 (exact sums: 0 values differ expected);
+#      merged, the old host sums, ipc, put (and put on 4, 1,1,2,2): the
+#      iterations of 1 GPU, the solution to 1e-12 (exact sums: 0 values
+#      differ expected);
 #   4. the issue's table in MG_REPS (3) interleaved rounds (each round runs
 #      every point once, so a slow minute of the machine touches every
 #      point alike), best and median per point, every run validated (lb:
@@ -33,8 +34,9 @@
 #      of section 4;
 #   6. the levers one at a time, once each, on 2 GPUs: lb with ipc (the
 #      old transport), sequential, early fill off, overlap forced; milc
-#      fused, sums through the host (--sums host), ipc halo, NCCL off
-#      (TARGETDP_DEVCOMM=mpi), merged (and its 1-GPU baseline);
+#      the put halo (first: on 4 GPUs 1,1,2,2 and 2 GPUs 1,1,1,2; merged
+#      with put), fused, sums through the host (--sums host), ipc halo,
+#      NCCL off (TARGETDP_DEVCOMM=mpi), merged (and its 1-GPU baseline);
 #   7. the models fitted to these rows, predicting 8 and 1024 GPUs
 #      (apps/lb/lb_model.py, apps/milc/milc_model.py; plots), and the docs'
 #      tables generated from the CSVs (scripts/plot_multigpu.py --markdown).
@@ -218,9 +220,13 @@ if mg layer && [ -x "$MI/tests/mpi/devcomm_check" ]; then
     hc "nccl, 2 GPUs split y, caller's self_copy" 2 "${NCCLENV[@]}" HALO_CHECK_CUSTOM=4 -- 3 32x32x16 1x2x1 1 19 111
   fi
   [ "$SMOKE" = 1 ] || hc "ipc, 2 GPUs" 2 TARGETDP_HALO=ipc -- 3 64x32x48 2x1x1 1 19 111
-  for r in "--float --parity 1 --dims 1,1,$((ngpu / 2)),2"; do
+  # put: the packs write into the neighbours' buffers, flags on the streams
+  hc "put, $ngpu GPUs, 4-D halo 2, closed x" "$ngpu" TARGETDP_HALO=put -- 4 8x8x8x16 0x0x0x0 2 24 0111
+  for r in "--float --parity 1 --dims 1,1,$((ngpu / 2)),2" "put --parity 0 --dims 1,1,$((ngpu / 2)),2"; do
     guard "halo_sites" || continue
-    if run "$ngpu" 60 "$raw/hs.log" "${NCCLENV[@]}" -- "$T/halo_sites" $r &&
+    hsenv=("${NCCLENV[@]}")
+    [ "${r%% *}" = put ] && { hsenv=(TARGETDP_HALO=put); r=${r#put }; }
+    if run "$ngpu" 60 "$raw/hs.log" "${hsenv[@]}" -- "$T/halo_sites" $r &&
        grep -q "halo_sites: PASS" "$raw/hs.log"; then
       echo "ok - halo_sites $(grep -m1 'halo_sites: PASS' "$raw/hs.log" | sed 's/halo_sites: PASS: //')"
     else
@@ -321,13 +327,15 @@ if mg milc && guard "milc correctness"; then
     it1=$(grep -o 'iterations [0-9]*' "$raw/milc-ref.log" | head -n 1)
     echo "ok - milc 1 GPU reference: $it1"
     for spec in "2 1,1,1,2 ahead" "2 1,1,1,2 merged" "2 1,1,2,1 ahead" "2 1,1,1,2 fused" \
-                "2 1,1,2,1 fused host" "2 1,1,1,2 ahead ipc" "4 1,1,1,4 merged" "4 1,1,2,2 ahead"; do
+                "2 1,1,2,1 fused host" "2 1,1,1,2 ahead ipc" "4 1,1,1,4 merged" "4 1,1,2,2 ahead" \
+                "2 1,1,1,2 ahead put" "2 1,1,1,2 merged put" "4 1,1,2,2 ahead put"; do
       set -- $spec
       [ "$1" -gt "$ngpu" ] && continue
       extra=()
       envs=("${NCCLENV[@]}")
       [ "${4:-}" = host ] && extra=(--sums host)
       [ "${4:-}" = ipc ] && { [ "$SMOKE" = 1 ] && continue; envs=(TARGETDP_HALO=ipc); }
+      [ "${4:-}" = put ] && envs=(TARGETDP_HALO=put)
       name="milc $1 GPUs ($2), --cg $3${4:+ ($4)}"
       guard "$name" || continue
       cmpm=
@@ -574,6 +582,11 @@ if mg levers; then
   lbpoint lever-lb-early0 "$lpt" "$NL" "$LD" "$lw" ovl-early0 "${NCCLENV[@]}" -- --overlap 1 --early_fill 0
   lbpoint lever-lb-ovl "$lpt" "$NL" "$LD" "$lw" ovl "${NCCLENV[@]}" -- --overlap 1
   L=$ML0
+  # the put halo first (the one most likely to move the 24^4 points): on
+  # $NL GPUs, and on 2 (1,1,1,2) where the machine has 4
+  milcpoint lever-milc-put "$L" "$NL" "$MD" put TARGETDP_HALO=put --
+  [ "$NL" = 4 ] && milcpoint lever-milc-put-2 "$L" 2 1,1,1,2 put TARGETDP_HALO=put --
+  milcpoint lever-milc-merged-put "$L" "$NL" "$MD" merged-put TARGETDP_HALO=put --
   milcpoint lever-milc-fused "$L" "$NL" "$MD" fused "${NCCLENV[@]}" --
   milcpoint lever-milc-host "$L" "$NL" "$MD" host "${NCCLENV[@]}" -- --sums host
   [ "$SMOKE" = 1 ] || milcpoint lever-milc-ipc "$L" "$NL" "$MD" ipc TARGETDP_HALO=ipc --
