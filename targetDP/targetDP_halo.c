@@ -880,6 +880,12 @@ void tdpHaloFree(targetHalo *handle, const char *f, int l) {
   targetHalo *h = live(handle, "targetHaloFree", f, l);
   if (!h) return;
   tdpHandleDrop_(handle, TDP_HANDLE_HALO_);
+  /* put: a neighbour's last flag may still be queued on its stream for
+   * our buffer: every rank's work done before any buffer goes */
+  if (h->info.transport == TARGET_HALO_PUT && !h->local && h->info.comm != MPI_COMM_NULL) {
+    targetSynchronize();
+    MPI_Barrier(h->info.comm);
+  }
   free_buffers(h);
   for (int k = 0; k < 2; k++)
     for (int i = 0; i < 4 * MAXD + 1; i++)

@@ -119,6 +119,9 @@ typedef struct targetHalo_ targetHalo;
  * (file:line, exit by default), never a use of freed memory. */
 int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **h, char *err,
                      size_t errlen);
+/* Collective, as targetHaloCreate (it frees the halo's communicator; with
+ * the put transport it waits for every rank's queued work first, as a
+ * neighbour's last flag may still be on its way into our buffer). */
 void tdpHaloFree(targetHalo *h, const char *f, int l);
 #define targetHaloFree(h) tdpHaloFree((h), TDP_AT_) /* NULL: nothing */
 
