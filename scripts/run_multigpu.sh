@@ -28,14 +28,14 @@
 #      1,2,1), strong 512x256x256 on 1 and 2 GPUs; milc CG weak 24^4, 32^4,
 #      48^4 per GPU on 1 and 2 GPUs (1,1,1,2; 24^4 also 1,1,2,1), --cg
 #      ahead, each process a warm-up solve (NCCL's first collectives) and a
-#      timed one; 4-GPU points with 4 GPUs;
+#      timed one; 4-GPU points with 4 GPUs; at 24^4 also the put halo
+#      (2 GPUs 1,1,1,2; 4 GPUs 1,1,1,4 and 1,1,2,2);
 #   5. where the time goes (device events): lb --breakdown on 1 GPU and on
 #      2 (2,1,1 strong = weak); milc's breakdown row of every timed solve
 #      of section 4;
 #   6. the levers one at a time, once each, on 2 GPUs: lb with ipc (the
 #      old transport), sequential, early fill off, overlap forced; milc
-#      the put halo (first: on 4 GPUs 1,1,2,2 and 2 GPUs 1,1,1,2; merged
-#      with put), fused, sums through the host (--sums host), ipc halo,
+#      merged with the put halo (first), fused, sums through the host (--sums host), ipc halo,
 #      NCCL off (TARGETDP_DEVCOMM=mpi), merged (and its 1-GPU baseline);
 #   7. the models fitted to these rows, predicting 8 and 1024 GPUs
 #      (apps/lb/lb_model.py, apps/milc/milc_model.py; plots), and the docs'
@@ -524,6 +524,13 @@ table_round() {
     [ "$L" = "$ML0" ] && milcpoint milc-$L-2-1121 "$L" 2 1,1,2,1 ahead "${NCCLENV[@]}" --
     milcpoint milc-$L-4-1114 "$L" 4 1,1,1,4 ahead "${NCCLENV[@]}" --
     milcpoint milc-$L-4-1122 "$L" 4 1,1,2,2 ahead "${NCCLENV[@]}" --
+    # the put halo (packs into the neighbours' buffers, stream flags;
+    # docs/milc.md, "Where the exchange's time went") beside it, 24^4
+    if [ "$L" = "$ML0" ]; then
+      milcpoint milc-$L-2-1112-put "$L" 2 1,1,1,2 put TARGETDP_HALO=put --
+      milcpoint milc-$L-4-1114-put "$L" 4 1,1,1,4 put TARGETDP_HALO=put --
+      milcpoint milc-$L-4-1122-put "$L" 4 1,1,2,2 put TARGETDP_HALO=put --
+    fi
   done
 }
 if mg table; then
@@ -582,10 +589,7 @@ if mg levers; then
   lbpoint lever-lb-early0 "$lpt" "$NL" "$LD" "$lw" ovl-early0 "${NCCLENV[@]}" -- --overlap 1 --early_fill 0
   lbpoint lever-lb-ovl "$lpt" "$NL" "$LD" "$lw" ovl "${NCCLENV[@]}" -- --overlap 1
   L=$ML0
-  # the put halo first (the one most likely to move the 24^4 points): on
-  # $NL GPUs, and on 2 (1,1,1,2) where the machine has 4
-  milcpoint lever-milc-put "$L" "$NL" "$MD" put TARGETDP_HALO=put --
-  [ "$NL" = 4 ] && milcpoint lever-milc-put-2 "$L" 2 1,1,1,2 put TARGETDP_HALO=put --
+  # the put halo is in the table's rounds (section 4); here with merged
   milcpoint lever-milc-merged-put "$L" "$NL" "$MD" merged-put TARGETDP_HALO=put --
   milcpoint lever-milc-fused "$L" "$NL" "$MD" fused "${NCCLENV[@]}" --
   milcpoint lever-milc-host "$L" "$NL" "$MD" host "${NCCLENV[@]}" -- --sums host
