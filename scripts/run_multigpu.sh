@@ -17,7 +17,8 @@
 #      off, sequential: each checkpoint bitwise equal to 1 GPU's (lbcmp 0);
 #      more ranks than GPUs refused; with 4 GPUs 4,1,1 and 2,2,1 as well;
 #   3. milc correctness on 2 GPUs (1,1,1,2; 1,1,2,1): --cg ahead, fused,
-#      merged, the old host sums, ipc, put (and put on 4, 1,1,2,2): the
+#      merged, the old host sums, ipc, put (and put on 4, 1,1,2,2), put
+#      with the sums by flags (2: ahead; 4, 1,1,2,2: merged): the
 #      iterations of 1 GPU, the solution to 1e-12 (exact sums: 0 values
 #      differ expected);
 #   4. the issue's table in MG_REPS (3) interleaved rounds (each round runs
@@ -35,7 +36,8 @@
 #      of section 4;
 #   6. the levers one at a time, once each, on 2 GPUs: lb with ipc (the
 #      old transport), sequential, early fill off, overlap forced; milc
-#      merged with the put halo (first), fused, sums through the host (--sums host), ipc halo,
+#      merged with the put halo (first), put and merged-put with the sums
+#      by stream-ordered flags (TARGETDP_DEVSUM=flags), fused, sums through the host (--sums host), ipc halo,
 #      NCCL off (TARGETDP_DEVCOMM=mpi), merged (and its 1-GPU baseline);
 #   7. the models fitted to these rows, predicting 8 and 1024 GPUs
 #      (apps/lb/lb_model.py, apps/milc/milc_model.py; plots), and the docs'
@@ -186,7 +188,8 @@ if mg layer && [ -x "$MI/tests/mpi/devcomm_check" ]; then
   T=$MI/tests/mpi
   # the sums by NCCL (TARGETDP_DEVSUM=ipc is refused since it gave wrong
   # sums on 2 H100s: apps/lb/results/h100x2-e0de452)
-  for spec in "$ngpu nccl"; do
+  # and by stream-ordered flags (TARGETDP_DEVSUM=flags, milc's lever)
+  for spec in "$ngpu nccl" "$ngpu flags"; do
     set -- $spec
     guard "devcomm_check $2" || continue
     run "$1" 60 "$raw/devcomm-$1-$2.log" TARGETDP_DEVSUM=$2 -- "$T/devcomm_check" 200
@@ -195,6 +198,7 @@ if mg layer && [ -x "$MI/tests/mpi/devcomm_check" ]; then
       grep "sum of one double" "$raw/devcomm-$1-$2.log"
     else
       echo "not ok - devcomm_check on $1 ranks, TARGETDP_DEVSUM=$2"
+      [ "$2" = flags ] && touch "$scratch/flags-bad" # no later run with the sums by flags
       tail -n 5 "$raw/devcomm-$1-$2.log"
     fi
   done
@@ -330,16 +334,21 @@ if mg milc && guard "milc correctness"; then
     echo "ok - milc 1 GPU reference: $it1"
     for spec in "2 1,1,1,2 ahead" "2 1,1,1,2 merged" "2 1,1,2,1 ahead" "2 1,1,1,2 fused" \
                 "2 1,1,2,1 fused host" "2 1,1,1,2 ahead ipc" "4 1,1,1,4 merged" "4 1,1,2,2 ahead" \
-                "2 1,1,1,2 ahead put" "2 1,1,1,2 merged put" "4 1,1,2,2 ahead put"; do
+                "2 1,1,1,2 ahead put" "2 1,1,1,2 merged put" "4 1,1,2,2 ahead put" \
+                "2 1,1,1,2 ahead put-flags" "4 1,1,2,2 merged put-flags"; do
       set -- $spec
       [ "$1" -gt "$ngpu" ] && continue
       extra=()
       envs=("${NCCLENV[@]}")
       [ "${4:-}" = host ] && extra=(--sums host)
       [ "${4:-}" = ipc ] && { [ "$SMOKE" = 1 ] && continue; envs=(TARGETDP_HALO=ipc); }
-      if [ "${4:-}" = put ]; then
-        [ -e "$scratch/put-bad" ] && { echo "skip - milc $1 GPUs ($2) --cg $3 (put): put failed before"; continue; }
+      if [[ "${4:-}" == put* ]]; then
+        [ -e "$scratch/put-bad" ] && { echo "skip - milc $1 GPUs ($2) --cg $3 (${4}): put failed before"; continue; }
         envs=(TARGETDP_HALO=put)
+      fi
+      if [ "${4:-}" = put-flags ]; then
+        [ -e "$scratch/flags-bad" ] && { echo "skip - milc $1 GPUs ($2) --cg $3 (put-flags): the sums by flags failed before"; continue; }
+        envs+=(TARGETDP_DEVSUM=flags)
       fi
       name="milc $1 GPUs ($2), --cg $3${4:+ ($4)}"
       guard "$name" || continue
@@ -353,6 +362,7 @@ if mg milc && guard "milc correctness"; then
       else
         echo "not ok - $name: $(grep -o 'iterations [0-9]*' "$raw/milc-bit.log" | head -n 1) (1 GPU: $it1) $(echo "${cmpm:-}" | tail -n 1)"
         [ "${4:-}" = put ] && touch "$scratch/put-bad"
+        [ "${4:-}" = put-flags ] && touch "$scratch/flags-bad"
         tail -n 5 "$raw/milc-bit.log"
       fi
     done
@@ -477,6 +487,7 @@ milcpoint() {
        --breakdown "$bd" "$@"; then
     echo "not-converged-or-failed" >>"$pt/$key.bad"
     [[ "$var" == *put ]] && touch "$scratch/put-bad" # the later put runs skipped
+    [[ "$var" == *flags ]] && touch "$scratch/flags-bad"
     tail -n 3 "$lg"
   fi
   local its nsolve
@@ -596,8 +607,15 @@ if mg levers; then
   lbpoint lever-lb-early0 "$lpt" "$NL" "$LD" "$lw" ovl-early0 "${NCCLENV[@]}" -- --overlap 1 --early_fill 0
   lbpoint lever-lb-ovl "$lpt" "$NL" "$LD" "$lw" ovl "${NCCLENV[@]}" -- --overlap 1
   L=$ML0
-  # the put halo is in the table's rounds (section 4); here with merged
-  [ -e "$scratch/put-bad" ] || milcpoint lever-milc-merged-put "$L" "$NL" "$MD" merged-put TARGETDP_HALO=put --
+  # the put halo is in the table's rounds (section 4); here with merged,
+  # and with the sums by flags (TARGETDP_DEVSUM=flags) too
+  if [ ! -e "$scratch/put-bad" ]; then
+    milcpoint lever-milc-merged-put "$L" "$NL" "$MD" merged-put TARGETDP_HALO=put --
+    if [ ! -e "$scratch/flags-bad" ]; then
+      milcpoint lever-milc-put-flags "$L" "$NL" "$MD" put-flags TARGETDP_HALO=put TARGETDP_DEVSUM=flags --
+      milcpoint lever-milc-merged-put-flags "$L" "$NL" "$MD" merged-put-flags TARGETDP_HALO=put TARGETDP_DEVSUM=flags --
+    fi
+  fi
   milcpoint lever-milc-fused "$L" "$NL" "$MD" fused "${NCCLENV[@]}" --
   milcpoint lever-milc-host "$L" "$NL" "$MD" host "${NCCLENV[@]}" -- --sums host
   [ "$SMOKE" = 1 ] || milcpoint lever-milc-ipc "$L" "$NL" "$MD" ipc TARGETDP_HALO=ipc --
