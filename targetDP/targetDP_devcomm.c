@@ -283,7 +283,7 @@ static int nccl_setup(targetDevComm *dc, char *why, size_t len) {
 
 
 static void destroy(targetDevComm *dc) {
-  if (dc->fs_on || dc->fs_base || dc->fs_shared) { /* collective, as the set-up */
+  if (dc->fs_node_made) { /* every rank, or none: collective, as the set-up */
     targetSynchronize();
     MPI_Barrier(dc->comm);
     fs_free(dc);
