@@ -30,13 +30,14 @@
 #      48^4 per GPU on 1 and 2 GPUs (1,1,1,2; 24^4 also 1,1,2,1), --cg
 #      ahead, each process a warm-up solve (NCCL's first collectives) and a
 #      timed one; 4-GPU points with 4 GPUs; at 24^4 also the put halo
-#      (2 GPUs 1,1,1,2; 4 GPUs 1,1,1,4 and 1,1,2,2);
+#      (2 GPUs 1,1,1,2; 4 GPUs 1,1,2,2);
 #   5. where the time goes (device events): lb --breakdown on 1 GPU and on
 #      2 (2,1,1 strong = weak); milc's breakdown row of every timed solve
 #      of section 4;
 #   6. the levers one at a time, once each, on 2 GPUs: lb with ipc (the
 #      old transport), sequential, early fill off, overlap forced; milc
-#      merged with the put halo (first), put and merged-put with the sums
+#      merged with the put halo (first), put on 4 GPUs 1,1,1,4, put and
+#      merged-put with the sums
 #      by stream-ordered flags (TARGETDP_DEVSUM=flags), fused, sums through the host (--sums host), ipc halo,
 #      NCCL off (TARGETDP_DEVCOMM=mpi), merged (and its 1-GPU baseline);
 #   7. the models fitted to these rows, predicting 8 and 1024 GPUs
@@ -546,7 +547,6 @@ table_round() {
     # docs/milc.md, "Where the exchange's time went") beside it, 24^4
     if [ "$L" = "$ML0" ] && [ ! -e "$scratch/put-bad" ]; then
       milcpoint milc-$L-2-1112-put "$L" 2 1,1,1,2 put TARGETDP_HALO=put --
-      milcpoint milc-$L-4-1114-put "$L" 4 1,1,1,4 put TARGETDP_HALO=put --
       milcpoint milc-$L-4-1122-put "$L" 4 1,1,2,2 put TARGETDP_HALO=put --
     fi
   done
@@ -611,6 +611,7 @@ if mg levers; then
   # and with the sums by flags (TARGETDP_DEVSUM=flags) too
   if [ ! -e "$scratch/put-bad" ]; then
     milcpoint lever-milc-merged-put "$L" "$NL" "$MD" merged-put TARGETDP_HALO=put --
+    milcpoint lever-milc-put-1114 "$L" 4 1,1,1,4 put TARGETDP_HALO=put --
     if [ ! -e "$scratch/flags-bad" ]; then
       milcpoint lever-milc-put-flags "$L" "$NL" "$MD" put-flags TARGETDP_HALO=put TARGETDP_DEVSUM=flags --
       milcpoint lever-milc-merged-put-flags "$L" "$NL" "$MD" merged-put-flags TARGETDP_HALO=put TARGETDP_DEVSUM=flags --
