@@ -61,7 +61,7 @@
 #   tables.md          the docs' tables from these CSVs
 #   raw.tar.gz         the logs of every run and the plots
 # (and lb_device.log, the lb checks' lines, with MG_SMOKE=1 only)
-# Knobs: MG_BUDGET, MG_REPS (3), MG_PARTS (default "layer lb milc table
+# Knobs: MG_BUDGET, MG_REPS (3), MG_MILC_L ("24 32 48"), MG_PARTS (default "layer lb milc table
 # breakdown levers model"), MG_COMMIT or BENCH_COMMIT (the commit to write in the rows;
 # default git's, which on a copied tree may be stale), MG_SMOKE=1 (or
 # LB_SMOKE=1): a CPU rehearsal -- the default C build, MG_NGPU (2) host
@@ -314,7 +314,9 @@ if mg lb; then
     echo "ok - more ranks than GPUs refused # SKIP CPU rehearsal: no GPU to count"
   elif ! guard "more ranks than GPUs"; then
     :
-  elif mrun $((ngpu + 1)) 60 "$raw/over.log" "$LB/lb" --size 48x48x48 --steps 2 --output "$scratch/over"; then
+  # x = 12 (ranks): every rank count splits it, so the only error left is the GPUs'
+  # (48^3 on 5 ranks was refused for its split, which hid the check: 4 x H100, afcb589)
+  elif mrun $((ngpu + 1)) 60 "$raw/over.log" "$LB/lb" --size $((12 * (ngpu + 1)))x48x48 --steps 2 --output "$scratch/over"; then
     echo "not ok - $((ngpu + 1)) ranks on $ngpu GPUs: refused"
   elif grep -q "lb: error: halo exchange: .*GPU.*TARGETDP_OVERSUBSCRIBE=1" "$raw/over.log"; then
     echo "ok - $((ngpu + 1)) ranks on $ngpu GPUs refused: $(grep -o 'lb: error: .*' "$raw/over.log" | head -c 120)"
@@ -522,7 +524,7 @@ verdict() {
 }
 lbn=$(scale 256)
 lbs=$(scale 512)x$(scale 256)x$(scale 256)
-MLS=$([ "$SMOKE" = 1 ] && echo "4 6 8" || echo "24 32 48")
+MLS=${MG_MILC_L:-$([ "$SMOKE" = 1 ] && echo "4 6 8" || echo "24 32 48")} # MG_MILC_L: the milc L^4 sizes per GPU
 ML0=${MLS%% *}
 table_round() {
   # lb weak, 256^3 per GPU; strong 512x256x256 (the 2-GPU 2,1,1 point is both)

@@ -108,6 +108,8 @@ void tdpShellDepthFail_(long nh, const char *file, int line) {
   exit(1);
 }
 
+long tdpBoxMarchForce_ = 0;
+
 int tdpLaunchShell_(const char *kernel, const targetBox *box, long nh, const char *f, int l) {
   tdpSite at = SITE("TDP_LAUNCH_SHELL");
   int rc = tdpLaunchBox_("TDP_LAUNCH_SHELL", kernel, box, f, l);

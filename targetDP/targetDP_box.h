@@ -74,19 +74,27 @@ int tdpLaunchBox_(const char *form, const char *kernel, const targetBox *box, co
                   int l);
 /* The same for TDP_LAUNCH_SHELL: a 2-D or 3-D box and a depth nh >= 0. */
 int tdpLaunchShell_(const char *kernel, const targetBox *box, long nh, const char *f, int l);
+/* Tests: TDP_LAUNCH_BOX_MARCH's march length when > 0 (CUDA), so that a
+ * small lattice marches too; 0 (the default): the launch's own rule. */
+extern long tdpBoxMarchForce_;
 #ifdef __cplusplus
 }
 #endif
 
-/* Sites in the lattice (the nsites of TDP_INDEX) and in the box. */
+/* Sites in the lattice (the nsites of TDP_INDEX) and in the box. The loop
+ * runs over TDP_BOX_MAXDIM, not ndim, so that once unrolled every index is
+ * a constant: a loop to the run-time ndim indexed the kernel's by-value box
+ * with a variable, and nvcc copied the box to local memory in every thread
+ * (sm_90 SASS of the corpus's d2q9 and d3q19 ports: a 104-byte stack frame,
+ * 10 STL and 16 LDL per thread before the first site; none now). */
 static TDP_HOST_DEVICE inline long targetBoxLatticeSites(const targetBox *b) {
   long n = 1;
-  for (int d = 0; d < b->ndim; d++) n *= b->extent[d];
+  for (int d = 0; d < TDP_BOX_MAXDIM; d++) n *= d < b->ndim ? b->extent[d] : 1;
   return n;
 }
 static TDP_HOST_DEVICE inline long targetBoxSites(const targetBox *b) {
   long n = 1;
-  for (int d = 0; d < b->ndim; d++) n *= b->hi[d] - b->lo[d];
+  for (int d = 0; d < TDP_BOX_MAXDIM; d++) n *= d < b->ndim ? b->hi[d] - b->lo[d] : 1;
   return n;
 }
 
@@ -94,7 +102,7 @@ static TDP_HOST_DEVICE inline long targetBoxSites(const targetBox *b) {
  * all of it where a dimension is no longer than 2 nh. */
 static TDP_HOST_DEVICE inline long tdpShellSites_(const targetBox *b, long nh) {
   long all = 1, in = 1;
-  for (int d = 0; d < b->ndim; d++) {
+  for (int d = 0; d < TDP_BOX_MAXDIM && d < b->ndim; d++) {
     const long len = b->hi[d] - b->lo[d];
     all *= len;
     in *= len > 2 * nh ? len - 2 * nh : 0;
@@ -237,6 +245,42 @@ static __device__ inline void tdpBoxPoint_(const tdpBoxRun_ *run, const targetBo
                            + z0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)                    \
             TDP_BOX_LANES_(box, 4, z0)
 
+/* TDP_TLP_3D_MARCH: the sites of a 3-D box, each thread walking x (the
+ * first, slowest dimension) through m consecutive planes at one (y, z0):
+ * the 2.5-D blocking of Micikevicius ("3D finite difference computation on
+ * GPUs using CUDA", GPGPU-2 2009) with L1 in place of his register queue
+ * and shared-memory tile. Blocks are tiles of 32 strides by TPB / 32 rows
+ * (rows shorter than a warp: the flat plane of TDP_TLP_3D), so the y and z
+ * neighbours of a site are the block's own loads, and each plane a thread
+ * loads as x + 1 is the one it reads again as x and x - 1: a 7-point
+ * stencil loads about 1.8 values per site from L2 (TDP_TLP_3D's rows of
+ * TPB strides: 5; the corpus's native 32 x 4 x 2 blocks: 2.8). m is the
+ * planes over gridDim.z (TDP_LAUNCH_BOX_MARCH picks gridDim.z); any grid
+ * visits every site once. The walk is the innermost loop with `base`
+ * stepped by a plane, so that nvcc computes the site's addresses once. */
+#define TDP_TLP_3D_MARCH(box, x, y, z0, base)                                              \
+  for (tdpBoxRun_ tdp_run_ = tdpBoxRunDim_(&(box), 3, TDP_BOX_DIM_MSG_(3)); tdp_run_.once;   \
+       tdp_run_.once = 0)                                                                    \
+    for (long tdp_tile_ = !tdp_run_.flat && blockDim.x % 32 == 0,                            \
+              tdp_tw_ = tdp_tile_ ? 32 : blockDim.x, tdp_th_ = tdp_tile_ ? blockDim.x / 32 : 1, \
+              tdp_m_ = gridDim.z >= tdp_run_.outer                                           \
+                           ? 1 : (tdp_run_.outer + gridDim.z - 1) / gridDim.z,               \
+              tdp_q0_ = blockIdx.z * tdp_m_;                                                 \
+         tdp_q0_ < tdp_run_.outer; tdp_q0_ += gridDim.z * tdp_m_)                            \
+      for (long tdp_j_ = blockIdx.y * tdp_th_ + (tdp_tile_ ? threadIdx.x / 32 : 0);           \
+           tdp_j_ < tdp_run_.rows; tdp_j_ += gridDim.y * tdp_th_)                            \
+        for (long tdp_p_ = blockIdx.x * tdp_tw_ + (tdp_tile_ ? threadIdx.x % 32 : threadIdx.x); \
+             tdp_p_ < tdp_run_.plane; tdp_p_ += gridDim.x * tdp_tw_)                         \
+          for (long y = 0, z0 = 0, tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)                        \
+            for (tdpBoxPoint_(&tdp_run_, &(box), 3, tdp_j_, tdp_p_, &y, &z0); tdp_o1_; tdp_o1_ = 0) \
+              _Pragma("unroll 1") for (long x = (box).lo[0] + tdp_q0_,                       \
+                        tdp_xe_ = (box).lo[0] + (tdp_q0_ + tdp_m_ < tdp_run_.outer            \
+                                                     ? tdp_q0_ + tdp_m_ : tdp_run_.outer),    \
+                        base = (x * (box).extent[1] + y) * (box).extent[2] + z0,              \
+                        tdp_sx_ = (box).extent[1] * (box).extent[2];                          \
+                   x < tdp_xe_; x++, base += tdp_sx_)                                         \
+                TDP_BOX_LANES_(box, 3, z0)
+
 /* Box reductions: the box loop, each thread's variables its partials
  * (combined by targetBlockAdd/Min/Max*, as after TDP_TLP_REDUCE), lanes as
  * TDP_ILP_REDUCE reads them; launched by TDP_LAUNCH_BOX_REDUCE, whose grid
@@ -256,8 +300,12 @@ static __device__ inline void tdpBoxPoint_(const tdpBoxRun_ *run, const targetBo
 static __device__ inline long tdpShellCoord_(long k, long nh, long len, int all) {
   return (all || k < nh) ? k : len - 2 * nh + k;
 }
-static __device__ inline void tdpShellSite_(const targetBox *b, long nh, long k, long *c) {
-  const int n = b->ndim;
+/* n: the loop's dimension (a constant, checked against the box's), so that
+ * the arrays here stay registers: read from b->ndim it put them and the box
+ * in local memory (a 152-byte stack frame, 350 local loads and stores in
+ * the sm_90 SASS of a 3-D shell kernel). */
+static __device__ inline void tdpShellSite_(const targetBox *b, const int n, long nh, long k,
+                                            long *c) {
   const long h2 = 2 * nh;
   long len[3], rest = 1;
   for (int d = 0; d < n; d++) len[d] = b->hi[d] - b->lo[d];
@@ -301,7 +349,7 @@ static __device__ inline long tdpShellNh_(const targetBox *b, int n, long nh, co
   for (long tdp_nh_ = tdpShellNh_(&(box), n, (nh), TDP_BOX_DIM_MSG_(n)), tdp_k_ = TDP_THREAD_, \
             tdp_ns_ = tdpShellSites_(&(box), tdp_nh_);                                    \
        tdp_k_ < tdp_ns_; tdp_k_ += TDP_NTHREADS_)                                         \
-    for (long tdp_c_[3], tdp_o0_ = (tdpShellSite_(&(box), tdp_nh_, tdp_k_, tdp_c_), 1); tdp_o0_; \
+    for (long tdp_c_[3], tdp_o0_ = (tdpShellSite_(&(box), n, tdp_nh_, tdp_k_, tdp_c_), 1); tdp_o0_; \
          tdp_o0_ = 0)
 #define TDP_SHELL_LANE_ \
   for (int tdp_nlane_ = 1, tdp_lstride_ = 1, tdp_once_ = 1; tdp_once_; tdp_once_ = 0)
@@ -354,6 +402,28 @@ static inline dim3 tdpShellGrid_(const targetBox *b, long nh) {
   if (n > 0x7fffffffL) n = 0x7fffffffL;
   return dim3((unsigned int) (n < 1 ? 1 : n));
 }
+/* TDP_LAUNCH_BOX_MARCH's grid: TDP_TLP_3D_MARCH's tiles of 32 strides by
+ * TPB / 32 rows (the flat plane of TDP_LAUNCH_BOX where rows are shorter
+ * than a warp), and each thread marching through m planes: the longest of
+ * 16, 8, 4, 2 that leaves at least two fills of the GPU (marching costs
+ * parallelism: Micikevicius's kernel walking the whole of x in a thread ran
+ * at 0.76x the plain 3-D one on the H100 with 400 blocks for 132 SMs, the
+ * corpus's heat3d "cuda-march"). */
+#define TDP_BOX_MARCH_ 16
+static inline dim3 tdpBoxGridMarch_(const targetBox *b) {
+  tdpBoxRun_ run = tdpBoxRunOf_(b, b->ndim);
+  const int tile = !run.flat && TARGET_TPB % 32 == 0;
+  const long tw = tile ? 32 : TARGET_TPB, th = tile ? TARGET_TPB / 32 : 1;
+  long nx = (run.plane + tw - 1) / tw, ny = (run.rows + th - 1) / th, m = TDP_BOX_MARCH_;
+  while (m > 1 && nx * ny * ((run.outer + m - 1) / m) < tdpGridBlocksMax_) m /= 2;
+  if (tdpBoxMarchForce_ > 0) m = tdpBoxMarchForce_;
+  long nz = (run.outer + m - 1) / m;
+  if (nx > 0x7fffffffL) nx = 0x7fffffffL;
+  if (ny > 65535) ny = 65535;
+  if (nz > 65535) nz = 65535;
+  return dim3((unsigned int) (nx < 1 ? 1 : nx), (unsigned int) (ny < 1 ? 1 : ny),
+              (unsigned int) (nz < 1 ? 1 : nz));
+}
 #define TDP_LAUNCH_BOX_WITH_(form, grid, kernel, box, ...)                               \
   do {                                                                                   \
     const targetBox tdp_lbox_ = (box);                                                   \
@@ -368,6 +438,8 @@ static inline dim3 tdpShellGrid_(const targetBox *b, long nh) {
   TDP_LAUNCH_BOX_WITH_("TDP_LAUNCH_BOX", tdpBoxGrid_, kernel, box, __VA_ARGS__)
 #define TDP_LAUNCH_BOX_REDUCE(kernel, box, ...) \
   TDP_LAUNCH_BOX_WITH_("TDP_LAUNCH_BOX_REDUCE", tdpBoxGridReduce_, kernel, box, __VA_ARGS__)
+#define TDP_LAUNCH_BOX_MARCH(kernel, box, ...) \
+  TDP_LAUNCH_BOX_WITH_("TDP_LAUNCH_BOX_MARCH", tdpBoxGridMarch_, kernel, box, __VA_ARGS__)
 #define TDP_LAUNCH_SHELL(kernel, box, nh, ...)                                           \
   do {                                                                                   \
     const targetBox tdp_lbox_ = (box);                                                   \
@@ -465,6 +537,10 @@ static inline const targetBox *tdpBoxAt_(const targetBox *b, int want, const cha
                      ((t * tdp_bx_->extent[1] + x) * tdp_bx_->extent[2] + y) *    \
                          tdp_bx_->extent[3])
 
+/* On the C backend the marching form is TDP_TLP_3D: a thread's rows are
+ * already consecutive, and its caches keep the planes they share. */
+#define TDP_TLP_3D_MARCH(box, x, y, z0, base) TDP_TLP_3D(box, x, y, z0, base)
+
 /* The row's first site and bounds are locals of the row, set before its
  * simd loop: read through the box pointer inside it, gcc 12 could not see
  * them invariant and vectorised the Jacobi residual's row with gathers and
@@ -560,6 +636,8 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
   } while (0)
+/* The launch of a TDP_TLP_3D_MARCH kernel: on the C backend TDP_LAUNCH_BOX. */
+#define TDP_LAUNCH_BOX_MARCH(kernel, box, ...) TDP_LAUNCH_BOX(kernel, box, __VA_ARGS__)
 /* The launch of a box reduction (TDP_TLP_2D_REDUCE, _SUM, ...): on CUDA a
  * grid capped at two fills of the GPU. */
 #define TDP_LAUNCH_BOX_REDUCE(kernel, box, ...)                                          \

@@ -42,6 +42,21 @@ TDP_KERNEL void kBox3(targetBox box, int *count, long *code, double *f) {
   }
 }
 
+/* The marching form (TDP_TLP_3D_MARCH, TDP_LAUNCH_BOX_MARCH): the same
+ * checks; on CUDA with march lengths forced (tdpBoxMarchForce_) so that
+ * small lattices march too, including lengths that do not divide x. */
+TDP_KERNEL void kMarch3(targetBox box, int *count, long *code, double *f) {
+  long nsites = targetBoxLatticeSites(&box);
+  (void) nsites; /* not every layout needs it */
+  TDP_TLP_3D_MARCH(box, x, y, z0, site) {
+    TDP_ILP(v) {
+      targetAtomicAddInt(count + site + v, 1);
+      code[site + v] = code4(0, x, y, z0 + v);
+      for (int c = 0; c < NC; c++) f[TDP_INDEX(nsites, NC, site + v, c)] += c + 1.0;
+    }
+  }
+}
+
 TDP_KERNEL void kBox4(targetBox box, int *count, long *code, double *f) {
   long nsites = targetBoxLatticeSites(&box);
   (void) nsites; /* not every layout needs it */
@@ -54,7 +69,11 @@ TDP_KERNEL void kBox4(targetBox box, int *count, long *code, double *f) {
   }
 }
 
-/* Launch the kernel of the box's dimension and check every site. */
+/* Launch the kernel of the box's dimension and check every site. g_march
+ * (3-D): 1 the marching form and launch, 2 the marching form launched by
+ * TDP_LAUNCH_BOX, 3 TDP_TLP_3D launched by TDP_LAUNCH_BOX_MARCH (either
+ * launch runs either form correctly). */
+static int g_march = 0;
 static void check_box(const targetBox *box) {
   const int nd = box->ndim;
   const long nsites = targetBoxLatticeSites(box);
@@ -73,11 +92,14 @@ static void check_box(const targetBox *box) {
   targetBox b = *box;
   /* the 3-D boxes on a stream of their own, the others on the default one */
   targetStream_t st = NULL;
-  if (nd == 3) assert_int_equal(targetStreamCreate(&st), TARGET_SUCCESS);
-  if (nd == 2) TDP_LAUNCH_BOX(kBox2, b, t_count, t_code, t_f);
+  if (nd == 3 && !g_march) assert_int_equal(targetStreamCreate(&st), TARGET_SUCCESS);
+  if (nd == 3 && g_march == 1) TDP_LAUNCH_BOX_MARCH(kMarch3, b, t_count, t_code, t_f);
+  else if (nd == 3 && g_march == 2) TDP_LAUNCH_BOX(kMarch3, b, t_count, t_code, t_f);
+  else if (nd == 3 && g_march == 3) TDP_LAUNCH_BOX_MARCH(kBox3, b, t_count, t_code, t_f);
+  else if (nd == 2) TDP_LAUNCH_BOX(kBox2, b, t_count, t_code, t_f);
   else if (nd == 3) TDP_LAUNCH_BOX_STREAM(kBox3, b, st, t_count, t_code, t_f);
   else TDP_LAUNCH_BOX(kBox4, b, t_count, t_code, t_f);
-  if (nd == 3) {
+  if (nd == 3 && !g_march) {
     assert_int_equal(targetStreamSynchronize(st), TARGET_SUCCESS);
     assert_int_equal(targetStreamDestroy(st), TARGET_SUCCESS);
   }
@@ -192,6 +214,31 @@ static void test_box_3d(void **state) {
   lattice_cases(3, e4);
 }
 
+/* The marching form over the 3-D cases, with the launch's march length and
+ * forced ones: 1, 2, 3 (not dividing most x extents), 16 and more planes
+ * than any lattice has (one thread walks all of x). */
+static void test_box_3d_march(void **state) {
+  (void) state;
+  const long e1[3] = {6, 5, 7}, e2[3] = {9, 13, 4 * VVL + 3}, e3[3] = {5, 40, 300},
+             e4[3] = {4, 6, 600 * VVL + 5}, e5[3] = {37, 11, 70};
+  const long force[] = {0, 1, 2, 3, 16, 1000};
+  g_march = 1;
+  for (size_t i = 0; i < sizeof(force) / sizeof(force[0]); i++) {
+    tdpBoxMarchForce_ = force[i];
+    lattice_cases(3, e1);
+    lattice_cases(3, e2);
+    lattice_cases(3, e3); /* tiles of 32 x TPB / 32 (rows of 300 sites) */
+    lattice_cases(3, e4); /* rows longer than a block */
+    lattice_cases(3, e5); /* x longer than the march, rows of 70: two tiles and a bit */
+  }
+  tdpBoxMarchForce_ = 0;
+  for (g_march = 2; g_march <= 3; g_march++) {
+    lattice_cases(3, e3);
+    lattice_cases(3, e5);
+  }
+  g_march = 0;
+}
+
 static void test_box_4d(void **state) {
   (void) state;
   const long e1[4] = {5, 6, 5, 7}, e2[4] = {5, 6, 20, 2 * VVL + 5},
@@ -260,6 +307,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_box_2d),
       cmocka_unit_test(test_box_3d),
+      cmocka_unit_test(test_box_3d_march),
       cmocka_unit_test(test_box_4d),
       cmocka_unit_test(test_box_errors),
       cmocka_unit_test(test_box_wrong_dimension),

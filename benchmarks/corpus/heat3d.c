@@ -42,7 +42,28 @@ static void serial_step(double *unew, const double *u, int nx, int ny, int nz, d
  * interior plus shell 3.2x (0.85x the native row loop). */
 TDP_CONST double t_alpha;
 
+/* The interior marching along x (TDP_TLP_3D_MARCH, TDP_LAUNCH_BOX_MARCH):
+ * what porting.md leads with for a stencil with neighbours along every
+ * dimension. On the C backend it is TDP_TLP_3D. */
 TDP_KERNEL void heat_interior(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
+             sx = box.extent[1] * box.extent[2];
+  TDP_TLP_3D_MARCH(box, x, y, z0, base) {
+    TDP_ILP(v) {
+      long s = base + v;
+      size_t is = TDP_INDEX(nsites, 1, s, 0);
+      double lap = u[TDP_INDEX(nsites, 1, s - sx, 0)] + u[TDP_INDEX(nsites, 1, s + sx, 0)]
+                 + u[TDP_INDEX(nsites, 1, s - sy, 0)] + u[TDP_INDEX(nsites, 1, s + sy, 0)]
+                 + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]
+                 - 6.0 * u[is];
+      unew[is] = u[is] + t_alpha * lap;
+    }
+  }
+}
+/* The same with the plain box loop (TDP_TLP_3D, TDP_LAUNCH_BOX; "port-row",
+ * timed beside it: on CUDA a block is a row of TPB strides, so every y and
+ * x neighbour is another block's load, from L2). */
+TDP_KERNEL void heat_interior_row(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
              sx = box.extent[1] * box.extent[2];
   TDP_TLP_3D(box, x, y, z0, base) {
@@ -159,6 +180,7 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port", CORPUS_PORT},
+                                   {"port-row", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE},
 #ifdef __CUDACC__
                                    {"cuda-march", CORPUS_NATIVE}
@@ -215,7 +237,11 @@ static void step(void *p, int k) {
   if (impls[k].kind == CORPUS_SERIAL) {
     serial_step(un, u, H->nx, H->ny, H->nz, ALPHA);
   } else if (impls[k].kind == CORPUS_PORT) {
-    TDP_LAUNCH_BOX(heat_interior, H->interior, un, u);
+    TDP_LAUNCH_BOX_MARCH(heat_interior, H->interior, un, u);
+    TDP_LAUNCH_SHELL(heat_walls, H->all, 1, un, u);
+    targetSynchronize();
+  } else if (impls[k].kind == CORPUS_PROTO) {
+    TDP_LAUNCH_BOX(heat_interior_row, H->interior, un, u);
     TDP_LAUNCH_SHELL(heat_walls, H->all, 1, un, u);
     targetSynchronize();
   } else {

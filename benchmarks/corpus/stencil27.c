@@ -44,24 +44,45 @@ static void serial_step(double *unew, const double *u, int nx, int ny, int nz) {
 }
 
 /* ---------------------------------------------------------------------- */
-/* The port by docs/porting.md: the interior a box loop, the walls a pass
- * over the shell (as heat3d); the body, its offset loops and the TDP_CONST
- * weight table as the legacy code has them. */
+/* The port by docs/porting.md: the interior a marching box loop, the walls
+ * a pass over the shell (as heat3d); the body, its offset loops and the
+ * TDP_CONST weight table as the legacy code has them. */
 TDP_CONST double t_w[4];
+
+/* The legacy body: three offset loops and the weight table. */
+static TDP_DEVICE TDP_INLINE double st27_port_sum(const double *u, long s, long ny, long nz,
+                                                  long nsites) {
+  double acc = 0.0;
+  for (int di = -1; di <= 1; di++)
+    for (int dj = -1; dj <= 1; dj++)
+      for (int dk = -1; dk <= 1; dk++)
+        acc += t_w[abs(di) + abs(dj) + abs(dk)] *
+               u[TDP_INDEX(nsites, 1, s + (di * ny + dj) * nz + dk, 0)];
+  (void) nsites; /* not every layout needs it */
+  return acc;
+}
 
 TDP_KERNEL void st27_interior(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1], nz = box.extent[2];
+  TDP_TLP_3D_MARCH(box, x, y, z0, base) {
+    TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = st27_port_sum(u, base + v, ny, nz, nsites);
+  }
+}
+/* The same with the plain box loop ("port-row", as heat3d's). */
+TDP_KERNEL void st27_interior_row(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1], nz = box.extent[2];
   TDP_TLP_3D(box, x, y, z0, base) {
-    TDP_ILP(v) {
-      long s = base + v;
-      double acc = 0.0;
-      for (int di = -1; di <= 1; di++)
-        for (int dj = -1; dj <= 1; dj++)
-          for (int dk = -1; dk <= 1; dk++)
-            acc += t_w[abs(di) + abs(dj) + abs(dk)] *
-                   u[TDP_INDEX(nsites, 1, s + (di * ny + dj) * nz + dk, 0)];
-      unew[TDP_INDEX(nsites, 1, s, 0)] = acc;
-    }
+    TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = st27_port_sum(u, base + v, ny, nz, nsites);
+  }
+}
+/* The marching port held to 4 blocks of 256 per multiprocessor
+ * (TDP_KERNEL_OCC(4): 64 registers, no spill; "port-occ"): the march's
+ * walk keeps the 27 addresses in registers (80 of them, 3 blocks per
+ * multiprocessor, sm_90); which count is faster is this row's question. */
+TDP_KERNEL_OCC(4) void st27_interior_occ(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1], nz = box.extent[2];
+  TDP_TLP_3D_MARCH(box, x, y, z0, base) {
+    TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = st27_port_sum(u, base + v, ny, nz, nsites);
   }
 }
 TDP_KERNEL void st27_walls(targetBox box, double *unew, const double *u) {
@@ -153,6 +174,8 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port", CORPUS_PORT},
+                                   {"port-row", CORPUS_PROTO},
+                                   {"port-occ", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE}};
 enum { NIMPL = sizeof(impls) / sizeof(impls[0]) };
 
@@ -204,7 +227,13 @@ static void step(void *p, int k) {
   switch (impls[k].kind) {
   case CORPUS_SERIAL: serial_step(un, u, S->nx, S->ny, S->nz); break;
   case CORPUS_PORT:
-    TDP_LAUNCH_BOX(st27_interior, S->interior, un, u);
+    TDP_LAUNCH_BOX_MARCH(st27_interior, S->interior, un, u);
+    TDP_LAUNCH_SHELL(st27_walls, S->all, 1, un, u);
+    targetSynchronize();
+    break;
+  case CORPUS_PROTO:
+    if (strcmp(impls[k].name, "port-occ") == 0) TDP_LAUNCH_BOX_MARCH(st27_interior_occ, S->interior, un, u);
+    else TDP_LAUNCH_BOX(st27_interior_row, S->interior, un, u);
     TDP_LAUNCH_SHELL(st27_walls, S->all, 1, un, u);
     targetSynchronize();
     break;
