@@ -37,6 +37,7 @@
 #define TARGETDP_H
 
 #include <stddef.h>
+#include <stdint.h> /* uint32_t: targetStreamWriteFlag */
 #include <stdio.h> /* FILE, and printf in target code */
 
 /* An installed targetDP (make install) ships targetDP_config.h beside this

@@ -465,5 +465,39 @@ int tdpBackendIpcCloseHandle(void *t_base, tdpSite at) {
   (void) t_base;
   return tdpFail(TARGET_ERROR_NOT_AVAILABLE, at, "no CUDA IPC on the C backend");
 }
+
+/* Stream-ordered flags on memory another process shares (an MPI shared
+ * window): the work before a write is done when the call comes (every
+ * operation finishes before its call returns; an OpenMP kernel's threads
+ * joined), so a release store after a full fence publishes it; a wait
+ * spins with acquire loads, yielding the core (ranks may share cores).
+ * A peer that never writes is an error after TARGETDP_FLAG_TIMEOUT
+ * seconds (default 120), not a hang. */
+int tdpBackendFlagsAvailable(void) { return 1; }
+
+int tdpBackendStreamFlag(uint32_t *flag, uint32_t value, int wait, void *stream, tdpSite at) {
+  (void) stream;
+  if (!wait) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    __atomic_store_n(flag, value, __ATOMIC_RELEASE);
+    return TARGET_SUCCESS;
+  }
+  const char *env = getenv("TARGETDP_FLAG_TIMEOUT");
+  const double limit = env && atof(env) > 0 ? atof(env) : 120.0, t0 = now();
+  for (unsigned long spin = 0;; spin++) {
+    const uint32_t v = __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+    if ((int32_t) (v - value) >= 0) break;
+    if (spin % 1024 == 1023) {
+      sched_yield();
+      if (now() - t0 > limit)
+        return tdpFail(TARGET_ERROR_DEVICE, at,
+                       "flag %p still %u after %.0f s waiting for %u (a peer stopped or "
+                       "exchanges out of step; TARGETDP_FLAG_TIMEOUT)",
+                       (void *) flag, (unsigned) v, limit, (unsigned) value);
+    }
+  }
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  return TARGET_SUCCESS;
+}
 int tdpBackendDeviceCount(void) { return 0; }
 int tdpBackendDeviceId(void) { return -1; }

@@ -12,6 +12,8 @@
 
 #include "targetDP/targetDP_internal.h"
 
+#include <cuda.h> /* CUstream, CUresult: the stream-flag entry points (no link to libcuda) */
+
 #ifdef TARGETDP_PROFILE
 #include <nvtx3/nvToolsExt.h> /* NVTX v3: header-only, in the CUDA toolkit */
 #endif
@@ -517,6 +519,55 @@ int tdpBackendIpcOpenHandle(void **t_base, const unsigned char bytes[64], tdpSit
 }
 int tdpBackendIpcCloseHandle(void *t_base, tdpSite at) {
   CUDA_TRY(cudaIpcCloseMemHandle(t_base), at);
+  return TARGET_SUCCESS;
+}
+
+/* Stream-ordered flags: the driver's stream memory operations
+ * (cuStreamWriteValue32 / cuStreamWaitValue32, CUDA 11.7 and later on
+ * every GPU), found through the runtime (cudaGetDriverEntryPoint) so that
+ * nothing links libcuda. They run in the stream's front end: a wait holds
+ * no SM, and neither waits for a block of another kernel to retire. The
+ * write's default flags fence the stream's earlier writes first (the
+ * semantics of __threadfence_system for the stream), as NVSHMEM's
+ * put-with-signal relies on. */
+typedef CUresult (*tdp_streamValue32_fn)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+static tdp_streamValue32_fn flag_fn[2];
+static int flag_state; /* 0 not looked up, 1 found, -1 missing */
+
+static void *driver_entry(const char *name) {
+  void *fn = NULL;
+  cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+  if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q) != cudaSuccess)
+    fn = NULL;
+#else
+  if (cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault, &q) != cudaSuccess) fn = NULL;
+#endif
+  cudaGetLastError();
+  return q == cudaDriverEntryPointSuccess ? fn : NULL;
+}
+
+int tdpBackendFlagsAvailable(void) {
+  if (flag_state == 0) {
+    flag_fn[0] = (tdp_streamValue32_fn) driver_entry("cuStreamWriteValue32");
+    flag_fn[1] = (tdp_streamValue32_fn) driver_entry("cuStreamWaitValue32");
+    flag_state = flag_fn[0] && flag_fn[1] ? 1 : -1;
+  }
+  return flag_state == 1;
+}
+
+int tdpBackendStreamFlag(uint32_t *flag, uint32_t value, int wait, void *stream, tdpSite at) {
+  if (!tdpBackendFlagsAvailable())
+    return tdpFail(TARGET_ERROR_NOT_AVAILABLE, at,
+                   "the driver has no cuStreamWriteValue32 / cuStreamWaitValue32 (CUDA 11.7 "
+                   "or later needed)");
+  const CUresult r = flag_fn[wait != 0]((CUstream) stream, (CUdeviceptr) flag, (cuuint32_t) value,
+                                        wait ? (unsigned) CU_STREAM_WAIT_VALUE_GEQ
+                                             : (unsigned) CU_STREAM_WRITE_VALUE_DEFAULT);
+  if (r != CUDA_SUCCESS)
+    return tdpFail(TARGET_ERROR_DEVICE, at, "%s of flag %p (value %u): CUresult %d",
+                   wait ? "cuStreamWaitValue32" : "cuStreamWriteValue32", (void *) flag,
+                   (unsigned) value, (int) r);
   return TARGET_SUCCESS;
 }
 int tdpBackendDeviceCount(void) {

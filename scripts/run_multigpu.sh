@@ -11,7 +11,7 @@
 #   1. the layer on the GPUs: the device communicator's sums (bitwise the
 #      same on every rank, NCCL and the IPC kernel) and the latency of a
 #      one-double sum (devcomm_check), the halo module bit for bit with the
-#      transports nccl and ipc (halo_check, halo_sites);
+#      transports nccl, ipc and put (halo_check, halo_sites);
 #   2. lb correctness: the shear wave on 2 GPUs (2,1,1; 1,2,1; 1,1,2)
 #      overlapped and queued (nccl), host-driven (ipc, staged), early fill
 #      off, the step as before its last changes (--fill_pieces 1
@@ -19,8 +19,10 @@
 #      bitwise equal to 1 GPU's (lbcmp 0); more ranks than GPUs refused;
 #      with 4 GPUs 4,1,1 and 2,2,1 as well;
 #   3. milc correctness on 2 GPUs (1,1,1,2; 1,1,2,1): --cg ahead, fused,
-#      merged, the old host sums, ipc: the iterations of 1 GPU, the
-#      solution to 1e-12 (exact sums: 0 values differ expected);
+#      merged, the old host sums, ipc, put (and put on 4, 1,1,2,2), put
+#      with the sums by flags (2: ahead; 4, 1,1,2,2: merged): the
+#      iterations of 1 GPU, the solution to 1e-12 (exact sums: 0 values
+#      differ expected);
 #   4. the issue's table in MG_REPS (3) interleaved rounds (each round runs
 #      every point once, so a slow minute of the machine touches every
 #      point alike), best and median per point, every run validated (lb:
@@ -29,7 +31,8 @@
 #      1,2,1), strong 512x256x256 on 1 and 2 GPUs; milc CG weak 24^4, 32^4,
 #      48^4 per GPU on 1 and 2 GPUs (1,1,1,2; 24^4 also 1,1,2,1), --cg
 #      ahead, each process a warm-up solve (NCCL's first collectives) and a
-#      timed one; 4-GPU points with 4 GPUs. Round 1 runs here, rounds 2 to
+#      timed one; 4-GPU points with 4 GPUs; at 24^4 also the put halo
+#      (2 GPUs 1,1,1,2; 4 GPUs 1,1,2,2). Round 1 runs here, rounds 2 to
 #      MG_REPS after section 6 while the time guard allows (on 4 GPUs a
 #      round takes ~2.5 min: three before sections 5 and 6 left them no
 #      time); every round runs the points on all GPUs and the 1-GPU
@@ -42,8 +45,11 @@
 #      lb with ipc (the old transport), sequential, early fill off,
 #      overlap forced, the step as before its last changes (old29) and
 #      the early fill in one piece (pieces1); milc
-#      fused, sums through the host (--sums host), ipc halo, NCCL off
-#      (TARGETDP_DEVCOMM=mpi), merged (and its 1-GPU baseline);
+#      merged with the put halo (first), put on 4 GPUs 1,1,1,4, put and
+#      merged-put with the sums by stream-ordered flags
+#      (TARGETDP_DEVSUM=flags), fused, sums through the host (--sums
+#      host), ipc halo, NCCL off (TARGETDP_DEVCOMM=mpi), merged (and its
+#      1-GPU baseline);
 #   7. the models fitted to these rows, predicting 8 and 1024 GPUs
 #      (apps/lb/lb_model.py, apps/milc/milc_model.py; plots), and the docs'
 #      tables generated from the CSVs (scripts/plot_multigpu.py --markdown).
@@ -199,7 +205,8 @@ if mg layer && [ -x "$MI/tests/mpi/devcomm_check" ]; then
   T=$MI/tests/mpi
   # the sums by NCCL (TARGETDP_DEVSUM=ipc is refused since it gave wrong
   # sums on 2 H100s: apps/lb/results/h100x2-e0de452)
-  for spec in "$ngpu nccl"; do
+  # and by stream-ordered flags (TARGETDP_DEVSUM=flags, milc's lever)
+  for spec in "$ngpu nccl" "$ngpu flags"; do
     set -- $spec
     guard "devcomm_check $2" || continue
     run "$1" 60 "$raw/devcomm-$1-$2.log" TARGETDP_DEVSUM=$2 -- "$T/devcomm_check" 200
@@ -208,6 +215,7 @@ if mg layer && [ -x "$MI/tests/mpi/devcomm_check" ]; then
       grep "sum of one double" "$raw/devcomm-$1-$2.log"
     else
       echo "not ok - devcomm_check on $1 ranks, TARGETDP_DEVSUM=$2"
+      [ "$2" = flags ] && touch "$scratch/flags-bad" # no later run with the sums by flags
       tail -n 5 "$raw/devcomm-$1-$2.log"
     fi
   done
@@ -222,6 +230,7 @@ if mg layer && [ -x "$MI/tests/mpi/devcomm_check" ]; then
       echo "ok - halo_check $name: $(grep -m1 'halo_check: PASS' "$raw/hc.log" | sed 's/halo_check: PASS: //')"
     else
       echo "not ok - halo_check $name"
+      [[ "$name" == put* ]] && touch "$scratch/put-bad" # no later put run: it could hang till its timeout
       tail -n 5 "$raw/hc.log"
     fi
   }
@@ -233,13 +242,18 @@ if mg layer && [ -x "$MI/tests/mpi/devcomm_check" ]; then
     hc "nccl, 2 GPUs split y, caller's self_copy" 2 "${NCCLENV[@]}" HALO_CHECK_CUSTOM=4 -- 3 32x32x16 1x2x1 1 19 111
   fi
   [ "$SMOKE" = 1 ] || hc "ipc, 2 GPUs" 2 TARGETDP_HALO=ipc -- 3 64x32x48 2x1x1 1 19 111
-  for r in "--float --parity 1 --dims 1,1,$((ngpu / 2)),2"; do
+  # put: the packs write into the neighbours' buffers, flags on the streams
+  hc "put, $ngpu GPUs, 4-D halo 2, closed x" "$ngpu" TARGETDP_HALO=put -- 4 8x8x8x16 0x0x0x0 2 24 0111
+  for r in "--float --parity 1 --dims 1,1,$((ngpu / 2)),2" "put --parity 0 --dims 1,1,$((ngpu / 2)),2"; do
     guard "halo_sites" || continue
-    if run "$ngpu" 60 "$raw/hs.log" "${NCCLENV[@]}" -- "$T/halo_sites" $r &&
+    hsenv=("${NCCLENV[@]}")
+    [ "${r%% *}" = put ] && { hsenv=(TARGETDP_HALO=put); r=${r#put }; }
+    if run "$ngpu" 60 "$raw/hs.log" "${hsenv[@]}" -- "$T/halo_sites" $r &&
        grep -q "halo_sites: PASS" "$raw/hs.log"; then
       echo "ok - halo_sites $(grep -m1 'halo_sites: PASS' "$raw/hs.log" | sed 's/halo_sites: PASS: //')"
     else
       echo "not ok - halo_sites $r"
+      [ "${hsenv[0]}" = TARGETDP_HALO=put ] && touch "$scratch/put-bad"
       tail -n 5 "$raw/hs.log"
     fi
   done
@@ -343,13 +357,23 @@ if mg milc && guard "milc correctness"; then
     it1=$(grep -o 'iterations [0-9]*' "$raw/milc-ref.log" | head -n 1)
     echo "ok - milc 1 GPU reference: $it1"
     for spec in "2 1,1,1,2 ahead" "2 1,1,1,2 merged" "2 1,1,2,1 ahead" "2 1,1,1,2 fused" \
-                "2 1,1,2,1 fused host" "2 1,1,1,2 ahead ipc" "4 1,1,1,4 merged" "4 1,1,2,2 ahead"; do
+                "2 1,1,2,1 fused host" "2 1,1,1,2 ahead ipc" "4 1,1,1,4 merged" "4 1,1,2,2 ahead" \
+                "2 1,1,1,2 ahead put" "2 1,1,1,2 merged put" "4 1,1,2,2 ahead put" \
+                "2 1,1,1,2 ahead put-flags" "4 1,1,2,2 merged put-flags"; do
       set -- $spec
       [ "$1" -gt "$ngpu" ] && continue
       extra=()
       envs=("${NCCLENV[@]}")
       [ "${4:-}" = host ] && extra=(--sums host)
       [ "${4:-}" = ipc ] && { [ "$SMOKE" = 1 ] && continue; envs=(TARGETDP_HALO=ipc); }
+      if [[ "${4:-}" == put* ]]; then
+        [ -e "$scratch/put-bad" ] && { echo "skip - milc $1 GPUs ($2) --cg $3 (${4}): put failed before"; continue; }
+        envs=(TARGETDP_HALO=put)
+      fi
+      if [ "${4:-}" = put-flags ]; then
+        [ -e "$scratch/flags-bad" ] && { echo "skip - milc $1 GPUs ($2) --cg $3 (put-flags): the sums by flags failed before"; continue; }
+        envs+=(TARGETDP_DEVSUM=flags)
+      fi
       name="milc $1 GPUs ($2), --cg $3${4:+ ($4)}"
       guard "$name" || continue
       cmpm=
@@ -361,6 +385,8 @@ if mg milc && guard "milc correctness"; then
         echo "ok - $name: $it1, $(echo "$cmpm" | tail -n 1 | cut -c1-80); $(grep '^# global sums' "$raw/milc-bit.log")"
       else
         echo "not ok - $name: $(grep -o 'iterations [0-9]*' "$raw/milc-bit.log" | head -n 1) (1 GPU: $it1) $(echo "${cmpm:-}" | tail -n 1)"
+        [ "${4:-}" = put ] && touch "$scratch/put-bad"
+        [ "${4:-}" = put-flags ] && touch "$scratch/flags-bad"
         tail -n 5 "$raw/milc-bit.log"
       fi
     done
@@ -497,6 +523,8 @@ milcpoint() {
        --tol 1e-10 --maxiter 3000 --print_every 0 --runs "events:$cg,events:$cg" ${gauge[@]+"${gauge[@]}"} \
        --breakdown "$bd" "$@"; then
     echo "not-converged-or-failed" >>"$pt/$key.bad"
+    [[ "$var" == *put ]] && touch "$scratch/put-bad" # the later put runs skipped
+    [[ "$var" == *flags ]] && touch "$scratch/flags-bad"
     tail -n 3 "$lg"
   fi
   local its nsolve
@@ -551,6 +579,12 @@ table_round() {
     [ "$L" = "$ML0" ] && milcpoint milc-$L-2-1121 "$L" 2 1,1,2,1 ahead "${NCCLENV[@]}" --
     milcpoint milc-$L-4-1114 "$L" 4 1,1,1,4 ahead "${NCCLENV[@]}" --
     milcpoint milc-$L-4-1122 "$L" 4 1,1,2,2 ahead "${NCCLENV[@]}" --
+    # the put halo (packs into the neighbours' buffers, stream flags;
+    # docs/milc.md, "Where the exchange's time went") beside it, 24^4
+    if [ "$L" = "$ML0" ] && [ ! -e "$scratch/put-bad" ]; then
+      milcpoint milc-$L-2-1112-put "$L" 2 1,1,1,2 put TARGETDP_HALO=put --
+      milcpoint milc-$L-4-1122-put "$L" 4 1,1,2,2 put TARGETDP_HALO=put --
+    fi
   done
 }
 # Round 1 of the table here; sections 5 and 6 next, then rounds 2 to
@@ -630,6 +664,16 @@ if mg levers; then
   lbpoint lever-lb-old29 "$lpt" "$NL" "$LD" "$lw" ovl-old29 "${NCCLENV[@]}" -- --overlap 1 --fill_pieces 1 --self_again 1 --one_boundary 0
   lbpoint lever-lb-pieces1 "$lpt" "$NL" "$LD" "$lw" ovl-pieces1 "${NCCLENV[@]}" -- --overlap 1 --fill_pieces 1
   L=$ML0
+  # the put halo is in the table's rounds (section 4); here with merged,
+  # and with the sums by flags (TARGETDP_DEVSUM=flags) too
+  if [ ! -e "$scratch/put-bad" ]; then
+    milcpoint lever-milc-merged-put "$L" "$NL" "$MD" merged-put TARGETDP_HALO=put --
+    milcpoint lever-milc-put-1114 "$L" 4 1,1,1,4 put TARGETDP_HALO=put --
+    if [ ! -e "$scratch/flags-bad" ]; then
+      milcpoint lever-milc-put-flags "$L" "$NL" "$MD" put-flags TARGETDP_HALO=put TARGETDP_DEVSUM=flags --
+      milcpoint lever-milc-merged-put-flags "$L" "$NL" "$MD" merged-put-flags TARGETDP_HALO=put TARGETDP_DEVSUM=flags --
+    fi
+  fi
   milcpoint lever-milc-fused "$L" "$NL" "$MD" fused "${NCCLENV[@]}" --
   milcpoint lever-milc-host "$L" "$NL" "$MD" host "${NCCLENV[@]}" -- --sums host
   [ "$SMOKE" = 1 ] || milcpoint lever-milc-ipc "$L" "$NL" "$MD" ipc TARGETDP_HALO=ipc --

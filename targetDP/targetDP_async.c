@@ -413,3 +413,45 @@ int tdpIpcCloseHandle(void *t_peer, const char *f, int l) {
   tdpTrackRemove(base);
   return tdpBackendIpcCloseHandle(base, at);
 }
+
+/* ---------------------------------------------------------------------- */
+/* Stream-ordered flags (targetDP_async.h). The flag may lie in a peer's
+ * mapping or a shared window: its room is checked where it is tracked,
+ * and a word must be aligned (the device's 32-bit operations need it). */
+
+int targetStreamFlagsAvailable(void) { return tdpBackendFlagsAvailable(); }
+
+static int check_flag(const uint32_t *t_flag, tdpSite at) {
+  if (!t_flag) return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "NULL flag");
+  if ((uintptr_t) t_flag % sizeof(uint32_t))
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "flag %p is not 4-byte aligned",
+                   (const void *) t_flag);
+  return tdpCheckTarget(t_flag, sizeof(uint32_t), "the flag", at);
+}
+
+int tdpStreamWriteFlag(uint32_t *t_flag, uint32_t value, targetStream_t stream, const char *f,
+                       int l) {
+  tdpSite at = SITE("targetStreamWriteFlag");
+  if (tdpCheckLive(at)) return targetLastError();
+  void *native = NULL;
+  int rc = check_flag(t_flag, at);
+  if (rc == TARGET_SUCCESS) rc = check_stream(stream, &native, at);
+  return rc ? rc : tdpBackendStreamFlag(t_flag, value, 0, native, at);
+}
+
+int tdpStreamWaitFlag(const uint32_t *t_flag, uint32_t value, targetStream_t stream,
+                      const char *f, int l) {
+  tdpSite at = SITE("targetStreamWaitFlag");
+  if (tdpCheckLive(at)) return targetLastError();
+  void *native = NULL;
+  int rc = check_flag(t_flag, at);
+  if (rc == TARGET_SUCCESS) rc = check_stream(stream, &native, at);
+  return rc ? rc : tdpBackendStreamFlag((uint32_t *) t_flag, value, 1, native, at);
+}
+
+int tdpTrackShared_(void *p, size_t nbytes, int add) {
+  if (!p) return TARGET_SUCCESS;
+  if (add) tdpTrackAdd(p, nbytes, TDP_ALLOC_IPC, (tdpSite){"tdpTrackShared_", __FILE__, __LINE__});
+  else tdpTrackRemove(p);
+  return TARGET_SUCCESS;
+}

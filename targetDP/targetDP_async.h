@@ -177,6 +177,36 @@ int tdpIpcCloseHandle(void *t_peer, const char *f, int l);
   tdpIpcOpenHandle((void **) (pt_peer), (phandle), TDP_AT_)
 #define targetIpcCloseHandle(t_peer) tdpIpcCloseHandle((t_peer), TDP_AT_)
 
+/* Stream-ordered flags between processes: a 32-bit word in target memory
+ * (ours, or a peer's IPC mapping) written once the work queued on the
+ * stream before it is done, with a memory fence first (whoever sees the
+ * value also sees the writes before it: a kernel's stores into a peer's
+ * buffer), and a wait that holds back what is queued on the stream after
+ * it until the word reaches value: (int32_t) (*t_flag - value) >= 0, so
+ * sequence numbers may wrap. Neither makes the host wait on CUDA (driver
+ * stream memory operations cuStreamWriteValue32 / cuStreamWaitValue32,
+ * found with cudaGetDriverEntryPoint: no link to libcuda); no SM waits
+ * either, so a kernel filling the GPU does not delay the wait. On the C
+ * backend a write is a release store and a wait a host spin with acquire
+ * loads, for memory shared between the processes of a node (an MPI shared
+ * window, registered with tdpTrackShared_); a wait that is not met within
+ * TARGETDP_FLAG_TIMEOUT seconds (default 120) fails with the flag's value,
+ * never hangs. targetStreamFlagsAvailable(): 1 where both work. */
+int targetStreamFlagsAvailable(void);
+int tdpStreamWriteFlag(uint32_t *t_flag, uint32_t value, targetStream_t stream, const char *f,
+                       int l);
+int tdpStreamWaitFlag(const uint32_t *t_flag, uint32_t value, targetStream_t stream,
+                      const char *f, int l);
+#define targetStreamWriteFlag(t_flag, value, stream) \
+  tdpStreamWriteFlag((t_flag), (value), (stream), TDP_AT_)
+#define targetStreamWaitFlag(t_flag, value, stream) \
+  tdpStreamWaitFlag((t_flag), (value), (stream), TDP_AT_)
+/* Memory another process of the node shares with us (the C backend's
+ * stand-in for an IPC mapping: an MPI shared window), registered (add 1)
+ * or forgotten (add 0) so that the layer's checks take it as a peer's
+ * target memory of nbytes; the halo module's put transport uses it. */
+int tdpTrackShared_(void *p, size_t nbytes, int add);
+
 /* Boxes of a field, for halo exchange: the sites lo[d] <= x[d] < hi[d]
  * of a lattice of ndim (1 to 4) extents, site index row-major (the last
  * coordinate fastest: (x*ny + y)*nz + z in 3-D), all ncomp components in

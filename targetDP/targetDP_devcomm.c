@@ -32,6 +32,24 @@
  * apps/lb/results/h100x2-e0de452) rank 1 read stale partials after the
  * path's own set-up test had passed. It is refused with that reason. */
 
+/* TARGETDP_DEVSUM=flags (issue 29): a sum of up to FS_WORDS 8-byte words
+ * among the ranks of one node without NCCL. Each rank's kernel writes its
+ * partial into its slot in every rank's buffer (CUDA IPC; an MPI shared
+ * window on the C backend), a stream-ordered flag per peer says it is
+ * there (targetStreamWriteFlag, fenced after the kernel), the stream waits
+ * for every peer's flag (targetStreamWaitFlag: no SM, no host) and a
+ * kernel adds the slots in rank order: the same bits on every rank. The
+ * slots alternate by the parity of the sum's sequence number, and no
+ * "free" flag is needed: a rank writes parity p for sum k only after it
+ * has seen every peer's flag of sum k-1, which each peer raised after its
+ * kernel of sum k-2 had read parity p (one stream per communicator's sums,
+ * in order). Unlike the withdrawn ipc path (one kernel spinning on flags
+ * in memory: stale reads), every read is by a kernel launched after the
+ * wait. A 576-byte NCCL allreduce took ~16 us on 2 H100s (issue 29's
+ * breakdown: reduce 32 us an iteration for two sums). */
+#define FS_WORDS 256
+#define FS_MAXRANKS 16
+
 /* A message of the MPI path's group, sent when the group ends. */
 typedef struct {
   int send;
@@ -59,7 +77,73 @@ struct targetDevComm_ {
   char desc[200];
   char err[320];
   targetDevComm *next; /* the live communicators, shared by congruent groups */
+  /* TARGETDP_DEVSUM=flags: our buffer (slots, then a flag per rank), every
+   * rank's as we see it, the sums so far */
+  int fs_on, fs_shared, fs_node_made;
+  uint32_t fs_seq;
+  char *fs_base;
+  char *fs_peer[FS_MAXRANKS];
+  MPI_Comm fs_node;
+  MPI_Win fs_win;
 };
+
+static size_t fs_bytes(int nranks) {
+  return 2 * (size_t) nranks * FS_WORDS * 8 + ((size_t) nranks * sizeof(uint32_t) + 7) / 8 * 8;
+}
+static char *fs_slot(char *base, int nranks, int par, int r) {
+  return base + ((size_t) par * nranks + r) * FS_WORDS * 8;
+}
+static uint32_t *fs_flag(char *base, int nranks, int r) {
+  return (uint32_t *) (base + 2 * (size_t) nranks * FS_WORDS * 8) + r;
+}
+
+typedef struct {
+  void *dst[FS_MAXRANKS];
+} fsDests_;
+
+/* Our partial (8-byte words, moved as bits) into our slot of every rank */
+TDP_KERNEL static void kFsPut(const int64_t *src, fsDests_ d, int nranks, long count) {
+  TDP_TLP_NOSTRIDE(k, (long) nranks * count) {
+    const int r = (int) (k / count);
+    const long i = k - r * count;
+    ((int64_t *) d.dst[r])[i] = src[i];
+  }
+}
+
+/* The sum of the slots, rank 0 first: doubles added in that order, 64-bit
+ * integers as unsigned (wrapping, as NCCL's int64 sum does) */
+TDP_KERNEL static void kFsSum(void *buf, const char *slots, int nranks, long count, int is_double) {
+  TDP_TLP_NOSTRIDE(i, count) {
+    if (is_double) {
+      double t = 0.0;
+      for (int r = 0; r < nranks; r++) t += ((const double *) (slots + (size_t) r * FS_WORDS * 8))[i];
+      ((double *) buf)[i] = t;
+    } else {
+      uint64_t t = 0;
+      for (int r = 0; r < nranks; r++) t += ((const uint64_t *) (slots + (size_t) r * FS_WORDS * 8))[i];
+      ((uint64_t *) buf)[i] = t;
+    }
+  }
+}
+
+static void fs_free(targetDevComm *dc) {
+  for (int r = 0; r < dc->nranks && r < FS_MAXRANKS; r++) {
+    if (!dc->fs_peer[r] || r == dc->rank) continue;
+    if (dc->fs_shared) tdpTrackShared_(dc->fs_peer[r], 0, 0);
+    else targetIpcCloseHandle(dc->fs_peer[r]);
+    dc->fs_peer[r] = NULL;
+  }
+  if (dc->fs_shared) {
+    tdpTrackShared_(dc->fs_base, 0, 0);
+    MPI_Win_free(&dc->fs_win);
+  } else if (dc->fs_base) {
+    targetFree(dc->fs_base);
+  }
+  dc->fs_base = NULL;
+  dc->fs_shared = 0;
+  if (dc->fs_node_made) MPI_Comm_free(&dc->fs_node);
+  dc->fs_node_made = 0;
+}
 
 static targetDevComm *registry = NULL;
 
@@ -199,6 +283,11 @@ static int nccl_setup(targetDevComm *dc, char *why, size_t len) {
 
 
 static void destroy(targetDevComm *dc) {
+  if (dc->fs_node_made) { /* every rank, or none: collective, as the set-up */
+    targetSynchronize();
+    MPI_Barrier(dc->comm);
+    fs_free(dc);
+  }
 #if DC_NCCL
   if (dc->nccl) ncclCommDestroy(dc->nccl);
   dc->nccl = NULL;
@@ -210,6 +299,99 @@ static void destroy(targetDevComm *dc) {
   free(dc->host);
   if (dc->comm != MPI_COMM_NULL) MPI_Comm_free(&dc->comm);
   free(dc);
+}
+
+static int fs_sum(targetDevComm *dc, void *t_buf, long count, tdpType type, targetStream_t stream);
+
+/* TARGETDP_DEVSUM=flags: the buffers and their mappings, then a test sum
+ * (of the ranks' numbers, checked). Collective; returns 1 when set up on
+ * every rank, else 0 with the lowest failing rank's reason in why. */
+static int fs_setup(targetDevComm *dc, char *why, size_t len) {
+  const int n = dc->nranks;
+  int ok = 1;
+  MPI_Comm_split_type(dc->comm, MPI_COMM_TYPE_SHARED, dc->rank, MPI_INFO_NULL, &dc->fs_node);
+  dc->fs_node_made = 1;
+  int node_size = 0;
+  MPI_Comm_size(dc->fs_node, &node_size);
+  if (n > FS_MAXRANKS) {
+    snprintf(why, len, "TARGETDP_DEVSUM=flags: %d ranks, at most %d", n, FS_MAXRANKS);
+    ok = 0;
+  } else if (node_size != n) {
+    snprintf(why, len, "TARGETDP_DEVSUM=flags: the ranks are on more than one node");
+    ok = 0;
+  } else if (!targetStreamFlagsAvailable() || (!dc->host_target && !targetIpcAvailable())) {
+    snprintf(why, len, "TARGETDP_DEVSUM=flags: no stream flags (cuStreamWaitValue32) or CUDA IPC");
+    ok = 0;
+  }
+  if (!agree(dc->comm, dc->rank, n, ok, why, len)) return 0;
+  const size_t bytes = fs_bytes(n);
+  if (dc->host_target) { /* node ranks in our order (key = rank): window r is rank r's */
+    char *mine = NULL;
+    ok = MPI_Win_allocate_shared((MPI_Aint) bytes, 8, MPI_INFO_NULL, dc->fs_node, &mine,
+                                 &dc->fs_win) == MPI_SUCCESS;
+    if (ok) {
+      dc->fs_shared = 1;
+      memset(mine, 0, bytes);
+      dc->fs_base = mine;
+      tdpTrackShared_(mine, bytes, 1);
+      for (int r = 0; r < n && ok; r++) {
+        if (r == dc->rank) continue;
+        MPI_Aint sz = 0;
+        int disp = 0;
+        char *b = NULL;
+        ok = MPI_Win_shared_query(dc->fs_win, r, &sz, &disp, &b) == MPI_SUCCESS && b &&
+             (size_t) sz >= bytes;
+        if (ok) {
+          dc->fs_peer[r] = b;
+          tdpTrackShared_(b, bytes, 1);
+        }
+      }
+    }
+    if (!ok) snprintf(why, len, "TARGETDP_DEVSUM=flags: the shared window failed");
+  } else {
+    ok = targetMalloc(&dc->fs_base, bytes) == TARGET_SUCCESS &&
+         targetZero((double *) dc->fs_base, bytes / 8) == TARGET_SUCCESS &&
+         targetSynchronize() == TARGET_SUCCESS;
+    targetIpcHandle_t h, *all = (targetIpcHandle_t *) calloc((size_t) n, sizeof(h));
+    memset(&h, 0, sizeof(h));
+    ok = ok && all && targetIpcGetHandle(&h, dc->fs_base) == TARGET_SUCCESS;
+    if (all) MPI_Allgather(&h, (int) sizeof(h), MPI_BYTE, all, (int) sizeof(h), MPI_BYTE, dc->comm);
+    for (int r = 0; r < n && ok; r++)
+      if (r != dc->rank) ok = targetIpcOpenHandle(&dc->fs_peer[r], &all[r]) == TARGET_SUCCESS;
+    free(all);
+    if (!ok) snprintf(why, len, "TARGETDP_DEVSUM=flags: %s", targetLastErrorString());
+  }
+  if (!agree(dc->comm, dc->rank, n, ok, why, len)) return 0;
+  /* the test sum: every rank's number, and its double, twice (both parities) */
+  dc->fs_on = 1;
+  for (int k = 0; k < 2 && ok; k++) {
+    int64_t v[2];
+    double w = 0.0;
+    memcpy(&v[1], &w, 8);
+    v[0] = dc->rank + 1;
+    w = 0.5 * dc->rank;
+    memcpy(&v[1], &w, 8);
+    int64_t *t = NULL;
+    ok = targetMalloc(&t, sizeof(v)) == TARGET_SUCCESS && copyToTarget(t, v, sizeof(v)) == TARGET_SUCCESS &&
+         fs_sum(dc, t, 1, TDP_TYPE_LONG, TARGET_STREAM_DEFAULT) == 0 &&
+         fs_sum(dc, t + 1, 1, TDP_TYPE_DOUBLE, TARGET_STREAM_DEFAULT) == 0 &&
+         targetSynchronize() == TARGET_SUCCESS && copyFromTarget(v, t, sizeof(v)) == TARGET_SUCCESS;
+    targetFree(t);
+    memcpy(&w, &v[1], 8);
+    if (!ok) {
+      snprintf(why, len, "TARGETDP_DEVSUM=flags: rank %d: the test sum failed: %.120s", dc->rank,
+               dc->err[0] ? dc->err : targetLastErrorString());
+    } else if (v[0] != (int64_t) n * (n + 1) / 2 || w != 0.25 * n * (n - 1)) {
+      snprintf(why, len, "TARGETDP_DEVSUM=flags: rank %d: the test sum gave %lld and %g, not %lld and %g",
+               dc->rank, (long long) v[0], w, (long long) n * (n + 1) / 2, 0.25 * n * (n - 1));
+      ok = 0;
+    }
+  }
+  if (!agree(dc->comm, dc->rank, n, ok, why, len)) {
+    dc->fs_on = 0;
+    return 0;
+  }
+  return 1;
 }
 
 int targetDevCommCreate(MPI_Comm comm, targetDevComm **out, char *err, size_t errlen) {
@@ -286,17 +468,6 @@ int targetDevCommCreate(MPI_Comm comm, targetDevComm **out, char *err, size_t er
         snprintf(err, errlen, "%s", why);
         return -1;
       }
-      const char *ds = getenv("TARGETDP_DEVSUM");
-      if (ds && strcmp(ds, "ipc") == 0) {
-        snprintf(err, errlen, "TARGETDP_DEVSUM=ipc: withdrawn (the IPC sum kernel gave wrong sums "
-                              "on 2 H100s, 2026-11-26); unset it or use nccl");
-        destroy(dc);
-        return -1;
-      } else if (ds && *ds && strcmp(ds, "nccl") != 0) {
-        snprintf(err, errlen, "TARGETDP_DEVSUM=%s: must be nccl", ds);
-        destroy(dc);
-        return -1;
-      }
     } else if (dc->nccl) { /* set up here, failed elsewhere (the test sum) */
       ncclCommAbort(dc->nccl);
       dc->nccl = NULL;
@@ -310,6 +481,27 @@ int targetDevCommCreate(MPI_Comm comm, targetDevComm **out, char *err, size_t er
       return -1;
     }
     snprintf(dc->desc, sizeof(dc->desc), "mpi (%s)", why);
+  }
+  /* the sums' path: the communicator's (NCCL or MPI), or flags between
+   * the ranks of a node (TARGETDP_DEVSUM=flags, several ranks) */
+  const char *ds = getenv("TARGETDP_DEVSUM");
+  if (ds && strcmp(ds, "ipc") == 0) {
+    snprintf(err, errlen, "TARGETDP_DEVSUM=ipc: withdrawn (the IPC sum kernel gave wrong sums "
+                          "on 2 H100s, 2026-11-26); unset it or use nccl or flags");
+    destroy(dc);
+    return -1;
+  } else if (ds && *ds && strcmp(ds, "nccl") != 0 && strcmp(ds, "flags") != 0) {
+    snprintf(err, errlen, "TARGETDP_DEVSUM=%s: must be nccl or flags", ds);
+    destroy(dc);
+    return -1;
+  } else if (ds && strcmp(ds, "flags") == 0 && nranks > 1) {
+    if (!fs_setup(dc, why, sizeof(why))) {
+      snprintf(err, errlen, "%s", why);
+      destroy(dc);
+      return -1;
+    }
+    size_t l = strlen(dc->desc);
+    snprintf(dc->desc + l, sizeof(dc->desc) - l, "; sums by flags");
   }
   if (rank == 0 && !getenv("TARGETDP_QUIET"))
     fprintf(stderr, "targetDP_devcomm: %d rank%s, path %s\n", nranks, nranks == 1 ? "" : "s",
@@ -361,6 +553,7 @@ int targetDevCommAllreduceSum(targetDevComm *dc, void *t_buf, long count, tdpTyp
   if (count < 0 || (count > 0 && !t_buf))
     return fail(dc, "%s%s", "targetDevCommAllreduceSum: NULL buffer or negative count", "");
   if (count == 0 || dc->nranks == 1) return 0; /* the sum of one rank is its own */
+  if (dc->fs_on && count <= FS_WORDS) return fs_sum(dc, t_buf, count, type, stream);
   const size_t bytes = (size_t) count * 8;
 #if DC_NCCL
   if (dc->path == TARGET_DEVCOMM_NCCL) {
@@ -492,4 +685,27 @@ int targetDevCommGroupEnd(targetDevComm *dc) {
   free(req);
   dc->nops = 0;
   return rc;
+}
+
+/* A sum by flags (TARGETDP_DEVSUM=flags, above): put, signal, wait, add,
+ * all queued on stream. */
+static int fs_sum(targetDevComm *dc, void *t_buf, long count, tdpType type, targetStream_t stream) {
+  const int n = dc->nranks, par = (int) (++dc->fs_seq & 1u);
+  fsDests_ d;
+  memset(&d, 0, sizeof(d));
+  for (int r = 0; r < n; r++) d.dst[r] = fs_slot(r == dc->rank ? dc->fs_base : dc->fs_peer[r], n, par, dc->rank);
+  TDP_LAUNCH_STREAM(kFsPut, (long) n * count, stream, (const int64_t *) t_buf, d, n, count);
+  if (targetLastError() != TARGET_SUCCESS)
+    return fail(dc, "%s%s", "sum by flags: ", targetLastErrorString());
+  for (int r = 0; r < n; r++)
+    if (r != dc->rank && targetStreamWriteFlag(fs_flag(dc->fs_peer[r], n, dc->rank), dc->fs_seq, stream))
+      return fail(dc, "%s%s", "sum by flags: ", targetLastErrorString());
+  for (int r = 0; r < n; r++)
+    if (r != dc->rank && targetStreamWaitFlag(fs_flag(dc->fs_base, n, r), dc->fs_seq, stream))
+      return fail(dc, "%s%s", "sum by flags: ", targetLastErrorString());
+  TDP_LAUNCH_STREAM(kFsSum, count, stream, t_buf, (const char *) fs_slot(dc->fs_base, n, par, 0), n, count,
+                    type == TDP_TYPE_DOUBLE);
+  if (targetLastError() != TARGET_SUCCESS)
+    return fail(dc, "%s%s", "sum by flags: ", targetLastErrorString());
+  return 0;
 }

@@ -66,7 +66,25 @@ struct targetHalo_ {
   } evs[2];
   int ev_on, ev_cur;
   targetHaloTimes ev_times;
+  /* transport put: the neighbours' receive buffers (peer_base; peer[][]
+   * is their slot for our face), the flags after the slots (put_flag),
+   * the exchanges so far (the flags' sequence number); on the C backend
+   * the receive buffers are an MPI shared window of the node */
+  double *peer_base[MAXD][2];
+  uint32_t seq;
+  MPI_Comm node;
+  MPI_Win win;
+  int node_made, shared;
+  void *tracked[2 * MAXD + 1];
+  int ntracked;
 };
+
+/* put: after the receive slots, per axis and side, READY (our slot s
+ * holds the face of exchange seq from the neighbour on side s) and FREE
+ * (the neighbour on side s has unpacked exchange seq from the slot we
+ * write there); 2 * 2 * MAXD words in PUT_FLAG_DOUBLES doubles. */
+enum { FLAG_READY = 0, FLAG_FREE = 1 };
+#define PUT_FLAG_DOUBLES ((2 * 2 * MAXD * sizeof(uint32_t) + sizeof(double) - 1) / sizeof(double))
 
 const char *targetHaloTransportName(targetHaloTransport_t t) {
   switch (t) {
@@ -75,6 +93,7 @@ const char *targetHaloTransportName(targetHaloTransport_t t) {
   case TARGET_HALO_DIRECT: return "direct";
   case TARGET_HALO_IPC: return "ipc";
   case TARGET_HALO_NCCL: return "nccl";
+  case TARGET_HALO_PUT: return "put";
   }
   return "unknown";
 }
@@ -211,8 +230,8 @@ static int mpi_cuda_aware(void) {
 
 static int parse_transport(const char *s, targetHaloTransport_t *t) {
   const targetHaloTransport_t all[] = {TARGET_HALO_AUTO, TARGET_HALO_STAGED, TARGET_HALO_DIRECT,
-                                       TARGET_HALO_IPC, TARGET_HALO_NCCL};
-  for (int i = 0; i < 5; i++) {
+                                       TARGET_HALO_IPC, TARGET_HALO_NCCL, TARGET_HALO_PUT};
+  for (int i = 0; i < 6; i++) {
     if (strcmp(s, targetHaloTransportName(all[i])) == 0) {
       *t = all[i];
       return 0;
@@ -240,6 +259,7 @@ static int layer_failed(targetHalo *h, int rc, const char *what) {
 #define agree_why tdpAgreeWhy_ /* targetDP_devcomm.c */
 
 static int nccl_test(targetHalo *h, char *why, size_t len);
+static int remote(const targetHalo *h, int d, int s);
 static int exchange_nccl(targetHalo *h, int timed);
 static int exchange_queued(targetHalo *h, void *t_field, targetStream_t stream, int timed);
 
@@ -286,7 +306,7 @@ static int check_config(const targetHaloConfig *cfg, int nranks, targetHaloInfo 
   }
   const char *env = getenv("TARGETDP_HALO");
   if (env && *env && parse_transport(env, want)) {
-    snprintf(err, errlen, "TARGETDP_HALO=%s: must be auto, staged, direct, ipc or nccl", env);
+    snprintf(err, errlen, "TARGETDP_HALO=%s: must be auto, staged, direct, ipc, nccl or put", env);
     return -1;
   }
   *oversub = cfg->allow_oversubscribe || (getenv("TARGETDP_OVERSUBSCRIBE") &&
@@ -362,7 +382,8 @@ static int check_config(const targetHaloConfig *cfg, int nranks, targetHaloInfo 
  * waiting forever, another ncomp or nhalo aborted inside MPI (issue 25). */
 enum { DESC_AXES = 7 * MAXD, DESC_N = DESC_AXES + 8 };
 #define TRANSPORT_FIELD \
-  "the transport (targetHaloConfig.transport or TARGETDP_HALO: 0 auto, 1 staged, 2 direct, 3 ipc)"
+  "the transport (targetHaloConfig.transport or TARGETDP_HALO: 0 auto, 1 staged, 2 direct, 3 ipc, " \
+  "4 nccl, 5 put)"
 static int agree(MPI_Comm comm, const targetHaloConfig *cfg, const int dims[],
                  targetHaloTransport_t want, char *err, size_t errlen) {
   static const char axis[] = "xyzt";
@@ -439,7 +460,16 @@ static void free_buffers(targetHalo *h) {
         h->t_sites[d][s][k] = NULL;
       }
   targetFree(h->t_send);
-  targetFree(h->t_recv);
+  for (int i = 0; i < h->ntracked; i++) tdpTrackShared_(h->tracked[i], 0, 0);
+  h->ntracked = 0;
+  if (h->shared) { /* the window's memory: freed with it */
+    MPI_Win_free(&h->win);
+    h->shared = 0;
+  } else {
+    targetFree(h->t_recv);
+  }
+  if (h->node_made) MPI_Comm_free(&h->node);
+  h->node_made = 0;
   targetFreeHost(h->h_send);
   targetFreeHost(h->h_recv);
   h->t_send = h->t_recv = h->h_send = h->h_recv = NULL;
@@ -481,12 +511,74 @@ static int open_peers(targetHalo *h) {
         base = (double *) p;
       }
       /* what we send toward side s lands in the neighbour's slot for side !s */
+      h->peer_base[d][s] = base;
       h->peer[d][s] = base + h->off[d][!s];
     }
   }
   free(all);
   return rc;
 }
+
+static uint32_t *put_flag(double *base, const targetHalo *h, int kind, int d, int s) {
+  return (uint32_t *) (base + h->nbuf) + kind * 2 * MAXD + 2 * d + s;
+}
+
+/* put on the C backend: the receive buffers and their flags in an MPI
+ * shared window of the node (target memory is host memory), each
+ * neighbour's part found with MPI_Win_shared_query; every part tracked as
+ * a peer's mapping, so that the layer's checks take it as target memory.
+ * Collective over the node. */
+static int share_recv(targetHalo *h, size_t bytes) {
+  targetHaloInfo *in = &h->info;
+  MPI_Comm_split_type(in->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &h->node);
+  h->node_made = 1;
+  double *mine = NULL;
+  if (MPI_Win_allocate_shared((MPI_Aint) bytes, (int) sizeof(double), MPI_INFO_NULL, h->node,
+                              &mine, &h->win) != MPI_SUCCESS) {
+    snprintf(h->err, sizeof(h->err), "MPI_Win_allocate_shared of %zu bytes failed", bytes);
+    return -1;
+  }
+  h->shared = 1;
+  memset(mine, 0, bytes);
+  h->t_recv = mine;
+  tdpTrackShared_(mine, bytes, 1);
+  h->tracked[h->ntracked++] = mine;
+  MPI_Group gcart, gnode;
+  MPI_Comm_group(in->comm, &gcart);
+  MPI_Comm_group(h->node, &gnode);
+  int rc = 0;
+  for (int d = 0; d < in->ndim && !rc; d++) {
+    for (int s = 0; s < 2 && !rc; s++) {
+      h->peer[d][s] = h->peer_base[d][s] = NULL;
+      if (in->nbr[d][s] == MPI_PROC_NULL || in->nbr[d][s] == in->rank) continue;
+      int r = MPI_UNDEFINED;
+      MPI_Group_translate_ranks(gcart, 1, &in->nbr[d][s], gnode, &r);
+      MPI_Aint size = 0;
+      int disp = 0;
+      double *base = NULL;
+      if (r == MPI_UNDEFINED || MPI_Win_shared_query(h->win, r, &size, &disp, &base) != MPI_SUCCESS ||
+          !base || (size_t) size < bytes) {
+        snprintf(h->err, sizeof(h->err), "the shared window of neighbour rank %d is not mapped",
+                 in->nbr[d][s]);
+        rc = -1;
+        break;
+      }
+      int seen = 0;
+      for (int i = 0; i < h->ntracked; i++) seen = seen || h->tracked[i] == (void *) base;
+      if (!seen) {
+        tdpTrackShared_(base, bytes, 1);
+        h->tracked[h->ntracked++] = base;
+      }
+      h->peer_base[d][s] = base;
+      h->peer[d][s] = base + h->off[d][!s];
+    }
+  }
+  MPI_Group_free(&gcart);
+  MPI_Group_free(&gnode);
+  return rc;
+}
+
+static int put_test(targetHalo *h, char *why, size_t len);
 
 int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp, char *err,
                      size_t errlen) {
@@ -555,9 +647,12 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
   }
   /* Availability must be agreed: every rank takes the same transport. */
   int host_target = targetDeviceId() < 0; /* C backend: target memory is host memory */
-  int avail[2] = {host_target || mpi_cuda_aware(), targetIpcAvailable() && on_node};
-  int agreed[2];
-  MPI_Allreduce(avail, agreed, 2, MPI_INT, MPI_MIN, in->comm);
+  /* put: every neighbour on the node, and IPC with the stream flags on a
+   * GPU (on the C backend a shared window stands in for IPC) */
+  int avail[3] = {host_target || mpi_cuda_aware(), targetIpcAvailable() && on_node,
+                  on_node && (host_target || (targetIpcAvailable() && targetStreamFlagsAvailable()))};
+  int agreed[3];
+  MPI_Allreduce(avail, agreed, 3, MPI_INT, MPI_MIN, in->comm);
   /* nccl: the device communicator's messages queued on the stream, no
    * host wait between the phases (targetDP_devcomm). Auto takes it where
    * NCCL runs (a GPU per rank); on the C backend, forced, MPI stands in
@@ -601,6 +696,15 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
              "needs CUDA-aware MPI, and MPIX_Query_cuda_support() says no on %s rank; use "
              "TARGETDP_HALO=auto",
              avail[0] ? "another" : "this");
+    failed = 1;
+  }
+  if (!failed && t == TARGET_HALO_PUT && !agreed[2]) {
+    snprintf(err, errlen,
+             "halo transport 'put' (TARGETDP_HALO=put or targetHaloConfig.transport) is not "
+             "available: %s; use TARGETDP_HALO=auto",
+             !on_node ? "some neighbour ranks are on another node"
+                      : "the stream flags (cuStreamWriteValue32 / cuStreamWaitValue32) or CUDA IPC "
+                        "are missing on some rank");
     failed = 1;
   }
   if (!failed && t == TARGET_HALO_IPC && !agreed[1]) {
@@ -686,7 +790,15 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
     }
   }
   if (rc == TARGET_SUCCESS) rc = targetMalloc(&h->t_send, h->nbuf * sizeof(double));
-  if (rc == TARGET_SUCCESS) rc = targetMalloc(&h->t_recv, h->nbuf * sizeof(double));
+  const int put = t == TARGET_HALO_PUT && !h->local;
+  const size_t recv_bytes = (h->nbuf + (put ? PUT_FLAG_DOUBLES : 0)) * sizeof(double);
+  if (put && host_target) { /* collective over the node: every rank takes part */
+    if (share_recv(h, recv_bytes)) failed = 1;
+  } else if (rc == TARGET_SUCCESS) {
+    rc = targetMalloc(&h->t_recv, recv_bytes);
+    if (rc == TARGET_SUCCESS && put) rc = targetZero(h->t_recv, recv_bytes / sizeof(double));
+    if (rc == TARGET_SUCCESS && put) rc = targetSynchronize(); /* zero before any peer writes */
+  }
   /* nccl: one exchange of the buffers, checked, before any field's (it
    * also connects the neighbours, whose first message is slow); a failure
    * under auto falls back to the host-driven transports, and says so */
@@ -717,7 +829,18 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
     if (rc == TARGET_SUCCESS) rc = targetMallocHost(&h->h_recv, h->nbuf * sizeof(double));
   }
   if (!failed) failed = layer_failed(h, rc, "allocating halo buffers");
-  if (!failed && t == TARGET_HALO_IPC) failed = open_peers(h) != 0;
+  if (!failed && (t == TARGET_HALO_IPC || (put && !host_target))) failed = open_peers(h) != 0;
+  /* put: one exchange of the buffers through the flags, checked, before
+   * any field's (every rank takes part: the flags count exchanges) */
+  char put_fail[240] = "";
+  if (put && !any_failed(in->comm, failed, err, errlen)) {
+    int ok = put_test(h, put_fail, sizeof(put_fail));
+    if (!agree_why(in->comm, in->rank, in->nranks, ok, put_fail, sizeof(put_fail))) {
+      snprintf(h->err, sizeof(h->err), "halo transport 'put' failed its test exchange: %s",
+               put_fail);
+      failed = 1;
+    }
+  }
   if (failed && h->err[0]) snprintf(err, errlen, "%s", h->err);
   if (any_failed(in->comm, failed, err, errlen)) {
     free_buffers(h);
@@ -726,7 +849,7 @@ int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **hp
     free(h);
     return -1;
   }
-  in->device_ordered = h->local || t == TARGET_HALO_NCCL;
+  in->device_ordered = h->local || t == TARGET_HALO_NCCL || t == TARGET_HALO_PUT;
   if (in->rank == 0 && (cfg->verbose || !getenv("TARGETDP_QUIET"))) {
     char dims[64] = "", loc[96] = "";
     for (int d = 0; d < in->ndim; d++) {
@@ -757,6 +880,12 @@ void tdpHaloFree(targetHalo *handle, const char *f, int l) {
   targetHalo *h = live(handle, "targetHaloFree", f, l);
   if (!h) return;
   tdpHandleDrop_(handle, TDP_HANDLE_HALO_);
+  /* put: a neighbour's last flag may still be queued on its stream for
+   * our buffer: every rank's work done before any buffer goes */
+  if (h->info.transport == TARGET_HALO_PUT && !h->local && h->info.comm != MPI_COMM_NULL) {
+    targetSynchronize();
+    MPI_Barrier(h->info.comm);
+  }
   free_buffers(h);
   for (int k = 0; k < 2; k++)
     for (int i = 0; i < 4 * MAXD + 1; i++)
@@ -806,20 +935,85 @@ TDP_KERNEL static void kHaloList(void *field, void *buf, const long *sites, long
   }
 }
 
+/* Every face of the site lists in one launch (the queued exchanges):
+ * face i holds the items end[i-1] .. end[i]-1, in its own buffer. On a
+ * GPU whose SMs an interior sweep fills, each kernel of the halo stream
+ * waits for a block of the sweep to retire before it starts (stream
+ * priority acts only between blocks): one pack and one unpack kernel an
+ * exchange instead of one per face. */
+typedef struct {
+  void *buf[2 * MAXD];
+  const long *sites[2 * MAXD];
+  long end[2 * MAXD];
+  int n;
+} haloFaces_;
+
+TDP_KERNEL static void kHaloLists(void *field, haloFaces_ f, long ntotal, long nall, int ncomp,
+                                  int esize, int unpack) {
+  (void) nall; /* not every layout's TDP_INDEX reads the site count */
+  TDP_TLP_NOSTRIDE(k, ntotal) {
+    int i = 0;
+    while (i + 1 < f.n && k >= f.end[i]) i++;
+    const long k0 = i ? f.end[i - 1] : 0, n = f.end[i] - k0, j = k - k0;
+    const long site = f.sites[i][j];
+    for (int c = 0; c < ncomp; c++) {
+      const size_t fi = TDP_INDEX(nall, ncomp, site, c), bi = (size_t) c * n + j;
+      if (esize == (int) sizeof(double)) {
+        double *fd = (double *) field, *b = (double *) f.buf[i];
+        if (unpack) fd[fi] = b[bi];
+        else b[bi] = fd[fi];
+      } else {
+        float *fd = (float *) field, *b = (float *) f.buf[i];
+        if (unpack) fd[fi] = b[bi];
+        else b[bi] = fd[fi];
+      }
+    }
+  }
+}
+
 /* A periodic axis held by this rank alone: its faces are unpacked
  * straight from the send buffer on the target, no copy, no MPI, whatever
  * the transport. */
 static int is_self(const targetHalo *h, int d, int s) { return h->info.nbr[d][s] == h->info.rank; }
 
+/* Where face (d, s) is packed to or unpacked from. A face from this rank
+ * itself is unpacked from where it was packed, the face sent towards the
+ * other side: no copy between the buffers. put: a face for another rank
+ * is packed straight into its slot there. */
+static double *face_buf(const targetHalo *h, int d, int s, int unpack) {
+  return !unpack ? (h->info.transport == TARGET_HALO_PUT && remote(h, d, s)
+                        ? h->peer[d][s] /* the neighbour's slot: no copy, no message */
+                        : slot(h->t_send, h, d, s))
+         : is_self(h, d, s) ? slot(h->t_send, h, d, !s)
+                            : slot(h->t_recv, h, d, s);
+}
+
+/* Pack (unpack) every face of the site lists, one launch. */
+static int pack_lists(targetHalo *h, int unpack) {
+  haloFaces_ f;
+  memset(&f, 0, sizeof(f));
+  long total = 0;
+  for (int d = 0; d < h->info.ndim; d++)
+    for (int s = 0; s < 2; s++) {
+      if (h->info.nbr[d][s] == MPI_PROC_NULL || h->nface[d] == 0) continue;
+      f.buf[f.n] = face_buf(h, d, s, unpack);
+      f.sites[f.n] = h->t_sites[d][s][unpack];
+      total += h->nface[d];
+      f.end[f.n++] = total;
+    }
+  if (total == 0) return 0;
+  TDP_LAUNCH_STREAM(kHaloLists, total, h->stream, h->field, f, total, h->nall, h->info.ncomp,
+                    (int) h->esize, unpack);
+  return layer_failed(h, targetLastError(), unpack ? "unpacking the faces" : "packing the faces")
+             ? -1
+             : 0;
+}
+
 /* Pack (unpack) one face: the caller's site lists or function, or the box
  * of the build's layout. */
 static int pack_face(targetHalo *h, int d, int s, int unpack) {
   targetHaloInfo *in = &h->info;
-  /* A face from this rank itself is unpacked from where it was packed,
-   * the face sent towards the other side: no copy between the buffers. */
-  double *buf = !unpack ? slot(h->t_send, h, d, s)
-                : is_self(h, d, s) ? slot(h->t_send, h, d, !s)
-                                   : slot(h->t_recv, h, d, s);
+  double *buf = face_buf(h, d, s, unpack);
   if (h->lists) {
     if (h->nface[d] == 0) return 0;
     TDP_LAUNCH_STREAM(kHaloList, h->nface[d], h->stream, h->field, buf, h->t_sites[d][s][unpack],
@@ -1017,7 +1211,8 @@ static int halo_start(targetHalo *h, double *t_field, targetStream_t stream) {
     h->t_start = MPI_Wtime() - t0;
     return rc;
   }
-  if (in->transport == TARGET_HALO_NCCL) return exchange_nccl(h, 0); /* Wait synchronises */
+  if (in->transport == TARGET_HALO_NCCL || in->transport == TARGET_HALO_PUT)
+    return exchange_nccl(h, 0); /* Wait synchronises */
   for (int d = 0; d < in->ndim; d++) {
     for (int s = 0; s < 2; s++) {
       int nb = in->nbr[d][s];
@@ -1056,9 +1251,9 @@ static int halo_wait(targetHalo *h) {
     h->times.exchanges++;
     return rc ? -1 : 0;
   }
-  if (in->transport == TARGET_HALO_NCCL) {
+  if (in->transport == TARGET_HALO_NCCL || in->transport == TARGET_HALO_PUT) {
     h->times.exchanges++;
-    return layer_failed(h, targetStreamSynchronize(h->stream), "the nccl exchange") ? -1 : 0;
+    return layer_failed(h, targetStreamSynchronize(h->stream), "the queued exchange") ? -1 : 0;
   }
   for (int d = 0; d < in->ndim; d++) {
     if (recv_axis(h, d)) return -1;
@@ -1071,7 +1266,7 @@ static int halo_wait(targetHalo *h) {
 }
 
 static int halo_exchange(targetHalo *h, double *t_field, targetStream_t stream) {
-  if (!h->local && h->info.transport == TARGET_HALO_NCCL)
+  if (!h->local && (h->info.transport == TARGET_HALO_NCCL || h->info.transport == TARGET_HALO_PUT))
     return exchange_queued(h, t_field, stream, 1); /* each phase timed */
   int rc = halo_start(h, t_field, stream);
   return rc ? rc : halo_wait(h);
@@ -1206,25 +1401,71 @@ static int nccl_axes(targetHalo *h, int d0, int d1) {
   return 0;
 }
 
+/* put: one stream-ordered flag operation of a face, or all faces of axes
+ * d0 .. d1-1: FLAG_FREE waited for (the neighbour has unpacked the last
+ * exchange from the slot we write), FLAG_READY written into the
+ * neighbour's words (our face of exchange seq is in its slot), FLAG_READY
+ * waited for (the neighbour's face is in our slot), FLAG_FREE written
+ * into the neighbour's words (its slot here may be written again). What
+ * we send toward side s is the neighbour's side !s. */
+enum { PUT_WAIT_FREE, PUT_SIGNAL_READY, PUT_WAIT_READY, PUT_SIGNAL_FREE };
+static int put_flags(targetHalo *h, int d0, int d1, int op) {
+  static const char *what[] = {"waiting for the neighbour's slot", "signalling the face sent",
+                               "waiting for the neighbour's face", "signalling the slot free"};
+  for (int d = d0; d < d1; d++)
+    for (int s = 0; s < 2; s++) {
+      if (!remote(h, d, s) || count(h, d) == 0) continue;
+      int rc = 0;
+      switch (op) {
+      case PUT_WAIT_FREE:
+        rc = targetStreamWaitFlag(put_flag(h->t_recv, h, FLAG_FREE, d, s), h->seq - 1, h->stream);
+        break;
+      case PUT_SIGNAL_READY:
+        rc = targetStreamWriteFlag(put_flag(h->peer_base[d][s], h, FLAG_READY, d, !s), h->seq,
+                                   h->stream);
+        break;
+      case PUT_WAIT_READY:
+        rc = targetStreamWaitFlag(put_flag(h->t_recv, h, FLAG_READY, d, s), h->seq, h->stream);
+        break;
+      default:
+        rc = targetStreamWriteFlag(put_flag(h->peer_base[d][s], h, FLAG_FREE, d, !s), h->seq,
+                                   h->stream);
+      }
+      if (layer_failed(h, rc, what[op])) return -1;
+    }
+  return 0;
+}
+
+/* The queued exchange of nccl and put. put: the packs write into the
+ * neighbours' slots once they are free, and the flags say the faces are
+ * in; the transfer is the wait for the neighbours' faces. */
 static int exchange_nccl(targetHalo *h, int timed) {
   const int nd = h->info.ndim, step = h->lists ? nd : 1; /* site lists forward nothing */
+  const int put = h->info.transport == TARGET_HALO_PUT;
   double t0 = MPI_Wtime();
   if (ev_begin(h)) return -1;
+  if (put) h->seq++;
   for (int d0 = 0; d0 < nd; d0 += step) {
     const int d1 = d0 + step;
     if (step == 1 && self_axis(h, d0)) {
       if (self_copy_axis(h, d0) || phase(h, PH_SELF, timed, &t0)) return -1;
       continue;
     }
-    for (int d = d0; d < d1; d++)
+    if (put && put_flags(h, d0, d1, PUT_WAIT_FREE)) return -1;
+    if (h->lists ? pack_lists(h, 0) : 0) return -1;
+    for (int d = d0; d < d1 && !h->lists; d++)
       for (int s = 0; s < 2; s++)
         if (h->info.nbr[d][s] != MPI_PROC_NULL && pack_face(h, d, s, 0)) return -1;
-    if (phase(h, PH_PACK, timed, &t0) || nccl_axes(h, d0, d1) ||
+    if (put && put_flags(h, d0, d1, PUT_SIGNAL_READY)) return -1;
+    if (phase(h, PH_PACK, timed, &t0) ||
+        (put ? put_flags(h, d0, d1, PUT_WAIT_READY) : nccl_axes(h, d0, d1)) ||
         phase(h, PH_TRANSFER, timed, &t0))
       return -1;
-    for (int d = d0; d < d1; d++)
+    if (h->lists ? pack_lists(h, 1) : 0) return -1;
+    for (int d = d0; d < d1 && !h->lists; d++)
       for (int s = 0; s < 2; s++)
         if (h->info.nbr[d][s] != MPI_PROC_NULL && pack_face(h, d, s, 1)) return -1;
+    if (put && put_flags(h, d0, d1, PUT_SIGNAL_FREE)) return -1;
     if (phase(h, PH_UNPACK, timed, &t0)) return -1;
   }
   ev_end(h);
@@ -1267,7 +1508,8 @@ int tdpHaloExchangeAsync(targetHalo *handle, void *t_field, targetStream_t strea
     ev_end(h);
     return 0;
   }
-  if (h->info.transport == TARGET_HALO_NCCL) return exchange_queued(h, t_field, stream, 0);
+  if (h->info.transport == TARGET_HALO_NCCL || h->info.transport == TARGET_HALO_PUT)
+    return exchange_queued(h, t_field, stream, 0);
   return halo_exchange(h, (double *) t_field, stream); /* the host drives it */
 }
 
@@ -1356,4 +1598,58 @@ static int nccl_test(targetHalo *h, char *why, size_t len) {
       }
     }
   return 1;
+}
+
+/* The test exchange of a new put halo, through the flags as every
+ * exchange: each remote face of t_send holds its sender's rank, axis and
+ * side, copied into the neighbour's slot; each must arrive in the right
+ * slot of ours. It is exchange 1 of the flags' sequence. */
+static int put_test(targetHalo *h, char *why, size_t len) {
+  targetHaloInfo *in = &h->info;
+  static const char axis[] = "xyzt";
+  int rc = 0;
+  for (int d = 0; d < in->ndim && !rc; d++)
+    for (int s = 0; s < 2 && !rc; s++)
+      if (remote(h, d, s) && count(h, d) > 0)
+        rc = targetSetConstant(slot(h->t_send, h, d, s), 16.0 * in->rank + 2 * d + s, (size_t) count(h, d));
+  h->stream = TARGET_STREAM_DEFAULT;
+  h->seq++;
+  if (rc || targetSynchronize() || put_flags(h, 0, in->ndim, PUT_WAIT_FREE)) {
+    snprintf(why, len, "rank %d: %.200s", in->rank, h->err[0] ? h->err : targetLastErrorString());
+    return 0;
+  }
+  for (int d = 0; d < in->ndim && !rc; d++)
+    for (int s = 0; s < 2 && !rc; s++)
+      if (remote(h, d, s) && count(h, d) > 0)
+        rc = copyTargetToTargetAsync(h->peer[d][s], slot(h->t_send, h, d, s),
+                                     (size_t) count(h, d) * sizeof(double), h->stream);
+  if (rc || put_flags(h, 0, in->ndim, PUT_SIGNAL_READY) || put_flags(h, 0, in->ndim, PUT_WAIT_READY) ||
+      targetSynchronize()) {
+    snprintf(why, len, "rank %d: %.200s", in->rank, h->err[0] ? h->err : targetLastErrorString());
+    return 0;
+  }
+  int ok = 1;
+  for (int d = 0; d < in->ndim && ok; d++)
+    for (int s = 0; s < 2 && ok; s++) {
+      const int n = count(h, d);
+      if (!remote(h, d, s) || n == 0) continue;
+      double v[2] = {0.0, 0.0};
+      const double want = 16.0 * in->nbr[d][s] + 2 * d + !s;
+      if (copyFromTarget(&v[0], slot(h->t_recv, h, d, s), sizeof(double)) ||
+          copyFromTarget(&v[1], slot(h->t_recv, h, d, s) + n - 1, sizeof(double))) {
+        snprintf(why, len, "rank %d: %s", in->rank, targetLastErrorString());
+        ok = 0;
+      } else if (v[0] != want || v[1] != want) {
+        snprintf(why, len, "rank %d: the face along %c on side %d holds %g ... %g, not %g (from rank %d)",
+                 in->rank, axis[d], s, v[0], v[1], want, in->nbr[d][s]);
+        ok = 0;
+      }
+    }
+  /* the slots are free again whatever was found: the neighbours are not
+   * left waiting at the next exchange */
+  if (put_flags(h, 0, in->ndim, PUT_SIGNAL_FREE) || targetSynchronize()) {
+    if (ok) snprintf(why, len, "rank %d: %.200s", in->rank, h->err[0] ? h->err : targetLastErrorString());
+    return 0;
+  }
+  return ok;
 }

@@ -32,7 +32,11 @@ typedef enum {
   TARGET_HALO_STAGED,   /* through pinned host buffers, copies queued on the stream */
   TARGET_HALO_DIRECT,   /* target buffers straight to MPI: CUDA-aware MPI, or the C backend */
   TARGET_HALO_IPC,      /* CUDA IPC: peer copies between GPUs of one node, MPI for signals */
-  TARGET_HALO_NCCL      /* the device communicator (NCCL): every phase queued on the stream */
+  TARGET_HALO_NCCL,     /* the device communicator (NCCL): every phase queued on the stream */
+  TARGET_HALO_PUT       /* one node: the pack writes into the neighbour's buffer (CUDA IPC; an
+                         * MPI shared window on the C backend), stream-ordered flags signal
+                         * data in and buffer free (targetStreamWriteFlag): every phase queued
+                         * on the stream, no copy, no message, no host wait */
 } targetHaloTransport_t;
 
 /* A caller's own face packing (targetHaloConfig.pack / .unpack): queue on
@@ -79,7 +83,7 @@ typedef struct {
   int periodic[TARGET_HALO_MAXDIM];     /* 1: periodic axis; 0: the ends keep their halo */
   int nhalo;                            /* halo depth >= 1 */
   int ncomp;                            /* components per site */
-  targetHaloTransport_t transport;      /* AUTO, or forced; TARGETDP_HALO=auto|staged|direct|ipc|nccl overrides */
+  targetHaloTransport_t transport;      /* AUTO, or forced; TARGETDP_HALO=auto|staged|direct|ipc|nccl|put overrides */
   int allow_oversubscribe;              /* more ranks than GPUs on a node (or TARGETDP_OVERSUBSCRIBE=1) */
   int verbose;                          /* rank 0 logs the decomposition and the transport (stderr) */
   /* Optional (all zero: the module packs every component of a row-major
@@ -115,6 +119,9 @@ typedef struct targetHalo_ targetHalo;
  * (file:line, exit by default), never a use of freed memory. */
 int targetHaloCreate(MPI_Comm comm, const targetHaloConfig *cfg, targetHalo **h, char *err,
                      size_t errlen);
+/* Collective, as targetHaloCreate (it frees the halo's communicator; with
+ * the put transport it waits for every rank's queued work first, as a
+ * neighbour's last flag may still be on its way into our buffer). */
 void tdpHaloFree(targetHalo *h, const char *f, int l);
 #define targetHaloFree(h) tdpHaloFree((h), TDP_AT_) /* NULL: nothing */
 
@@ -158,7 +165,7 @@ typedef struct {
   targetHaloTransport_t transport;           /* the one chosen */
   size_t bytes_per_exchange;                 /* sent by this rank */
   int device_ordered; /* 1: targetHaloExchangeAsync queues the exchange without a host wait
-                       * (transport nccl, or every neighbour this rank itself) */
+                       * (transport nccl or put, or every neighbour this rank itself) */
 } targetHaloInfo;
 const targetHaloInfo *tdpHaloGetInfo(const targetHalo *h, const char *f, int l);
 #define targetHaloGetInfo(h) tdpHaloGetInfo((h), TDP_AT_) /* NULL for a halo not live */
@@ -193,7 +200,7 @@ const char *tdpHaloError(const targetHalo *h, const char *f, int l);
 
 /* The whole exchange queued on stream (docs/halo.md, "Queued exchange"):
  * work queued on stream after it sees the halo. Where the exchange is
- * device-ordered (targetHaloInfo.device_ordered: transport nccl, or a
+ * device-ordered (targetHaloInfo.device_ordered: transport nccl or put, or a
  * rank that is its own every neighbour) it returns once queued, with no
  * host wait; the other transports are driven by the host, and it returns
  * with the exchange done (targetHaloExchange). t_field: double *, or

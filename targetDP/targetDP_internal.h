@@ -133,6 +133,10 @@ int tdpBackendIpcAvailable(void);
 int tdpBackendIpcGetHandle(unsigned char bytes[64], void *t_base, tdpSite at);
 int tdpBackendIpcOpenHandle(void **t_base, const unsigned char bytes[64], tdpSite at);
 int tdpBackendIpcCloseHandle(void *t_base, tdpSite at);
+/* Stream-ordered flags: wait 0 writes value after the stream's work
+ * (fenced), wait 1 holds the stream until (int32_t) (*flag - value) >= 0. */
+int tdpBackendFlagsAvailable(void);
+int tdpBackendStreamFlag(uint32_t *flag, uint32_t value, int wait, void *stream, tdpSite at);
 int tdpBackendDeviceCount(void);
 int tdpBackendDeviceId(void);
 

@@ -51,7 +51,7 @@ part halo && {
   make -s -j"$(nproc)" TARGET=cuda LAYOUT=SOA VVL=1 tests-mpi >/dev/null || echo "not ok - build halo_check (TARGET=cuda)"
   hc=$(make -s TARGET=cuda LAYOUT=SOA VVL=1 tests-print-build)/tests/mpi/halo_check
   np=$((ngpu >= 2 ? 2 : 1))
-  for t in auto ipc staged direct; do
+  for t in auto ipc staged direct put; do
     echo "-- TARGETDP_HALO=$t, $np ranks"
     TARGETDP_HALO=$t timeout 120 mpirun --oversubscribe -np $np "$hc" 3 64x32x48 0x0x0 1 19 111
     TARGETDP_HALO=$t timeout 120 mpirun --oversubscribe -np $np "$hc" 4 8x8x8x16 0x0x0x0 2 24 1111

@@ -8,7 +8,9 @@
  * (copyToTargetAsync, copyFromTargetAsync, copyTargetToTargetAsync,
  * copyTargetToTarget), pinned host memory (targetMallocHost,
  * targetFreeHost), IPC handles (targetIpcAvailable, targetIpcGetHandle,
- * targetIpcOpenHandle, targetIpcCloseHandle), targetDeviceCount and
+ * targetIpcOpenHandle, targetIpcCloseHandle), stream-ordered flags
+ * (targetStreamFlagsAvailable, targetStreamWriteFlag,
+ * targetStreamWaitFlag), targetDeviceCount and
  * targetDeviceId, and the errors of each.
  */
 #include "test_util.h"
@@ -503,6 +505,71 @@ static void test_ipc(void **state) {
   targetSetErrorAbort(1);
 }
 
+/* Stream-ordered flags (targetStreamWriteFlag / targetStreamWaitFlag): a
+ * slow kernel's writes before a flag are seen by a kernel queued on
+ * another stream behind the wait (on a GPU the second stream would read
+ * the old values without it); sequence numbers that wrap; bad flags
+ * refused; on the C backend a wait that is never met fails after
+ * TARGETDP_FLAG_TIMEOUT, never hangs. */
+static void test_stream_flags(void **state) {
+  (void) state;
+  if (!targetStreamFlagsAvailable()) {
+    assert_string_not_equal(TARGETDP_BACKEND, "c"); /* the C backend always has them */
+    return;
+  }
+  const int n = 1 << 18;
+  double *t_a = NULL, *t_b = NULL;
+  uint32_t *t_flag = NULL;
+  targetStream_t s1 = NULL, s2 = NULL;
+  assert_int_equal(targetMalloc(&t_a, n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t_b, n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t_flag, 4 * sizeof(uint32_t)), TARGET_SUCCESS);
+  uint32_t zero[4] = {0, 0, 0, 0}, got[4];
+  assert_int_equal(copyToTarget(t_flag, zero, sizeof(zero)), TARGET_SUCCESS);
+  assert_int_equal(targetZero(t_a, n), TARGET_SUCCESS);
+  assert_int_equal(targetZero(t_b, n), TARGET_SUCCESS);
+  assert_int_equal(targetStreamCreate(&s1), TARGET_SUCCESS);
+  assert_int_equal(targetStreamCreate(&s2), TARGET_SUCCESS);
+  TDP_LAUNCH_STREAM(kSlowFill, n, s1, t_a, n, 3.0, 2000);
+  assert_int_equal(targetStreamWriteFlag(t_flag, 7, s1), TARGET_SUCCESS);
+  assert_int_equal(targetStreamWaitFlag(t_flag, 7, s2), TARGET_SUCCESS);
+  TDP_LAUNCH_STREAM(kCopyPlus, n, s2, t_b, t_a, n, 1.0);
+  /* met waits: a smaller value, and across the wrap of 32 bits */
+  assert_int_equal(targetStreamWaitFlag(t_flag, 5, s2), TARGET_SUCCESS);
+  assert_int_equal(targetStreamWriteFlag(t_flag + 1, 0xFFFFFFF0u, s1), TARGET_SUCCESS);
+  assert_int_equal(targetStreamWaitFlag(t_flag + 1, 0xFFFFFFE0u, s2), TARGET_SUCCESS);
+  assert_int_equal(targetStreamWriteFlag(t_flag + 1, 5u, s1), TARGET_SUCCESS);
+  assert_int_equal(targetStreamWaitFlag(t_flag + 1, 0xFFFFFFF8u, s2), TARGET_SUCCESS);
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  double *h_b = (double *) malloc(n * sizeof(double));
+  assert_non_null(h_b);
+  assert_int_equal(copyFromTarget(h_b, t_b, n * sizeof(double)), TARGET_SUCCESS);
+  int wrong = 0;
+  for (int i = 0; i < n; i++) wrong += h_b[i] != 4.0;
+  assert_int_equal(wrong, 0);
+  free(h_b);
+  assert_int_equal(copyFromTarget(got, t_flag, sizeof(got)), TARGET_SUCCESS);
+  assert_int_equal(got[0], 7);
+  assert_int_equal(got[1], 5);
+  targetSetErrorAbort(0);
+  expectError(targetStreamWriteFlag(NULL, 1, s1), TARGET_ERROR_INVALID_VALUE,
+              "targetStreamWriteFlag", "NULL flag");
+  expectError(targetStreamWaitFlag((const uint32_t *) ((char *) t_flag + 2), 1, s1),
+              TARGET_ERROR_INVALID_VALUE, "targetStreamWaitFlag", "not 4-byte aligned");
+  if (strcmp(TARGETDP_BACKEND, "c") == 0) { /* a GPU stream would wait for ever */
+    setenv("TARGETDP_FLAG_TIMEOUT", "0.2", 1);
+    expectError(targetStreamWaitFlag(t_flag + 2, 1, s2), TARGET_ERROR_DEVICE,
+                "targetStreamWaitFlag", "still 0 after");
+    unsetenv("TARGETDP_FLAG_TIMEOUT");
+  }
+  targetSetErrorAbort(1);
+  assert_int_equal(targetStreamDestroy(s1), TARGET_SUCCESS);
+  assert_int_equal(targetStreamDestroy(s2), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_a), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_b), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_flag), TARGET_SUCCESS);
+}
+
 /* Streams, events and pinned memory left live are released by
  * targetFinalize (and the layer works again after targetInit). */
 static void test_finalize_releases(void **state) {
@@ -535,6 +602,7 @@ int main(void) {
       cmocka_unit_test(test_pinned_misuse),
       cmocka_unit_test(test_stream_event_misuse),
       cmocka_unit_test(test_ipc),
+      cmocka_unit_test(test_stream_flags),
       cmocka_unit_test(test_finalize_releases),
   };
   return cmocka_run_group_tests_name("streams " TARGETDP_CONFIG, tests, tuSetup, tuTeardown);

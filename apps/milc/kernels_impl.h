@@ -281,10 +281,11 @@ TDP_KERNEL static void R(kDot)(milcGeom g, const MILC_REAL *x, const MILC_REAL *
  * one launch over all sites, which walks the parity by its half index
  * (no site list: the list would be h itself) unless MILC_TIME_SYNC asks
  * for the path as before. The interior is
- * launched first, on its own stream: it reads no halo site and the
- * exchange writes only halo sites; the exchange's kernels, on the halo's
- * high-priority stream, still run beside it. The boundary sweep, on the
- * default stream, waits for both. */
+ * launched on its own stream: it reads no halo site and the exchange
+ * writes only halo sites; the exchange's kernels, on the halo's
+ * high-priority stream, run beside it, queued before it with the put
+ * transport (milcHaloQueueFirst says why), after it otherwise. The
+ * boundary sweep, on the default stream, waits for both. */
 static const int *R(interior_list)(const milcOps *o, int p) {
   const milcLattice *L = o->L;
   return L->nin[p] == L->g.nhalf && o->timing != MILC_TIME_SYNC ? NULL : L->t_hin[p];
@@ -293,11 +294,13 @@ static const int *R(interior_list)(const milcOps *o, int p) {
 void R(milcDslash)(milcOps *o, const MILC_REAL *t_U, MILC_REAL *t_src, MILC_REAL *t_dst, int p) {
   const milcLattice *L = o->L;
   /* room for two: this and its exchange's (halo_fill) */
+  const int first = milcHaloQueueFirst(L, MILC_NV, 1 - p, sizeof(MILC_REAL));
   const int ts_ = time_start_room(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT, 1, 2);
+  if (first) halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
   if (L->nin[p])
     TDP_LAUNCH_STREAM(R(kDslash), L->nin[p], o->interior, L->g, t_U, t_src, t_dst, p,
                       R(interior_list)(o, p), L->nin[p]);
-  halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
+  if (!first) halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
   if (L->nbd[p])
     TDP_LAUNCH(R(kDslash), L->nbd[p], L->g, t_U, t_src, t_dst, p, L->t_hbd[p], L->nbd[p]);
   account_at(o, ts_, MILC_K_DSLASH, L->nbd[p] ? TARGET_STREAM_DEFAULT : o->interior, MILC_DSLASH_FLOPS,
@@ -308,11 +311,13 @@ static tdpExactSum *R(dslash_axpby_queue)(milcOps *o, const MILC_REAL *t_U, MILC
                                      const MILC_REAL *t_w, MILC_REAL *t_dst, int p, double a,
                                      double b, tdpExactSum *t_sum) {
   const milcLattice *L = o->L;
+  const int first = milcHaloQueueFirst(L, MILC_NV, 1 - p, sizeof(MILC_REAL));
   const int ts_ = time_start_room(o, L->nin[p] ? o->interior : TARGET_STREAM_DEFAULT, 1, 2);
+  if (first) halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
   if (L->nin[p])
     MILC_DSLASH_REDUCE_STREAM(R(kDslashAxpby), L->nin[p], o->interior, L->g, t_U, t_src, t_w,
                               t_dst, p, a, b, R(interior_list)(o, p), L->nin[p], t_sum);
-  halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
+  if (!first) halo_fill(o, t_src, 1 - p, sizeof(MILC_REAL));
   if (L->nbd[p])
     MILC_DSLASH_REDUCE_STREAM(R(kDslashAxpby), L->nbd[p], TARGET_STREAM_DEFAULT, L->g, t_U, t_src,
                               t_w, t_dst, p, a, b, L->t_hbd[p], L->nbd[p], t_sum);

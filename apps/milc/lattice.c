@@ -237,6 +237,11 @@ void milcHaloQueue(const milcLattice *L, void *t_f, int ncomp, int p, size_t esi
   }
 }
 
+int milcHaloQueueFirst(const milcLattice *L, int ncomp, int p, size_t esize) {
+  if (!L->halo) return 0;
+  return targetHaloGetInfo(get_halo(L, ncomp, p, esize))->transport == TARGET_HALO_PUT;
+}
+
 const char *milcHaloTransport(const milcLattice *L) {
   if (!L->halo) return "none (no axis split)";
   if (!L->halos) return "not connected";

@@ -153,6 +153,16 @@ void milcHaloWait(const milcLattice *L, void *t_f, int ncomp, int p, size_t esiz
  * others the host drives it and it returns with the halo done. Work on the
  * default stream after it (which waits for the halo stream) sees the halo. */
 void milcHaloQueue(const milcLattice *L, void *t_f, int ncomp, int p, size_t esize);
+/* Whether an operator should queue the exchange of parity p before its
+ * interior sweep (the halo made here if not yet: collective): with the
+ * put transport the exchange is a pack kernel writing into the
+ * neighbour's buffer, then flags; queued first, its packs take SMs before
+ * the interior sweep fills every one (a block of D holds its SM for the
+ * whole ~30 us of a wave at 24^4, and a kernel of another stream, however
+ * high its priority, starts only when a block retires), and its host
+ * calls are a few us. With nccl the host spends ~38 us queueing an
+ * exchange (issue 29's breakdown), which would delay the sweep: last. */
+int milcHaloQueueFirst(const milcLattice *L, int ncomp, int p, size_t esize);
 /* The transport of the halo exchanges made so far, for the log. */
 const char *milcHaloTransport(const milcLattice *L);
 

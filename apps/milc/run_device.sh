@@ -105,7 +105,7 @@ ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
 if part multi && [ "$ngpu" -ge 2 ]; then
   echo "== 4. $ngpu GPUs: multi-rank validation and weak scaling"
   make -s -j8 TARGET=cuda tests-mpi >"$OUT/build-mpi.log" 2>&1 || echo "not ok - build tests-mpi"
-  for t in auto staged ipc direct; do
+  for t in auto staged ipc direct put; do
     for r in "2 --parity 0" "2 --float --parity 1 --dims 2,1,1,1"; do
       set -- $r
       np=$1

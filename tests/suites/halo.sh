@@ -68,7 +68,7 @@ for bin in "${bins[@]}"; do
   # nccl: on the host the device communicator's MPI path stands in for
   # NCCL (targetDP_devcomm), so this runs the transport's own code: every
   # phase queued, faces of an axis of two ranks matched in order
-  for transport in direct staged nccl; do
+  for transport in direct staged nccl put; do
     export TARGETDP_HALO=$transport
     # 1 to 7 ranks, the module choosing the split; lattices it can divide
     run "$cfg $transport: 1 rank, periodic, halo 2" 1 3 6x7x5 0x0x0 2 3 111
@@ -118,7 +118,7 @@ for bin in "${bins[@]}"; do
   # or both of a 4-D lattice, double or float values, against the periodic
   # images exactly, edges/corners/other parity untouched.
   sites=$(dirname "$bin")/halo_sites
-  for transport in direct staged nccl; do
+  for transport in direct staged nccl put; do
     for r in "1 --parity 0" "2 --float --parity 1" "4 --dims 1,2,1,2 --parity 0" \
              "4 --float --parity -1 --ncomp 3" "8 --dims 2,2,1,2 --ncomp 72"; do
       set -- $r
@@ -141,17 +141,24 @@ for bin in "${bins[@]}"; do
   # sums of doubles and 64-bit integers, messages matched in order, a
   # congruent communicator shared; bad TARGETDP_DEVCOMM, and NCCL forced
   # where there is none, refused on every rank.
+  # TARGETDP_DEVSUM=flags: the sums by stream-ordered flags through a
+  # shared window (without the wait for the peers' flags the sums were seen
+  # to come out wrong, and the set-up's test sum to refuse).
   dcb=$(dirname "$bin")/devcomm_check
-  for np in 1 2 3 4; do
-    log=$tmp/dc.log
-    OMP_NUM_THREADS=1 timeout -k 5 60 mpirun --oversubscribe -np "$np" "$dcb" >"$log" 2>&1
-    rc=$?
-    if [ "$rc" -eq 0 ] && grep -q "devcomm_check: PASS" "$log"; then
-      ok "$cfg devcomm: $(grep -m1 'devcomm_check: PASS' "$log" | sed 's/devcomm_check: PASS: //')"
-    else
-      notok "$cfg devcomm: $np ranks (status $rc)" "$log"
-    fi
+  for ds in nccl flags; do
+    for np in 1 2 3 4; do
+      log=$tmp/dc.log
+      TARGETDP_DEVSUM=$ds OMP_NUM_THREADS=1 timeout -k 5 60 mpirun --oversubscribe -np "$np" "$dcb" >"$log" 2>&1
+      rc=$?
+      if [ "$rc" -eq 0 ] && grep -q "devcomm_check: PASS" "$log" &&
+         { [ "$ds" = nccl ] || [ "$np" = 1 ] || grep -q "sums by flags" "$log"; }; then
+        ok "$cfg devcomm (TARGETDP_DEVSUM=$ds): $(grep -m1 'devcomm_check: PASS' "$log" | sed 's/devcomm_check: PASS: //')"
+      else
+        notok "$cfg devcomm: $np ranks, TARGETDP_DEVSUM=$ds (status $rc)" "$log"
+      fi
+    done
   done
+  bin=$dcb TARGETDP_DEVSUM=foo bad "$cfg: unknown TARGETDP_DEVSUM" 2 "TARGETDP_DEVSUM=foo: must be nccl or flags"
   bin=$dcb TARGETDP_DEVCOMM=foo bad "$cfg: unknown TARGETDP_DEVCOMM" 2 "TARGETDP_DEVCOMM=foo: must be auto, mpi or nccl"
   bin=$dcb TARGETDP_DEVCOMM=nccl bad "$cfg: NCCL forced on the host" 3 "TARGETDP_DEVCOMM=nccl: NCCL is not available: C backend"
   TARGETDP_HALO=nccl TARGETDP_DEVCOMM=foo bad "$cfg: halo nccl with an unknown TARGETDP_DEVCOMM" 2 "TARGETDP_DEVCOMM=foo" 3 8x8x8 0x0x0 1 1 111

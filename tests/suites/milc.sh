@@ -190,7 +190,7 @@ solve4=(--size 4,4,4,8 --mass 0.5 --tol 1e-13 --seed 3 --print_every 0)
 milc "$ref" ds-ref "${solve4[@]}" --cg classic --save "$tmp/ds-ref.bin"
 for run in "2 1,1,1,2" "4 1,1,1,4" "4 1,1,2,2"; do
   set -- $run
-  for t in direct nccl; do
+  for t in direct nccl put; do
     ds_ok=1
     for cg in classic fused ahead; do
       out=ds-$1-${2//,/}-$t-$cg
@@ -206,6 +206,25 @@ for run in "2 1,1,1,2" "4 1,1,1,4" "4 1,1,2,2"; do
     [ "$ds_ok" = 1 ] && ok "$1 ranks ($2), halo $t: --cg classic, and fused and ahead with the sums on the target: bitwise classic's solution on 1 rank"
   done
 done
+# The sums by stream-ordered flags (TARGETDP_DEVSUM=flags, through a shared
+# window on the host) with the put halo: --cg fused and ahead bitwise
+# classic's 1-rank solution, on 2 (1,1,1,2) and 4 ranks (1,1,2,2).
+fl_ok=1
+for run in "2 1,1,1,2" "4 1,1,2,2"; do
+  set -- $run
+  for cg in fused ahead; do
+    out=fl-$1-$cg
+    if ! TARGETDP_HALO=put TARGETDP_DEVSUM=flags OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1 \
+         timeout -k 5 60 mpirun --oversubscribe -np "$1" "$ref/milc" "${solve4[@]}" --decomposition "$2" \
+         --cg "$cg" --save "$tmp/$out.bin" >"$tmp/$out.log" 2>&1 ||
+       ! cmp -s "$tmp/ds-ref.bin" "$tmp/$out.bin" ||
+       ! grep -q "^# global sums: device.*sums by flags.*halo transport: put" "$tmp/$out.log"; then
+      fl_ok=0
+      notok "$1 ranks ($2), put halo, sums by flags, --cg $cg: bitwise classic's solution on 1 rank" "$tmp/$out.log"
+    fi
+  done
+done
+[ "$fl_ok" = 1 ] && ok "put halo and sums by flags (TARGETDP_DEVSUM=flags), 2 and 4 ranks: --cg fused and ahead bitwise classic's solution on 1 rank"
 # --cg merged (Chronopoulos & Gear: one global sum an iteration): not the
 # others' bits, but the same iterations (+-1) and the solution of classic to
 # 1e-12 (cond(M) tol), and on 2 (1,1,1,2) and 4 ranks (1,1,2,2) bitwise its
