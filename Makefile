@@ -46,15 +46,26 @@ TPB ?= 128
 # ARCH=portable, the compiler's default target with no -march: a library
 # built on a login node must not die with an illegal instruction on a
 # compute node of an older CPU (issue 25). ARCH=native, or any -march value
-# (ARCH=x86-64-v3), asks for that instead. Its own build folder.
+# (ARCH=x86-64-v3), asks for that instead. Its own build folder, unless it
+# leaves the compilers' flags as the preset has them: ARCH=native with
+# gcc-openmp's -march=native, ARCH=portable under CUDA (its host flags name
+# no CPU). Those share the preset's folder: the same objects, not compiled
+# twice (make test installed the CUDA library from a second build of it).
 ifneq ($(filter install,$(MAKECMDGOALS)),)
   ARCH ?= portable
 endif
 ifneq ($(ARCH),)
   tdp_march := $(if $(filter portable,$(ARCH)),,-march=$(ARCH))
+  # the flags this configuration compiles with (CXXFLAGS: C++ programs only)
+  tdp_used_flags = $(sort $(CFLAGS)) | $(if $(filter c++,$(PROG_LANG)),$(sort $(CXXFLAGS))) | \
+                   $(if $(filter cuda,$(TARGET)),$(sort $(NVCCFLAGS)))
+  tdp_preset_flags := $(tdp_used_flags)
   CFLAGS := $(filter-out -march=% -mtune=%,$(CFLAGS)) $(tdp_march)
   CXXFLAGS := $(filter-out -march=% -mtune=%,$(CXXFLAGS)) $(tdp_march)
   NVCCFLAGS += $(if $(tdp_march),-Xcompiler $(tdp_march))
+  ifneq ($(tdp_preset_flags),$(tdp_used_flags))
+    tdp_arch_dir := -$(ARCH)
+  endif
 endif
 # -I targetDP: the layer's modules, so that a program's #include "targetDP_halo.h"
 # (the MPI module) finds its header, as it does in an installed targetDP.
@@ -101,7 +112,7 @@ ifneq ($(CMOCKA_DIR),)
   LDFLAGS  += -L$(CMOCKA_LIBDIR) -Xlinker -rpath=$(CMOCKA_LIBDIR)
 endif
 
-BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)$(if $(filter 1,$(PROFILE)),-profile)$(if $(filter simd,$(ILP)),-simd)$(if $(ARCH),-$(ARCH))$(if $(filter cuda,$(TARGET)),$(if $(filter 0,$(NCCL)),-nonccl))
+BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)$(if $(filter 1,$(PROFILE)),-profile)$(if $(filter simd,$(ILP)),-simd)$(tdp_arch_dir)$(if $(filter cuda,$(TARGET)),$(if $(filter 0,$(NCCL)),-nonccl))
 LIB = $(BUILD)/libtargetDP.a
 
 ifeq ($(TARGET),cuda)
