@@ -137,10 +137,20 @@ endif
 # targetDP_compat.c (the 2014 API) is C, or CUDA under TARGET=cuda (where
 # it needs the runtime's symbol calls), whatever the programs' language.
 BACKEND_PART = $(if $(filter cuda,$(TARGET)),CUDA,C)
-LAYER_OBJ = $(BUILD)/obj/targetDP/targetDP_error.o $(BUILD)/obj/targetDP/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o \
-            $(addprefix $(BUILD)/obj/targetDP/targetDP_, \
-              compat.o box.o profile.o scan_$(BACKEND_PART).o async.o pack.o \
-              exact.o exact_$(BACKEND_PART).o team.o contract.o team_$(BACKEND_PART).o)
+# The objects compiled by $(CC) $(CFLAGS) (C whatever the programs' language)
+# are in $(LAYER_C_BUILD): a C++ preset that takes CC and CFLAGS from a C
+# preset (LIB_C_CONFIG; config/gxx-openmp.mk includes gcc-openmp.mk) shares
+# that preset's objects of the same configuration rather than compiling them
+# again (make test built them twice: g++ AoSoA VVL 4, the corpus's g++ and
+# clang++ builds). Elsewhere it is $(BUILD).
+LAYER_C_BUILD := $(if $(and $(filter c++,$(PROG_LANG)),$(LIB_C_CONFIG)),$(patsubst \
+                   build/$(CONFIG)-%,build/$(LIB_C_CONFIG)-%,$(BUILD)),$(BUILD))
+LAYER_OBJ = $(LAYER_C_BUILD)/obj/targetDP/targetDP_error.o $(LAYER_C_BUILD)/obj/targetDP/targetDP_common.o \
+            $(if $(filter cuda,$(TARGET)),$(BUILD),$(LAYER_C_BUILD))/obj/$(basename $(BACKEND_SRC)).o \
+            $(addprefix $(LAYER_C_BUILD)/obj/targetDP/targetDP_, \
+              compat.o box.o profile.o scan_$(BACKEND_PART).o async.o \
+              exact.o exact_$(BACKEND_PART).o team.o team_$(BACKEND_PART).o) \
+            $(addprefix $(BUILD)/obj/targetDP/targetDP_, pack.o contract.o)
 
 # Header dependencies come from the compilers (-MMD -MP: a .d file beside
 # each object, a phony target per header so a deleted header is no error).
@@ -230,10 +240,10 @@ $(LIB): $(LAYER_OBJ)
 
 # The layer: its .c files with the host C compiler, its .cu files with nvcc
 # (targetDP_compat.c below is the exception).
-$(BUILD)/obj/targetDP_C.o: targetDP_C.c
+$(LAYER_C_BUILD)/obj/targetDP_C.o: targetDP_C.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/obj/targetDP/%.o: targetDP/%.c
+$(LAYER_C_BUILD)/obj/targetDP/%.o: targetDP/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 # targetDP kernels of the layer: compiled like a program (C, or CUDA by nvcc -x cu).
@@ -263,7 +273,7 @@ $(BUILD)/obj/targetDP/targetDP_compat.o: targetDP/targetDP_compat.c
 	@mkdir -p $(dir $@)
 	$(NVCC) -x cu $(NVCCFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 else
-$(BUILD)/obj/targetDP/targetDP_compat.o: targetDP/targetDP_compat.c
+$(LAYER_C_BUILD)/obj/targetDP/targetDP_compat.o: targetDP/targetDP_compat.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 endif
@@ -275,6 +285,9 @@ $(BUILD)/obj/%.o: %.c
 	$(COMPILE_PROG) $(PROG_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+ifneq ($(LAYER_C_BUILD),$(BUILD))
+-include $(wildcard $(LAYER_C_BUILD)/obj/targetDP_C.d $(LAYER_C_BUILD)/obj/targetDP/*.d)
+endif
 
 # A program from its sources with the layer's rules, for fragments:
 #   $(eval $(call tdp_program,NAME,SOURCES[,mpi]))
