@@ -46,15 +46,26 @@ TPB ?= 128
 # ARCH=portable, the compiler's default target with no -march: a library
 # built on a login node must not die with an illegal instruction on a
 # compute node of an older CPU (issue 25). ARCH=native, or any -march value
-# (ARCH=x86-64-v3), asks for that instead. Its own build folder.
+# (ARCH=x86-64-v3), asks for that instead. Its own build folder, unless it
+# leaves the compilers' flags as the preset has them: ARCH=native with
+# gcc-openmp's -march=native, ARCH=portable under CUDA (its host flags name
+# no CPU). Those share the preset's folder: the same objects, not compiled
+# twice (make test installed the CUDA library from a second build of it).
 ifneq ($(filter install,$(MAKECMDGOALS)),)
   ARCH ?= portable
 endif
 ifneq ($(ARCH),)
   tdp_march := $(if $(filter portable,$(ARCH)),,-march=$(ARCH))
+  # the flags this configuration compiles with (CXXFLAGS: C++ programs only)
+  tdp_used_flags = $(sort $(CFLAGS)) | $(if $(filter c++,$(PROG_LANG)),$(sort $(CXXFLAGS))) | \
+                   $(if $(filter cuda,$(TARGET)),$(sort $(NVCCFLAGS)))
+  tdp_preset_flags := $(tdp_used_flags)
   CFLAGS := $(filter-out -march=% -mtune=%,$(CFLAGS)) $(tdp_march)
   CXXFLAGS := $(filter-out -march=% -mtune=%,$(CXXFLAGS)) $(tdp_march)
   NVCCFLAGS += $(if $(tdp_march),-Xcompiler $(tdp_march))
+  ifneq ($(tdp_preset_flags),$(tdp_used_flags))
+    tdp_arch_dir := -$(ARCH)
+  endif
 endif
 # -I targetDP: the layer's modules, so that a program's #include "targetDP_halo.h"
 # (the MPI module) finds its header, as it does in an installed targetDP.
@@ -101,7 +112,7 @@ ifneq ($(CMOCKA_DIR),)
   LDFLAGS  += -L$(CMOCKA_LIBDIR) -Xlinker -rpath=$(CMOCKA_LIBDIR)
 endif
 
-BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)$(if $(filter 1,$(PROFILE)),-profile)$(if $(filter simd,$(ILP)),-simd)$(if $(ARCH),-$(ARCH))$(if $(filter cuda,$(TARGET)),$(if $(filter 0,$(NCCL)),-nonccl))
+BUILD ?= build/$(CONFIG)-$(LAYOUT)-vvl$(VVL)-sal$(SAL)-tpb$(TPB)$(if $(filter 1,$(SAN)),-san)$(if $(filter 1,$(CHECK)),-check)$(if $(filter 1,$(PROFILE)),-profile)$(if $(filter simd,$(ILP)),-simd)$(tdp_arch_dir)$(if $(filter cuda,$(TARGET)),$(if $(filter 0,$(NCCL)),-nonccl))
 LIB = $(BUILD)/libtargetDP.a
 
 ifeq ($(TARGET),cuda)
@@ -126,10 +137,20 @@ endif
 # targetDP_compat.c (the 2014 API) is C, or CUDA under TARGET=cuda (where
 # it needs the runtime's symbol calls), whatever the programs' language.
 BACKEND_PART = $(if $(filter cuda,$(TARGET)),CUDA,C)
-LAYER_OBJ = $(BUILD)/obj/targetDP/targetDP_error.o $(BUILD)/obj/targetDP/targetDP_common.o $(BUILD)/obj/$(basename $(BACKEND_SRC)).o \
-            $(addprefix $(BUILD)/obj/targetDP/targetDP_, \
-              compat.o box.o profile.o scan_$(BACKEND_PART).o async.o pack.o \
-              exact.o exact_$(BACKEND_PART).o team.o contract.o team_$(BACKEND_PART).o)
+# The objects compiled by $(CC) $(CFLAGS) (C whatever the programs' language)
+# are in $(LAYER_C_BUILD): a C++ preset that takes CC and CFLAGS from a C
+# preset (LIB_C_CONFIG; config/gxx-openmp.mk includes gcc-openmp.mk) shares
+# that preset's objects of the same configuration rather than compiling them
+# again (make test built them twice: g++ AoSoA VVL 4, the corpus's g++ and
+# clang++ builds). Elsewhere it is $(BUILD).
+LAYER_C_BUILD := $(if $(and $(filter c++,$(PROG_LANG)),$(LIB_C_CONFIG)),$(patsubst \
+                   build/$(CONFIG)-%,build/$(LIB_C_CONFIG)-%,$(BUILD)),$(BUILD))
+LAYER_OBJ = $(LAYER_C_BUILD)/obj/targetDP/targetDP_error.o $(LAYER_C_BUILD)/obj/targetDP/targetDP_common.o \
+            $(if $(filter cuda,$(TARGET)),$(BUILD),$(LAYER_C_BUILD))/obj/$(basename $(BACKEND_SRC)).o \
+            $(addprefix $(LAYER_C_BUILD)/obj/targetDP/targetDP_, \
+              compat.o box.o profile.o scan_$(BACKEND_PART).o async.o \
+              exact.o exact_$(BACKEND_PART).o team.o team_$(BACKEND_PART).o) \
+            $(addprefix $(BUILD)/obj/targetDP/targetDP_, pack.o contract.o)
 
 # Header dependencies come from the compilers (-MMD -MP: a .d file beside
 # each object, a phony target per header so a deleted header is no error).
@@ -219,10 +240,10 @@ $(LIB): $(LAYER_OBJ)
 
 # The layer: its .c files with the host C compiler, its .cu files with nvcc
 # (targetDP_compat.c below is the exception).
-$(BUILD)/obj/targetDP_C.o: targetDP_C.c
+$(LAYER_C_BUILD)/obj/targetDP_C.o: targetDP_C.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/obj/targetDP/%.o: targetDP/%.c
+$(LAYER_C_BUILD)/obj/targetDP/%.o: targetDP/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 # targetDP kernels of the layer: compiled like a program (C, or CUDA by nvcc -x cu).
@@ -252,7 +273,7 @@ $(BUILD)/obj/targetDP/targetDP_compat.o: targetDP/targetDP_compat.c
 	@mkdir -p $(dir $@)
 	$(NVCC) -x cu $(NVCCFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 else
-$(BUILD)/obj/targetDP/targetDP_compat.o: targetDP/targetDP_compat.c
+$(LAYER_C_BUILD)/obj/targetDP/targetDP_compat.o: targetDP/targetDP_compat.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 endif
@@ -264,6 +285,9 @@ $(BUILD)/obj/%.o: %.c
 	$(COMPILE_PROG) $(PROG_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+ifneq ($(LAYER_C_BUILD),$(BUILD))
+-include $(wildcard $(LAYER_C_BUILD)/obj/targetDP_C.d $(LAYER_C_BUILD)/obj/targetDP/*.d)
+endif
 
 # A program from its sources with the layer's rules, for fragments:
 #   $(eval $(call tdp_program,NAME,SOURCES[,mpi]))

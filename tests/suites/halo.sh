@@ -197,7 +197,12 @@ if [ -x "$nvcc_bin" ] && [ -f targetDP_CUDA.cu ]; then
   for nc in 0 auto; do
     bdir=$(make -s TARGET=cuda NCCL=$nc tests-print-build)
     where=$(make -s TARGET=cuda NCCL=$nc nccl-where)
-    if make -s TARGET=cuda NCCL=$nc "$bdir/obj/targetDP/targetDP_devcomm.o" "$bdir/obj/targetDP/targetDP_halo.o" >"$tmp/nv.log" 2>&1 &&
+    # targetDP_halo.o: only in the NCCL=auto build; the NCCL flags reach
+    # the device communicator alone, so NCCL=0's would be the same object
+    # compiled again (in its own folder)
+    objs=("$bdir/obj/targetDP/targetDP_devcomm.o")
+    [ "$nc" = auto ] && objs+=("$bdir/obj/targetDP/targetDP_halo.o")
+    if make -s TARGET=cuda NCCL=$nc "${objs[@]}" >"$tmp/nv.log" 2>&1 &&
        ! grep -q "warning" "$tmp/nv.log"; then
       n=$(nm "$bdir/obj/targetDP/targetDP_devcomm.o" | grep -c " U nccl")
       if [ "$nc" = 0 ] && [ "$n" -ne 0 ]; then
