@@ -429,7 +429,7 @@ static int check_flag(const uint32_t *t_flag, tdpSite at) {
   return tdpCheckTarget(t_flag, sizeof(uint32_t), "the flag", at);
 }
 
-int tdpStreamWriteFlag(uint32_t *t_flag, uint32_t value, targetStream_t stream, const char *f,
+int tdpStreamWriteFlag_(uint32_t *t_flag, uint32_t value, targetStream_t stream, const char *f,
                        int l) {
   tdpSite at = SITE("targetStreamWriteFlag");
   if (tdpCheckLive(at)) return targetLastError();
@@ -439,7 +439,7 @@ int tdpStreamWriteFlag(uint32_t *t_flag, uint32_t value, targetStream_t stream, 
   return rc ? rc : tdpBackendStreamFlag(t_flag, value, 0, native, at);
 }
 
-int tdpStreamWaitFlag(const uint32_t *t_flag, uint32_t value, targetStream_t stream,
+int tdpStreamWaitFlag_(const uint32_t *t_flag, uint32_t value, targetStream_t stream,
                       const char *f, int l) {
   tdpSite at = SITE("targetStreamWaitFlag");
   if (tdpCheckLive(at)) return targetLastError();

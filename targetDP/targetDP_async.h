@@ -193,14 +193,14 @@ int tdpIpcCloseHandle(void *t_peer, const char *f, int l);
  * TARGETDP_FLAG_TIMEOUT seconds (default 120) fails with the flag's value,
  * never hangs. targetStreamFlagsAvailable(): 1 where both work. */
 int targetStreamFlagsAvailable(void);
-int tdpStreamWriteFlag(uint32_t *t_flag, uint32_t value, targetStream_t stream, const char *f,
+int tdpStreamWriteFlag_(uint32_t *t_flag, uint32_t value, targetStream_t stream, const char *f,
                        int l);
-int tdpStreamWaitFlag(const uint32_t *t_flag, uint32_t value, targetStream_t stream,
+int tdpStreamWaitFlag_(const uint32_t *t_flag, uint32_t value, targetStream_t stream,
                       const char *f, int l);
 #define targetStreamWriteFlag(t_flag, value, stream) \
-  tdpStreamWriteFlag((t_flag), (value), (stream), TDP_AT_)
+  tdpStreamWriteFlag_((t_flag), (value), (stream), TDP_AT_)
 #define targetStreamWaitFlag(t_flag, value, stream) \
-  tdpStreamWaitFlag((t_flag), (value), (stream), TDP_AT_)
+  tdpStreamWaitFlag_((t_flag), (value), (stream), TDP_AT_)
 /* Memory another process of the node shares with us (the C backend's
  * stand-in for an IPC mapping: an MPI shared window), registered (add 1)
  * or forgotten (add 0) so that the layer's checks take it as a peer's
