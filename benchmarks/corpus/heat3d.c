@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "benchmarks/corpus/corpus.h"
+#include "benchmarks/corpus/proto_layer.h"
 
 #define ALPHA 0.1 /* stable for alpha <= 1/6 */
 
@@ -75,6 +76,28 @@ TDP_KERNEL void heat_interior_row(targetBox box, double *unew, const double *u) 
                  + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]
                  - 6.0 * u[is];
       unew[is] = u[is] + t_alpha * lap;
+    }
+  }
+}
+
+/* Interior and walls in one pass in memory order (PROTO_TLP_3D_EDGE over
+ * the whole lattice, TDP_LAUNCH_BOX; "port-edge"): a form for the layer. */
+TDP_KERNEL void heat_edge(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
+             sx = box.extent[1] * box.extent[2];
+  PROTO_TLP_3D_EDGE(box, 1, x, y, z0, base, edge) {
+    if (edge) {
+      TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
+    } else {
+      TDP_ILP(v) {
+        long s = base + v;
+        size_t is = TDP_INDEX(nsites, 1, s, 0);
+        double lap = u[TDP_INDEX(nsites, 1, s - sx, 0)] + u[TDP_INDEX(nsites, 1, s + sx, 0)]
+                   + u[TDP_INDEX(nsites, 1, s - sy, 0)] + u[TDP_INDEX(nsites, 1, s + sy, 0)]
+                   + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]
+                   - 6.0 * u[is];
+        unew[is] = u[is] + t_alpha * lap;
+      }
     }
   }
 }
@@ -181,6 +204,7 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
 static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port", CORPUS_PORT},
                                    {"port-row", CORPUS_PROTO},
+                                   {"port-edge", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE},
 #ifdef __CUDACC__
                                    {"cuda-march", CORPUS_NATIVE}
@@ -239,6 +263,9 @@ static void step(void *p, int k) {
   } else if (impls[k].kind == CORPUS_PORT) {
     TDP_LAUNCH_BOX_MARCH(heat_interior, H->interior, un, u);
     TDP_LAUNCH_SHELL(heat_walls, H->all, 1, un, u);
+    targetSynchronize();
+  } else if (strcmp(name, "port-edge") == 0) {
+    TDP_LAUNCH_BOX(heat_edge, H->all, un, u);
     targetSynchronize();
   } else if (impls[k].kind == CORPUS_PROTO) {
     TDP_LAUNCH_BOX(heat_interior_row, H->interior, un, u);
