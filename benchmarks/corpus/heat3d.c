@@ -173,7 +173,10 @@ static void nat_step(double *un, const double *u, int nx, int ny, int nz, int ma
 /* The OpenMP 7-point stencil of the literature (e.g. Datta et al., SC08,
  * and the OpenMP examples of stencil codes): threads over the (x, y) rows,
  * SIMD along z, restrict; a wall row is one memcpy, an interior row copies
- * its two end sites and updates the rest. */
+ * its first site, updates the rest and copies its last site, in memory
+ * order: with the last site stored before the row (issue 28) the step took
+ * 9.8 ms at 161^3 on one thread of the 2-core box, in order 7.6-8.3 ms
+ * (clang 14, gcc 12), the serial original's time under clang. */
 static void nat_step(double *__restrict__ un, const double *__restrict__ u, int nx, int ny,
                      int nz, int march) {
   (void) march;
@@ -187,7 +190,6 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
         continue;
       }
       un[r] = u[r];
-      un[r + nz - 1] = u[r + nz - 1];
 #pragma omp simd
       for (int k = 1; k < nz - 1; k++) {
         const long s = r + k;
@@ -195,6 +197,7 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
                      6.0 * u[s];
         un[s] = u[s] + ALPHA * lap;
       }
+      un[r + nz - 1] = u[r + nz - 1]; /* after the row: in the order of the stores' stream */
     }
   }
 }

@@ -173,12 +173,12 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
         continue;
       }
       un[r] = u[r];
-      un[r + nz - 1] = u[r + nz - 1];
 #pragma omp simd
       for (int k = 1; k < nz - 1; k++) {
         const long s = r + k;
         un[s] = st27_sum(u, s, sx, sy);
       }
+      un[r + nz - 1] = u[r + nz - 1]; /* after the row: in the order of the stores' stream */
     }
   }
 }
