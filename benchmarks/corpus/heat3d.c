@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "benchmarks/corpus/corpus.h"
-#include "benchmarks/corpus/proto_layer.h"
 
 #define ALPHA 0.1 /* stable for alpha <= 1/6 */
 
@@ -80,12 +79,13 @@ TDP_KERNEL void heat_interior_row(targetBox box, double *unew, const double *u) 
   }
 }
 
-/* Interior and walls in one pass in memory order (PROTO_TLP_3D_EDGE over
- * the whole lattice, TDP_LAUNCH_BOX; "port-edge"): a form for the layer. */
+/* Interior and walls in one pass in memory order (TDP_TLP_3D_EDGE over the
+ * whole lattice, TDP_LAUNCH_BOX; "port-edge"): no second visit to the ends
+ * of the interior rows. */
 TDP_KERNEL void heat_edge(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
              sx = box.extent[1] * box.extent[2];
-  PROTO_TLP_3D_EDGE(box, 1, x, y, z0, base, edge) {
+  TDP_TLP_3D_EDGE(box, 1, x, y, z0, base, edge) {
     if (edge) {
       TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
     } else {

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "benchmarks/corpus/corpus.h"
-#include "benchmarks/corpus/proto_layer.h"
 
 /* weight of an offset by |di| + |dj| + |dk| */
 #define W0 0.4
@@ -86,11 +85,11 @@ TDP_KERNEL_OCC(4) void st27_interior_occ(targetBox box, double *unew, const doub
     TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = st27_port_sum(u, base + v, ny, nz, nsites);
   }
 }
-/* Interior and walls in one pass in memory order (PROTO_TLP_3D_EDGE over
- * the whole lattice, TDP_LAUNCH_BOX; "port-edge", as heat3d's). */
+/* Interior and walls in one pass in memory order (TDP_TLP_3D_EDGE over the
+ * whole lattice, TDP_LAUNCH_BOX; "port-edge", as heat3d's). */
 TDP_KERNEL void st27_edge(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1], nz = box.extent[2];
-  PROTO_TLP_3D_EDGE(box, 1, x, y, z0, base, edge) {
+  TDP_TLP_3D_EDGE(box, 1, x, y, z0, base, edge) {
     if (edge) {
       TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
     } else {
