@@ -1,8 +1,9 @@
 /*
  * test_box_reduce.c -- the box reductions (TDP_TLP_2D/3D_SUM, _REDUCE with
  * TDP_RMIN/TDP_RMAX, TDP_LAUNCH_BOX_REDUCE) and the shell passes
- * (TDP_TLP_2D/3D_SHELL, TDP_LAUNCH_SHELL) against serial references, and
- * TDP_INLINE helpers in a lane loop.
+ * (TDP_TLP_2D/3D_SHELL, TDP_LAUNCH_SHELL) and the one-pass edge forms
+ * (TDP_TLP_2D/3D_EDGE) against serial references, and TDP_INLINE helpers
+ * in a lane loop.
  *
  * Sums: of small integers (exact in any order), with the coordinates the
  * loop gives folded in, and a conditional body that stores and reduces
@@ -118,6 +119,39 @@ TDP_KERNEL void kShell3(targetBox box, long nh, int *count, long *code) {
   }
 }
 
+/* The edge forms: every site of the box once, 1 added where the loop says
+ * edge (the shell of depth nh), 2 where it says interior. */
+TDP_KERNEL void kEdge2(targetBox box, long nh, int *count, long *code) {
+  TDP_TLP_2D_EDGE(box, nh, x, y0, base, edge) {
+    if (edge) {
+      TDP_ILP(v) {
+        targetAtomicAddInt(count + base + v, 1);
+        code[base + v] = code3(0, x, y0 + v);
+      }
+    } else {
+      TDP_ILP(v) {
+        targetAtomicAddInt(count + base + v, 2);
+        code[base + v] = code3(0, x, y0 + v);
+      }
+    }
+  }
+}
+TDP_KERNEL void kEdge3(targetBox box, long nh, int *count, long *code) {
+  TDP_TLP_3D_EDGE(box, nh, x, y, z0, base, edge) {
+    if (edge) {
+      TDP_ILP(v) {
+        targetAtomicAddInt(count + base + v, 1);
+        code[base + v] = code3(x, y, z0 + v);
+      }
+    } else {
+      TDP_ILP(v) {
+        targetAtomicAddInt(count + base + v, 2);
+        code[base + v] = code3(x, y, z0 + v);
+      }
+    }
+  }
+}
+
 /* Coordinates of site s of the box's lattice, 3 entries (2-D: c[0] = 0). */
 static void coords(const targetBox *b, long s, long c[3]) {
   c[0] = c[1] = c[2] = 0;
@@ -212,6 +246,41 @@ static void check_reduce(const targetBox *box) {
   free(g);
 }
 
+/* TDP_TLP_2D/3D_EDGE over the box (TDP_LAUNCH_BOX): each site of the box
+ * visited once, its edge flag that of the shell of depth nh, the
+ * coordinates agreeing with the site index, no site outside touched. */
+static void check_edge(const targetBox *box, long nh) {
+  const long nsites = targetBoxLatticeSites(box);
+  int *count = (int *) tuMalloc(nsites * sizeof(int));
+  long *code = (long *) tuMalloc(nsites * sizeof(long));
+  int *t_count = NULL;
+  long *t_code = NULL;
+  assert_int_equal(targetCalloc(&t_count, nsites * sizeof(int)), TARGET_SUCCESS);
+  assert_int_equal(targetCalloc(&t_code, nsites * sizeof(long)), TARGET_SUCCESS);
+  targetBox b = *box;
+  if (b.ndim == 2) TDP_LAUNCH_BOX(kEdge2, b, nh, t_count, t_code);
+  else TDP_LAUNCH_BOX(kEdge3, b, nh, t_count, t_code);
+  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(count, t_count, nsites * sizeof(int)), TARGET_SUCCESS);
+  assert_int_equal(copyFromTarget(code, t_code, nsites * sizeof(long)), TARGET_SUCCESS);
+  tuCheck cc, cd;
+  tuCheckInit(&cc);
+  tuCheckInit(&cd);
+  for (long s = 0; s < nsites; s++) {
+    long c[3];
+    coords(box, s, c);
+    const int in = in_box(box, c), want = !in ? 0 : in_shell(box, nh, c) ? 1 : 2;
+    tuCheckEq(&cc, s, count[s], want);
+    if (in) tuCheckEq(&cd, s, (double) code[s], (double) code3(c[0], c[1], c[2]));
+  }
+  tuCheckDone(&cc, "edge visits and flags", nsites);
+  tuCheckDone(&cd, "edge coordinates", nsites);
+  assert_int_equal(targetFree(t_count), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_code), TARGET_SUCCESS);
+  free(count);
+  free(code);
+}
+
 static void check_shell(const targetBox *box, long nh) {
   const long nsites = targetBoxLatticeSites(box);
   int *count = (int *) tuMalloc(nsites * sizeof(int));
@@ -245,6 +314,7 @@ static void check_shell(const targetBox *box, long nh) {
   assert_int_equal(targetFree(t_code), TARGET_SUCCESS);
   free(count);
   free(code);
+  check_edge(box, nh); /* the same shell as the edge of a one-pass loop */
 }
 
 static void box_cases(int nd, const long *ext) {

@@ -79,6 +79,29 @@ TDP_KERNEL void heat_interior_row(targetBox box, double *unew, const double *u) 
   }
 }
 
+/* Interior and walls in one pass in memory order (TDP_TLP_3D_EDGE over the
+ * whole lattice, TDP_LAUNCH_BOX; "port-edge"): no second visit to the ends
+ * of the interior rows. */
+TDP_KERNEL void heat_edge(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
+             sx = box.extent[1] * box.extent[2];
+  TDP_TLP_3D_EDGE(box, 1, x, y, z0, base, edge) {
+    if (edge) {
+      TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
+    } else {
+      TDP_ILP(v) {
+        long s = base + v;
+        size_t is = TDP_INDEX(nsites, 1, s, 0);
+        double lap = u[TDP_INDEX(nsites, 1, s - sx, 0)] + u[TDP_INDEX(nsites, 1, s + sx, 0)]
+                   + u[TDP_INDEX(nsites, 1, s - sy, 0)] + u[TDP_INDEX(nsites, 1, s + sy, 0)]
+                   + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]
+                   - 6.0 * u[is];
+        unew[is] = u[is] + t_alpha * lap;
+      }
+    }
+  }
+}
+
 TDP_KERNEL void heat_walls(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box);
   TDP_TLP_3D_SHELL(box, 1, x, y, z0, base) {
@@ -150,7 +173,10 @@ static void nat_step(double *un, const double *u, int nx, int ny, int nz, int ma
 /* The OpenMP 7-point stencil of the literature (e.g. Datta et al., SC08,
  * and the OpenMP examples of stencil codes): threads over the (x, y) rows,
  * SIMD along z, restrict; a wall row is one memcpy, an interior row copies
- * its two end sites and updates the rest. */
+ * its first site, updates the rest and copies its last site, in memory
+ * order: with the last site stored before the row (issue 28) the step took
+ * 9.8 ms at 161^3 on one thread of the 2-core box, in order 7.6-8.3 ms
+ * (clang 14, gcc 12), the serial original's time under clang. */
 static void nat_step(double *__restrict__ un, const double *__restrict__ u, int nx, int ny,
                      int nz, int march) {
   (void) march;
@@ -164,7 +190,6 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
         continue;
       }
       un[r] = u[r];
-      un[r + nz - 1] = u[r + nz - 1];
 #pragma omp simd
       for (int k = 1; k < nz - 1; k++) {
         const long s = r + k;
@@ -172,6 +197,7 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
                      6.0 * u[s];
         un[s] = u[s] + ALPHA * lap;
       }
+      un[r + nz - 1] = u[r + nz - 1]; /* after the row: in the order of the stores' stream */
     }
   }
 }
@@ -181,6 +207,7 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
 static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port", CORPUS_PORT},
                                    {"port-row", CORPUS_PROTO},
+                                   {"port-edge", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE},
 #ifdef __CUDACC__
                                    {"cuda-march", CORPUS_NATIVE}
@@ -239,6 +266,9 @@ static void step(void *p, int k) {
   } else if (impls[k].kind == CORPUS_PORT) {
     TDP_LAUNCH_BOX_MARCH(heat_interior, H->interior, un, u);
     TDP_LAUNCH_SHELL(heat_walls, H->all, 1, un, u);
+    targetSynchronize();
+  } else if (strcmp(name, "port-edge") == 0) {
+    TDP_LAUNCH_BOX(heat_edge, H->all, un, u);
     targetSynchronize();
   } else if (impls[k].kind == CORPUS_PROTO) {
     TDP_LAUNCH_BOX(heat_interior_row, H->interior, un, u);

@@ -28,7 +28,9 @@
 # run_device.log (machine, commit, every command), build-*.log, run-*.log.
 # Without a GPU (nvidia-smi lists none) the GPU runs are skipped and
 # recorded. The exit status is 1 if any step failed. CORPUS_QUICK=1: tiny
-# sizes and one round (a test of the script).
+# sizes and one round (a test of the script). CORPUS_SHAPE=a,b: those
+# shapes only (bench_corpus --shape), e.g. CORPUS_SHAPE=heat3d,stencil27
+# CORPUS_ROUNDS=5 for a targeted check in about two minutes.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 out=${OUT:-$PWD/bench-out-corpus-device}
@@ -44,6 +46,11 @@ host_args=(--mb "${HOST_MB:-64}" --reps "${HOST_REPS:-4}")
 check_args=(--sites 3001 --reps 2)
 if [ "${CORPUS_QUICK:-0}" = 1 ]; then
   gpu_args=(--sites 20000 --reps 2) host_args=(--sites 20000 --reps 2) rounds=1
+fi
+tiny_args=(--sites 50 --reps 1)
+if [ -n "${CORPUS_SHAPE:-}" ]; then
+  gpu_args+=(--shape "$CORPUS_SHAPE") host_args+=(--shape "$CORPUS_SHAPE")
+  check_args+=(--shape "$CORPUS_SHAPE") tiny_args+=(--shape "$CORPUS_SHAPE")
 fi
 nthreads=$(nproc)
 
@@ -95,12 +102,12 @@ out=$out/check
 mkdir -p "$out"
 if [ "$gpu" = 1 ]; then
   corpus_run "$cuda_dir" check-cuda "" "${check_args[@]}"
-  corpus_run "$cuda_dir" check-cuda-tiny "" --sites 50 --reps 1
+  corpus_run "$cuda_dir" check-cuda-tiny "" "${tiny_args[@]}"
 fi
 for b in "${builds[@]}"; do
   read -r cc dir <<<"$b"
   corpus_run "$dir" "check-$cc" "$nthreads" "${check_args[@]}"
-  corpus_run "$dir" "check-$cc-tiny" 1 --sites 50 --reps 1
+  corpus_run "$dir" "check-$cc-tiny" 1 "${tiny_args[@]}"
 done
 out=$csv_out
 

@@ -85,6 +85,18 @@ TDP_KERNEL_OCC(4) void st27_interior_occ(targetBox box, double *unew, const doub
     TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = st27_port_sum(u, base + v, ny, nz, nsites);
   }
 }
+/* Interior and walls in one pass in memory order (TDP_TLP_3D_EDGE over the
+ * whole lattice, TDP_LAUNCH_BOX; "port-edge", as heat3d's). */
+TDP_KERNEL void st27_edge(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1], nz = box.extent[2];
+  TDP_TLP_3D_EDGE(box, 1, x, y, z0, base, edge) {
+    if (edge) {
+      TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
+    } else {
+      TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = st27_port_sum(u, base + v, ny, nz, nsites);
+    }
+  }
+}
 TDP_KERNEL void st27_walls(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box);
   TDP_TLP_3D_SHELL(box, 1, x, y, z0, base) {
@@ -160,12 +172,12 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
         continue;
       }
       un[r] = u[r];
-      un[r + nz - 1] = u[r + nz - 1];
 #pragma omp simd
       for (int k = 1; k < nz - 1; k++) {
         const long s = r + k;
         un[s] = st27_sum(u, s, sx, sy);
       }
+      un[r + nz - 1] = u[r + nz - 1]; /* after the row: in the order of the stores' stream */
     }
   }
 }
@@ -176,6 +188,7 @@ static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port", CORPUS_PORT},
                                    {"port-row", CORPUS_PROTO},
                                    {"port-occ", CORPUS_PROTO},
+                                   {"port-edge", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE}};
 enum { NIMPL = sizeof(impls) / sizeof(impls[0]) };
 
@@ -232,6 +245,11 @@ static void step(void *p, int k) {
     targetSynchronize();
     break;
   case CORPUS_PROTO:
+    if (strcmp(impls[k].name, "port-edge") == 0) {
+      TDP_LAUNCH_BOX(st27_edge, S->all, un, u);
+      targetSynchronize();
+      break;
+    }
     if (strcmp(impls[k].name, "port-occ") == 0) TDP_LAUNCH_BOX_MARCH(st27_interior_occ, S->interior, un, u);
     else TDP_LAUNCH_BOX(st27_interior_row, S->interior, un, u);
     TDP_LAUNCH_SHELL(st27_walls, S->all, 1, un, u);

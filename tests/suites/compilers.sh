@@ -35,4 +35,33 @@ for cc in gcc clang; do
   fi
   sed "s/^/  [$cc] /" "$bin.log"
 done
+
+# clang: a lane loop calling a TDP_INLINE helper with an argument it does
+# not read vectorises without a run-time alias check (issue 28: clang 14's
+# dead-argument elimination dropped the loop pragma's assume_safety from the
+# inlined body, and every VVL stride paid an alias check; TDP_INLINE's
+# "used" keeps the arguments). Judged on the LLVM IR of the default build's
+# flags: no "vector.memcheck" block, at least one "vector.body".
+SRC=tests/compilers/inline_dead_arg.c
+name="clang: a TDP_INLINE helper with an unread argument keeps the lane loop free of alias checks"
+if ! command -v clang >/dev/null 2>&1 ||
+   ! echo 'int main(void){return 0;}' | clang -fopenmp -x c - -o /dev/null 2>/dev/null; then
+  echo "ok - $name # SKIP no clang with OpenMP"
+else
+  ll=$OUTD/inline_dead_arg.ll
+  if ! clang -std=c99 -O3 -march=native -fopenmp -Wall -Wextra -Wno-pass-failed -I. -ItargetDP \
+       -DTARGETDP_SOA -DVVL=8 -DSAL=8 -DTDP_NO_LEGACY_NAMES -S -emit-llvm \
+       -fno-discard-value-names "$SRC" -o "$ll" >"$ll.build.log" 2>&1; then
+    echo "not ok - $name (compile failed)"
+    head -n 15 "$ll.build.log"
+  else
+    nmem=$(grep -c '^vector\.memcheck[0-9]*:' "$ll")
+    nvec=$(grep -c '^vector\.body[0-9]*:' "$ll")
+    if [ "$nmem" = 0 ] && [ "$nvec" -ge 1 ]; then
+      echo "ok - $name"
+    else
+      echo "not ok - $name ($nmem alias-check blocks, $nvec vector bodies in $ll)"
+    fi
+  fi
+fi
 exit 0
