@@ -42,6 +42,19 @@ static void serial_step(double *unew, const double *u, int nx, int ny, int nz, d
  * interior plus shell 3.2x (0.85x the native row loop). */
 TDP_CONST double t_alpha;
 
+/* The legacy body, one TDP_INLINE helper of the site for the three port
+ * kernels below (as stencil27.c's). */
+static TDP_DEVICE TDP_INLINE void heat_site(double *unew, const double *u, long s, long sx, long sy,
+                                            long nsites) {
+  size_t is = TDP_INDEX(nsites, 1, s, 0);
+  double lap = u[TDP_INDEX(nsites, 1, s - sx, 0)] + u[TDP_INDEX(nsites, 1, s + sx, 0)]
+             + u[TDP_INDEX(nsites, 1, s - sy, 0)] + u[TDP_INDEX(nsites, 1, s + sy, 0)]
+             + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]
+             - 6.0 * u[is];
+  unew[is] = u[is] + t_alpha * lap;
+  (void) nsites; /* not every layout needs it */
+}
+
 /* The interior marching along x (TDP_TLP_3D_MARCH, TDP_LAUNCH_BOX_MARCH):
  * what porting.md leads with for a stencil with neighbours along every
  * dimension. On the C backend it is TDP_TLP_3D. */
@@ -50,13 +63,7 @@ TDP_KERNEL void heat_interior(targetBox box, double *unew, const double *u) {
              sx = box.extent[1] * box.extent[2];
   TDP_TLP_3D_MARCH(box, x, y, z0, base) {
     TDP_ILP(v) {
-      long s = base + v;
-      size_t is = TDP_INDEX(nsites, 1, s, 0);
-      double lap = u[TDP_INDEX(nsites, 1, s - sx, 0)] + u[TDP_INDEX(nsites, 1, s + sx, 0)]
-                 + u[TDP_INDEX(nsites, 1, s - sy, 0)] + u[TDP_INDEX(nsites, 1, s + sy, 0)]
-                 + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]
-                 - 6.0 * u[is];
-      unew[is] = u[is] + t_alpha * lap;
+      heat_site(unew, u, base + v, sx, sy, nsites);
     }
   }
 }
@@ -68,13 +75,7 @@ TDP_KERNEL void heat_interior_row(targetBox box, double *unew, const double *u) 
              sx = box.extent[1] * box.extent[2];
   TDP_TLP_3D(box, x, y, z0, base) {
     TDP_ILP(v) {
-      long s = base + v;
-      size_t is = TDP_INDEX(nsites, 1, s, 0);
-      double lap = u[TDP_INDEX(nsites, 1, s - sx, 0)] + u[TDP_INDEX(nsites, 1, s + sx, 0)]
-                 + u[TDP_INDEX(nsites, 1, s - sy, 0)] + u[TDP_INDEX(nsites, 1, s + sy, 0)]
-                 + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]
-                 - 6.0 * u[is];
-      unew[is] = u[is] + t_alpha * lap;
+      heat_site(unew, u, base + v, sx, sy, nsites);
     }
   }
 }
@@ -90,13 +91,7 @@ TDP_KERNEL void heat_edge(targetBox box, double *unew, const double *u) {
       TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
     } else {
       TDP_ILP(v) {
-        long s = base + v;
-        size_t is = TDP_INDEX(nsites, 1, s, 0);
-        double lap = u[TDP_INDEX(nsites, 1, s - sx, 0)] + u[TDP_INDEX(nsites, 1, s + sx, 0)]
-                   + u[TDP_INDEX(nsites, 1, s - sy, 0)] + u[TDP_INDEX(nsites, 1, s + sy, 0)]
-                   + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]
-                   - 6.0 * u[is];
-        unew[is] = u[is] + t_alpha * lap;
+        heat_site(unew, u, base + v, sx, sy, nsites);
       }
     }
   }
