@@ -1560,26 +1560,27 @@ void tdpHaloGetEventTimes(targetHalo *handle, targetHaloTimes *t, const char *f,
   *t = h->ev_times;
 }
 
-/* The test exchange of a new nccl halo: every remote face of t_send holds
- * its sender's rank, axis and side; each must arrive in the right slot. */
-static int nccl_test(targetHalo *h, char *why, size_t len) {
-  targetHaloInfo *in = &h->info;
-  static const char axis[] = "xyzt";
+/* A test exchange's faces: each remote face of t_send holds its sender's
+ * rank, axis and side (16 rank + 2 axis + side); zero_recv: t_recv's
+ * remote faces zeroed too (not under put, where the neighbours write
+ * them). 0 or the first failing call's error. */
+static int test_faces_fill(targetHalo *h, int zero_recv) {
+  const targetHaloInfo *in = &h->info;
   int rc = 0;
   for (int d = 0; d < in->ndim && !rc; d++)
     for (int s = 0; s < 2 && !rc; s++)
       if (remote(h, d, s) && count(h, d) > 0)
         rc = targetSetConstant(slot(h->t_send, h, d, s), 16.0 * in->rank + 2 * d + s, (size_t) count(h, d)) ||
-             targetZero(slot(h->t_recv, h, d, s), (size_t) count(h, d));
-  h->stream = TARGET_STREAM_DEFAULT;
-  if (rc || targetSynchronize()) {
-    snprintf(why, len, "rank %d: %s", in->rank, targetLastErrorString());
-    return 0;
-  }
-  if (nccl_axes(h, 0, in->ndim) || targetSynchronize()) {
-    snprintf(why, len, "rank %d: %.200s", in->rank, h->err[0] ? h->err : targetLastErrorString());
-    return 0;
-  }
+             (zero_recv && targetZero(slot(h->t_recv, h, d, s), (size_t) count(h, d)));
+  return rc;
+}
+
+/* After a test exchange in which every remote face of t_send held its
+ * sender's rank, axis and side (16 rank + 2 axis + side): 1 if each face
+ * of t_recv holds its neighbour's, else 0 and the first wrong face in why. */
+static int test_faces_arrived(targetHalo *h, char *why, size_t len) {
+  const targetHaloInfo *in = &h->info;
+  static const char axis[] = "xyzt";
   for (int d = 0; d < in->ndim; d++)
     for (int s = 0; s < 2; s++) {
       const int n = count(h, d);
@@ -1600,18 +1601,30 @@ static int nccl_test(targetHalo *h, char *why, size_t len) {
   return 1;
 }
 
+/* The test exchange of a new nccl halo: every remote face of t_send holds
+ * its sender's rank, axis and side; each must arrive in the right slot. */
+static int nccl_test(targetHalo *h, char *why, size_t len) {
+  targetHaloInfo *in = &h->info;
+  int rc = test_faces_fill(h, 1);
+  h->stream = TARGET_STREAM_DEFAULT;
+  if (rc || targetSynchronize()) {
+    snprintf(why, len, "rank %d: %s", in->rank, targetLastErrorString());
+    return 0;
+  }
+  if (nccl_axes(h, 0, in->ndim) || targetSynchronize()) {
+    snprintf(why, len, "rank %d: %.200s", in->rank, h->err[0] ? h->err : targetLastErrorString());
+    return 0;
+  }
+  return test_faces_arrived(h, why, len);
+}
+
 /* The test exchange of a new put halo, through the flags as every
  * exchange: each remote face of t_send holds its sender's rank, axis and
  * side, copied into the neighbour's slot; each must arrive in the right
  * slot of ours. It is exchange 1 of the flags' sequence. */
 static int put_test(targetHalo *h, char *why, size_t len) {
   targetHaloInfo *in = &h->info;
-  static const char axis[] = "xyzt";
-  int rc = 0;
-  for (int d = 0; d < in->ndim && !rc; d++)
-    for (int s = 0; s < 2 && !rc; s++)
-      if (remote(h, d, s) && count(h, d) > 0)
-        rc = targetSetConstant(slot(h->t_send, h, d, s), 16.0 * in->rank + 2 * d + s, (size_t) count(h, d));
+  int rc = test_faces_fill(h, 0);
   h->stream = TARGET_STREAM_DEFAULT;
   h->seq++;
   if (rc || targetSynchronize() || put_flags(h, 0, in->ndim, PUT_WAIT_FREE)) {
@@ -1628,23 +1641,7 @@ static int put_test(targetHalo *h, char *why, size_t len) {
     snprintf(why, len, "rank %d: %.200s", in->rank, h->err[0] ? h->err : targetLastErrorString());
     return 0;
   }
-  int ok = 1;
-  for (int d = 0; d < in->ndim && ok; d++)
-    for (int s = 0; s < 2 && ok; s++) {
-      const int n = count(h, d);
-      if (!remote(h, d, s) || n == 0) continue;
-      double v[2] = {0.0, 0.0};
-      const double want = 16.0 * in->nbr[d][s] + 2 * d + !s;
-      if (copyFromTarget(&v[0], slot(h->t_recv, h, d, s), sizeof(double)) ||
-          copyFromTarget(&v[1], slot(h->t_recv, h, d, s) + n - 1, sizeof(double))) {
-        snprintf(why, len, "rank %d: %s", in->rank, targetLastErrorString());
-        ok = 0;
-      } else if (v[0] != want || v[1] != want) {
-        snprintf(why, len, "rank %d: the face along %c on side %d holds %g ... %g, not %g (from rank %d)",
-                 in->rank, axis[d], s, v[0], v[1], want, in->nbr[d][s]);
-        ok = 0;
-      }
-    }
+  int ok = test_faces_arrived(h, why, len);
   /* the slots are free again whatever was found: the neighbours are not
    * left waiting at the next exchange */
   if (put_flags(h, 0, in->ndim, PUT_SIGNAL_FREE) || targetSynchronize()) {
