@@ -234,7 +234,7 @@ for np in 1 2 4; do
   TARGETDP_HALO=ipc refused "forced halo transport that is not available, $np rank(s)" \
     "halo exchange: halo transport 'ipc' (TARGETDP_HALO=ipc.*use TARGETDP_HALO=auto" "$np" --steps 2
 done
-TARGETDP_HALO=foo refused "unknown halo transport" "TARGETDP_HALO=foo: must be auto, staged, direct, ipc or nccl" 2 --steps 2
+TARGETDP_HALO=foo refused "unknown halo transport" "TARGETDP_HALO=foo: must be auto, staged, direct, ipc, nccl or put" 2 --steps 2
 refused "output directory that does not exist" "cannot create" 1 --output "$tmp/no/such/dir"
 
 # ---------------------------------------------------------------- output
