@@ -246,42 +246,14 @@ static void check_reduce(const targetBox *box) {
   free(g);
 }
 
-/* TDP_TLP_2D/3D_EDGE over the box (TDP_LAUNCH_BOX): each site of the box
- * visited once, its edge flag that of the shell of depth nh, the
- * coordinates agreeing with the site index, no site outside touched. */
-static void check_edge(const targetBox *box, long nh) {
-  const long nsites = targetBoxLatticeSites(box);
-  int *count = (int *) tuMalloc(nsites * sizeof(int));
-  long *code = (long *) tuMalloc(nsites * sizeof(long));
-  int *t_count = NULL;
-  long *t_code = NULL;
-  assert_int_equal(targetCalloc(&t_count, nsites * sizeof(int)), TARGET_SUCCESS);
-  assert_int_equal(targetCalloc(&t_code, nsites * sizeof(long)), TARGET_SUCCESS);
-  targetBox b = *box;
-  if (b.ndim == 2) TDP_LAUNCH_BOX(kEdge2, b, nh, t_count, t_code);
-  else TDP_LAUNCH_BOX(kEdge3, b, nh, t_count, t_code);
-  assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
-  assert_int_equal(copyFromTarget(count, t_count, nsites * sizeof(int)), TARGET_SUCCESS);
-  assert_int_equal(copyFromTarget(code, t_code, nsites * sizeof(long)), TARGET_SUCCESS);
-  tuCheck cc, cd;
-  tuCheckInit(&cc);
-  tuCheckInit(&cd);
-  for (long s = 0; s < nsites; s++) {
-    long c[3];
-    coords(box, s, c);
-    const int in = in_box(box, c), want = !in ? 0 : in_shell(box, nh, c) ? 1 : 2;
-    tuCheckEq(&cc, s, count[s], want);
-    if (in) tuCheckEq(&cd, s, (double) code[s], (double) code3(c[0], c[1], c[2]));
-  }
-  tuCheckDone(&cc, "edge visits and flags", nsites);
-  tuCheckDone(&cd, "edge coordinates", nsites);
-  assert_int_equal(targetFree(t_count), TARGET_SUCCESS);
-  assert_int_equal(targetFree(t_code), TARGET_SUCCESS);
-  free(count);
-  free(code);
-}
+/* The shell of depth nh visited two ways: TDP_TLP_2D/3D_SHELL
+ * (TDP_LAUNCH_SHELL: each shell site once, no other site) and the edge
+ * form TDP_TLP_2D/3D_EDGE over the box (TDP_LAUNCH_BOX: each site of the
+ * box once, its edge flag that of the shell). Either way the coordinates
+ * must agree with the site index and no site outside be touched. */
+typedef enum { VISIT_SHELL, VISIT_EDGE } visitForm;
 
-static void check_shell(const targetBox *box, long nh) {
+static void check_visits(const targetBox *box, long nh, visitForm form) {
   const long nsites = targetBoxLatticeSites(box);
   int *count = (int *) tuMalloc(nsites * sizeof(int));
   long *code = (long *) tuMalloc(nsites * sizeof(long));
@@ -290,8 +262,13 @@ static void check_shell(const targetBox *box, long nh) {
   assert_int_equal(targetCalloc(&t_count, nsites * sizeof(int)), TARGET_SUCCESS);
   assert_int_equal(targetCalloc(&t_code, nsites * sizeof(long)), TARGET_SUCCESS);
   targetBox b = *box;
-  if (b.ndim == 2) TDP_LAUNCH_SHELL(kShell2, b, nh, nh, t_count, t_code);
-  else TDP_LAUNCH_SHELL(kShell3, b, nh, nh, t_count, t_code);
+  if (form == VISIT_SHELL) {
+    if (b.ndim == 2) TDP_LAUNCH_SHELL(kShell2, b, nh, nh, t_count, t_code);
+    else TDP_LAUNCH_SHELL(kShell3, b, nh, nh, t_count, t_code);
+  } else {
+    if (b.ndim == 2) TDP_LAUNCH_BOX(kEdge2, b, nh, t_count, t_code);
+    else TDP_LAUNCH_BOX(kEdge3, b, nh, t_count, t_code);
+  }
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(count, t_count, nsites * sizeof(int)), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(code, t_code, nsites * sizeof(long)), TARGET_SUCCESS);
@@ -302,19 +279,26 @@ static void check_shell(const targetBox *box, long nh) {
   for (long s = 0; s < nsites; s++) {
     long c[3];
     coords(box, s, c);
-    const int want = in_shell(box, nh, c);
-    total += want;
+    const int shell = in_shell(box, nh, c);
+    /* shell: 1 visit on the shell; edge: 1 (edge) or 2 (interior) in the box */
+    const int in = form == VISIT_SHELL ? shell : in_box(box, c);
+    const int want = form == VISIT_SHELL ? shell : !in ? 0 : shell ? 1 : 2;
+    total += shell;
     tuCheckEq(&cc, s, count[s], want);
-    if (want) tuCheckEq(&cd, s, (double) code[s], (double) code3(c[0], c[1], c[2]));
+    if (in) tuCheckEq(&cd, s, (double) code[s], (double) code3(c[0], c[1], c[2]));
   }
-  tuCheckDone(&cc, "shell visit counts", nsites);
-  tuCheckDone(&cd, "shell coordinates", nsites);
-  assert_int_equal(total, tdpShellSites_(box, nh));
+  tuCheckDone(&cc, form == VISIT_SHELL ? "shell visit counts" : "edge visits and flags", nsites);
+  tuCheckDone(&cd, form == VISIT_SHELL ? "shell coordinates" : "edge coordinates", nsites);
+  if (form == VISIT_SHELL) assert_int_equal(total, tdpShellSites_(box, nh));
   assert_int_equal(targetFree(t_count), TARGET_SUCCESS);
   assert_int_equal(targetFree(t_code), TARGET_SUCCESS);
   free(count);
   free(code);
-  check_edge(box, nh); /* the same shell as the edge of a one-pass loop */
+}
+
+static void check_shell(const targetBox *box, long nh) {
+  check_visits(box, nh, VISIT_SHELL);
+  check_visits(box, nh, VISIT_EDGE); /* the same shell as the edge of a one-pass loop */
 }
 
 static void box_cases(int nd, const long *ext) {
