@@ -37,6 +37,7 @@
 static char device_name[256] = "no CUDA device initialised";
 extern "C" {
 long tdpGridBlocksMax_ = 65535; /* until targetInit knows the GPU */
+int tdpSmCount_ = 1;
 }
 static int nblocks_max = 1024;
 
@@ -84,6 +85,7 @@ int tdpBackendInit(tdpSite at) {
   cudaDeviceProp prop;
   CUDA_TRY(cudaGetDeviceProperties(&prop, dev), at);
   nblocks_max = 8 * prop.multiProcessorCount; /* enough blocks to fill the GPU */
+  tdpSmCount_ = prop.multiProcessorCount;
   tdpGridBlocksMax_ = 2L * prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / TARGET_TPB);
   snprintf(device_name, sizeof(device_name), "%.200s (device %d of %d, sm_%d%d)", prop.name, dev,
            ndevice, prop.major, prop.minor);

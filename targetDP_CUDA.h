@@ -217,6 +217,21 @@ static inline unsigned int tdpNumBlocks_(long n, long per_block, int capped) {
   if (capped && nb > tdpGridBlocksMax_) nb = tdpGridBlocksMax_;
   return (unsigned int) (nb < 1 ? 1 : nb);
 }
+/* A launch on a stream with a share below 1 (targetStreamSetShare): nb
+ * blocks, at most share of one wave of this kernel (its resident blocks
+ * per SM at TARGET_TPB threads, from its registers and shared memory), at
+ * least one. */
+extern "C" int tdpSmCount_; /* the device's SMs, set by targetInit */
+template <typename K> static inline unsigned int tdpShareBlocks_(K kernel, unsigned int nb,
+                                                                 double share) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, TARGET_TPB, 0) != cudaSuccess ||
+      per_sm < 1)
+    per_sm = 1; /* the launch then reports what is wrong with the kernel */
+  long cap = (long) (share * tdpSmCount_ * per_sm);
+  if (cap < 1) cap = 1;
+  return (long) nb > cap ? (unsigned int) cap : nb;
+}
 
 
 #include <stdio.h> /* device printf, for the block-size trap below */

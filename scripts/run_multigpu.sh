@@ -73,7 +73,9 @@
 #   tables.md          the docs' tables from these CSVs
 #   raw.tar.gz         the logs of every run and the plots
 # (and lb_device.log, the lb checks' lines, with MG_SMOKE=1 only)
-# Knobs: MG_BUDGET, MG_RESERVE, MG_REPS (3), MG_MILC_L ("24 32 48"), MG_PARTS (default "layer lb milc table
+# Knobs: MG_BUDGET, MG_RESERVE, MG_REPS (3), MG_MILC_L ("24 32 48"), MG_TABLE ("lb milc": the
+# apps of the table's rounds), MG_SHARES ("0.75": milc --interior_share runs at 24^4, "" none),
+# MG_PARTS (default "layer lb milc table
 # breakdown levers model"), MG_COMMIT or BENCH_COMMIT (the commit to write in the rows;
 # default git's, which on a copied tree may be stale), MG_SMOKE=1 (or
 # LB_SMOKE=1): a CPU rehearsal -- the default C build, MG_NGPU (2) host
@@ -359,13 +361,14 @@ if mg milc && guard "milc correctness"; then
     for spec in "2 1,1,1,2 ahead" "2 1,1,1,2 merged" "2 1,1,2,1 ahead" "2 1,1,1,2 fused" \
                 "2 1,1,2,1 fused host" "2 1,1,1,2 ahead ipc" "4 1,1,1,4 merged" "4 1,1,2,2 ahead" \
                 "2 1,1,1,2 ahead put" "2 1,1,1,2 merged put" "4 1,1,2,2 ahead put" \
-                "2 1,1,1,2 ahead put-flags" "4 1,1,2,2 merged put-flags"; do
+                "2 1,1,1,2 ahead put-flags" "4 1,1,2,2 merged put-flags" "4 1,1,2,2 ahead put-share"; do
       set -- $spec
       [ "$1" -gt "$ngpu" ] && continue
       extra=()
       envs=("${NCCLENV[@]}")
       [ "${4:-}" = host ] && extra=(--sums host)
       [ "${4:-}" = ipc ] && { [ "$SMOKE" = 1 ] && continue; envs=(TARGETDP_HALO=ipc); }
+      [ "${4:-}" = put-share ] && extra=(--interior_share 0.25) # a small grid striding far
       if [[ "${4:-}" == put* ]]; then
         [ -e "$scratch/put-bad" ] && { echo "skip - milc $1 GPUs ($2) --cg $3 (${4}): put failed before"; continue; }
         envs=(TARGETDP_HALO=put)
@@ -560,7 +563,16 @@ lbn=$(scale 256)
 lbs=$(scale 512)x$(scale 256)x$(scale 256)
 MLS=${MG_MILC_L:-$([ "$SMOKE" = 1 ] && echo "4 6 8" || echo "24 32 48")} # MG_MILC_L: the milc L^4 sizes per GPU
 ML0=${MLS%% *}
+MG_TABLE=${MG_TABLE:-lb milc} # MG_TABLE: the apps whose points the table's rounds run
+# MG_SHARES: milc's --interior_share values (targetStreamSetShare on D's
+# interior stream) run beside put at 24^4 in every round ("": none)
+MG_SHARES=${MG_SHARES-0.75}
 table_round() {
+  [[ " $MG_TABLE " == *" lb "* ]] && table_round_lb
+  [[ " $MG_TABLE " == *" milc "* ]] && table_round_milc
+  return 0
+}
+table_round_lb() {
   # lb weak, 256^3 per GPU; strong 512x256x256 (the 2-GPU 2,1,1 point is both)
   lbpoint lb-weak-1 weak 1 1,1,1 ${lbn}x${lbn}x${lbn} auto "${NCCLENV[@]}" --
   lbpoint lb-strong-1 strong 1 1,1,1 "$lbs" auto "${NCCLENV[@]}" --
@@ -571,8 +583,10 @@ table_round() {
   lbpoint lb-weak-4-221 weak 4 2,2,1 $((2 * lbn))x$((2 * lbn))x${lbn} auto "${NCCLENV[@]}" --
   lbpoint lb-strong-4-411 strong 4 4,1,1 "$lbs" auto "${NCCLENV[@]}" --
   lbpoint lb-strong-4-221 strong 4 2,2,1 "$lbs" auto "${NCCLENV[@]}" --
+}
+table_round_milc() {
   # milc CG weak, 24^4, 32^4, 48^4 per GPU
-  local L
+  local L s
   for L in $MLS; do
     milcpoint milc-$L-1 "$L" 1 1,1,1,1 ahead "${NCCLENV[@]}" --
     milcpoint milc-$L-2-1112 "$L" 2 1,1,1,2 ahead "${NCCLENV[@]}" --
@@ -584,6 +598,12 @@ table_round() {
     if [ "$L" = "$ML0" ] && [ ! -e "$scratch/put-bad" ]; then
       milcpoint milc-$L-2-1112-put "$L" 2 1,1,1,2 put TARGETDP_HALO=put --
       milcpoint milc-$L-4-1122-put "$L" 4 1,1,2,2 put TARGETDP_HALO=put --
+      # the interior sweep leaving room for the exchange's kernels
+      for s in $MG_SHARES; do
+        milcpoint milc-$L-2-1112-put-s$s "$L" 2 1,1,1,2 put-share$s TARGETDP_HALO=put -- --interior_share "$s"
+        milcpoint milc-$L-4-1122-put-s$s "$L" 4 1,1,2,2 put-share$s TARGETDP_HALO=put -- --interior_share "$s"
+        milcpoint milc-$L-4-1122-s$s "$L" 4 1,1,2,2 share$s "${NCCLENV[@]}" -- --interior_share "$s"
+      done
     fi
   done
 }

@@ -29,6 +29,7 @@ typedef struct {
   uintptr_t id;
   void *native;
   tdpHandleKind_ kind;
+  double share; /* a stream's (targetStreamSetShare) */
 } tdpHandle;
 static tdpHandle *handles = NULL;
 static int nhandles = 0, maxhandles = 0;
@@ -44,6 +45,7 @@ static int handle_add(void *native, tdpHandleKind_ kind, uintptr_t *id) {
   }
   handles[nhandles].id = *id = ++last_id;
   handles[nhandles].native = native;
+  handles[nhandles].share = 1.0;
   handles[nhandles++].kind = kind;
   return 0;
 }
@@ -209,6 +211,32 @@ int tdpStreamNative_(targetStream_t stream, void **native, const char *f, int l)
   int rc = check_stream(stream, &n, at);
   if (native) *native = n;
   return rc;
+}
+
+int tdpStreamLaunch_(targetStream_t stream, void **native, double *share, const char *f, int l) {
+  tdpSite at = SITE("TDP_LAUNCH_STREAM");
+  if (tdpCheckLive(at)) return targetLastError();
+  void *n = NULL;
+  int rc = check_stream(stream, &n, at);
+  if (native) *native = n;
+  if (share) *share = rc || !stream ? 1.0 : handle_find(stream, TDP_HANDLE_STREAM_)->share;
+  return rc;
+}
+
+int tdpStreamSetShare(targetStream_t stream, double share, const char *f, int l) {
+  tdpSite at = SITE("targetStreamSetShare");
+  if (tdpCheckLive(at)) return targetLastError();
+  if (!stream)
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
+                   "the default stream's share cannot be set (it orders all other work): "
+                   "use a stream from targetStreamCreate");
+  void *native = NULL;
+  int rc = check_stream(stream, &native, at);
+  if (rc) return rc;
+  if (!(share > 0.0 && share <= 1.0)) /* NaN included */
+    return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "share %g is not in (0, 1]", share);
+  handle_find(stream, TDP_HANDLE_STREAM_)->share = share;
+  return TARGET_SUCCESS;
 }
 
 int tdpEventCreate(targetEvent_t *event, const char *f, int l) {

@@ -49,6 +49,21 @@ int tdpStreamSynchronize(targetStream_t stream, const char *f, int l);
 /* targetStreamCreateWithPriority(&halo, TARGET_STREAM_PRIORITY_HIGH) */
 #define targetStreamCreateWithPriority(pstream, priority) \
   tdpStreamCreatePriority((pstream), (priority), TDP_AT_)
+/* A stream's share of the device: kernels launched on it by
+ * TDP_LAUNCH_STREAM and TDP_LAUNCH_REDUCE_STREAM get at most that share
+ * of the blocks the device holds at once (one wave: the SMs times the
+ * kernel's resident blocks per SM, from its registers), at least one
+ * block, and stride over the rest of their sites. The SMs' room left over
+ * takes another stream's kernels the moment they are queued: a halo
+ * exchange's pack and unpack beside an interior sweep whose waves of
+ * 128-register blocks would otherwise hold every SM to the wave's end
+ * (docs/milc.md, "Where the exchange's time went"). share in (0, 1]; 1 (a
+ * new stream's) leaves the grid as TDP_LAUNCH_STREAM makes it. Not for
+ * the default stream. The C backend checks and keeps it; it changes
+ * nothing there (a stream's work runs when queued). */
+int tdpStreamSetShare(targetStream_t stream, double share, const char *f, int l);
+/* targetStreamSetShare(interior, 0.9) */
+#define targetStreamSetShare(stream, share) tdpStreamSetShare((stream), (share), TDP_AT_)
 #define targetStreamDestroy(stream) tdpStreamDestroy((stream), TDP_AT_)
 #define targetStreamSynchronize(stream) tdpStreamSynchronize((stream), TDP_AT_)
 
@@ -93,6 +108,9 @@ void tdpHandleDrop_(const void *handle, tdpHandleKind_ kind);
 /* The backend's own stream behind a handle, after checking it is live
  * (used by TDP_LAUNCH_STREAM; *native is a cudaStream_t on CUDA). */
 int tdpStreamNative_(targetStream_t stream, void **native, const char *f, int l);
+/* The same and the stream's share (targetStreamSetShare; 1 for the
+ * default stream), for the launches that honour it. */
+int tdpStreamLaunch_(targetStream_t stream, void **native, double *share, const char *f, int l);
 
 /* TDP_LAUNCH_STREAM(kernel, N, stream, args...): TDP_LAUNCH on a stream.
  * The launch returns at once on CUDA; on the C backend the kernel has run.
@@ -107,12 +125,15 @@ int tdpStreamNative_(targetStream_t stream, void **native, const char *f, int l)
 #define TDP_LAUNCH_STREAM_WITH_(form, capped, kernel, N, stream, ...)               \
   do {                                                                              \
     void *tdp_native_ = 0;                                                          \
+    double tdp_share_ = 1.0;                                                        \
     const long tdp_stream_n_ = (N);                                                 \
     if (tdpLaunchBegin_(form, #kernel, tdp_stream_n_, __FILE__, __LINE__) == TARGET_SUCCESS && \
-        tdpStreamNative_((stream), &tdp_native_, __FILE__, __LINE__) == TARGET_SUCCESS) { \
+        tdpStreamLaunch_((stream), &tdp_native_, &tdp_share_, __FILE__, __LINE__) ==  \
+            TARGET_SUCCESS) {                                                       \
+      unsigned int tdp_nb_ = tdpNumBlocks_(tdp_stream_n_, VVL * TARGET_TPB, (capped)); \
+      if (tdp_share_ < 1.0) tdp_nb_ = tdpShareBlocks_(kernel, tdp_nb_, tdp_share_);   \
       TDP_PROFILE_START_(#kernel);                                                  \
-      kernel<<<tdpNumBlocks_(tdp_stream_n_, VVL * TARGET_TPB, (capped)), TARGET_TPB, 0, \
-               (cudaStream_t) tdp_native_>>>(__VA_ARGS__);                          \
+      kernel<<<tdp_nb_, TARGET_TPB, 0, (cudaStream_t) tdp_native_>>>(__VA_ARGS__);   \
       tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                                  \
       TDP_PROFILE_STOP_(#kernel);                                                   \
     }                                                                               \

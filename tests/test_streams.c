@@ -1,7 +1,7 @@
 /*
  * test_streams.c -- the asynchronous layer: streams (targetStreamCreate,
  * targetStreamDestroy, targetStreamSynchronize, TDP_LAUNCH_STREAM,
- * targetStreamCreateWithPriority), events
+ * targetStreamCreateWithPriority, targetStreamSetShare), events
  * (targetEventCreate, targetEventDestroy, targetEventRecord,
  * targetStreamWaitEvent, targetEventSynchronize, targetEventCreateTimed,
  * targetEventElapsed), asynchronous copies
@@ -55,6 +55,23 @@ TDP_KERNEL void kSum(const double *t_a, int n, double *t_sum) {
     TDP_ILP_REDUCE(vecIndex) sum += t_a[baseIndex + vecIndex];
   }
   targetBlockAddDouble(t_sum, sum);
+}
+
+/* The grid it ran with (thread 0 of block 0 writes gridDim.x; the C
+ * backend has no grid: 1). Every site is written too, so that a capped
+ * grid that skipped sites fails. */
+TDP_KERNEL void kGridFill(double *t_a, int n, int *t_grid) {
+  TDP_TLP(baseIndex, n) {
+    TDP_ILP(vecIndex) {
+      int i = baseIndex + vecIndex;
+      t_a[i] = 2.0 * i;
+    }
+  }
+#ifdef __CUDACC__
+  if (blockIdx.x == 0 && threadIdx.x == 0) *t_grid = (int) gridDim.x;
+#else
+  *t_grid = 1;
+#endif
 }
 
 static const int nsizes[] = {1, VVL + 1, 1003, 12345, 1 << 20};
@@ -329,6 +346,63 @@ static void test_stream_priority(void **state) {
   assert_null(bad);
 }
 
+/* targetStreamSetShare: kernels launched on the stream take at most that
+ * share of the device's resident blocks (one wave), grid-stride over the
+ * rest, and still visit every site; its misuse is refused. */
+static void test_stream_share(void **state) {
+  (void) state;
+  const int n = 1 << 20;
+  targetStream_t s = NULL;
+  assert_int_equal(targetStreamCreate(&s), TARGET_SUCCESS);
+  double *t_a = NULL, *a = (double *) malloc((size_t) n * sizeof(double));
+  int *t_grid = NULL, grid[3] = {0, 0, 0};
+  assert_non_null(a);
+  assert_int_equal(targetMalloc(&t_a, (size_t) n * sizeof(double)), TARGET_SUCCESS);
+  assert_int_equal(targetMalloc(&t_grid, sizeof(int)), TARGET_SUCCESS);
+  const double shares[3] = {1.0, 0.5, 0.001};
+  for (int i = 0; i < n; i++) a[i] = -1.0;
+  assert_int_equal(copyToTarget(t_a, a, (size_t) n * sizeof(double)), TARGET_SUCCESS);
+  for (int k = 0; k < 3; k++) {
+    tuSetContext("share %g", shares[k]);
+    assert_int_equal(targetStreamSetShare(s, shares[k]), TARGET_SUCCESS);
+    TDP_LAUNCH_STREAM(kGridFill, n, s, t_a, n, t_grid);
+    assert_int_equal(targetStreamSynchronize(s), TARGET_SUCCESS);
+    assert_int_equal(copyFromTarget(a, t_a, (size_t) n * sizeof(double)), TARGET_SUCCESS);
+    assert_int_equal(copyFromTarget(grid + k, t_grid, sizeof(int)), TARGET_SUCCESS);
+    tuCheck c;
+    tuCheckInit(&c);
+    for (int i = 0; i < n; i++) tuCheckEq(&c, i, a[i], 2.0 * i);
+    tuCheckDone(&c, "every site of the shared stream's kernel", n);
+    for (int i = 0; i < n; i++) a[i] = -1.0;
+    assert_int_equal(copyToTarget(t_a, a, (size_t) n * sizeof(double)), TARGET_SUCCESS);
+  }
+  if (strcmp(TARGETDP_BACKEND, "c") != 0) {
+    /* full: one block per TPB * VVL sites; a share: at most that share
+     * of a wave, at least one block */
+    assert_int_equal(grid[0], (n + VVL * TARGET_TPB - 1) / (VVL * TARGET_TPB));
+    assert_true(grid[1] < grid[0]);
+    assert_true(grid[2] >= 1 && grid[2] < grid[1]);
+  }
+  targetSetErrorAbort(0);
+  expectError(targetStreamSetShare(s, 0.0), TARGET_ERROR_INVALID_VALUE, "targetStreamSetShare",
+              "share 0 is not in (0, 1]");
+  expectError(targetStreamSetShare(s, 1.5), TARGET_ERROR_INVALID_VALUE, "targetStreamSetShare",
+              "share 1.5 is not in (0, 1]");
+  expectError(targetStreamSetShare(s, NAN), TARGET_ERROR_INVALID_VALUE,
+              "targetStreamSetShare", "is not in (0, 1]");
+  expectError(targetStreamSetShare(TARGET_STREAM_DEFAULT, 0.5), TARGET_ERROR_INVALID_VALUE,
+              "targetStreamSetShare", "default stream");
+  targetSetErrorAbort(1);
+  assert_int_equal(targetStreamDestroy(s), TARGET_SUCCESS);
+  targetSetErrorAbort(0);
+  expectError(targetStreamSetShare(s, 0.5), TARGET_ERROR_INVALID_VALUE, "targetStreamSetShare",
+              "not a live stream");
+  targetSetErrorAbort(1);
+  assert_int_equal(targetFree(t_a), TARGET_SUCCESS);
+  assert_int_equal(targetFree(t_grid), TARGET_SUCCESS);
+  free(a);
+}
+
 static void test_pinned_memory(void **state) {
   (void) state;
   const size_t n = 4097;
@@ -598,6 +672,7 @@ int main(void) {
       cmocka_unit_test(test_two_streams_event),
       cmocka_unit_test(test_timed_events),
       cmocka_unit_test(test_stream_priority),
+      cmocka_unit_test(test_stream_share),
       cmocka_unit_test(test_pinned_memory),
       cmocka_unit_test(test_pinned_misuse),
       cmocka_unit_test(test_stream_event_misuse),

@@ -200,6 +200,11 @@ int main(int argc, char **argv) {
   for (int k = 0; k < nruns; k++) {
     milcOps ops;
     milcOpsCreateTimed(&ops, &L, comm, run_timing[k]);
+    if (opt.interior_share < 1.0 && targetStreamSetShare(ops.interior, opt.interior_share)) {
+      fprintf(stderr, "milc: error: --interior_share %g: %s\n", opt.interior_share,
+              targetLastErrorString());
+      MPI_Abort(comm, 1);
+    }
     if (opt.sums == 1) ops.devsums = nranks == 1; /* --sums host: as before */
     /* --cg ahead needs the sums on the target (cg.h): otherwise fused, said */
     ran_ahead[k] = (run_cg[k] == MILC_CG_AHEAD || run_cg[k] == MILC_CG_MERGED) && ops.devsums;
@@ -250,7 +255,11 @@ int main(int argc, char **argv) {
                                             : "fused");
       printf("# %-8s %8s %10s %10s %10s %8s\n", "kernel", "calls", "seconds", "GFLOP/s", "GB/s",
              "%triad");
-      printf("# global sums: %s; halo transport: %s%s\n", sum_path[k], milcHaloTransport(&L),
+      char share_note[48] = "";
+      if (opt.interior_share < 1.0)
+        snprintf(share_note, sizeof(share_note), "; interior share %g", opt.interior_share);
+      printf("# global sums: %s; halo transport: %s%s%s\n", sum_path[k], milcHaloTransport(&L),
+             share_note,
              (run_cg[k] == MILC_CG_AHEAD || run_cg[k] == MILC_CG_MERGED) && !ran_ahead[k]
                  ? (run_cg[k] == MILC_CG_AHEAD ? "; --cg ahead needs the sums on the target: ran as fused"
                                                : "; --cg merged needs the sums on the target: ran as fused")

@@ -67,13 +67,16 @@ static const cliKey keys[] = {
     KEY("breakdown", CLI_STRING, breakdown, MILC_PATH_MAX, 0, NULL,
         "FILE  append one CSV row per solve: where a CG iteration's time goes (D, vector "
         "kernels, sums on the target, the exchange beside D, host waits, idle gaps)"),
+    KEY("interior_share", CLI_REALS, interior_share, 1, 0, NULL,
+        "f  in (0, 1]: D's interior sweep takes at most this share of the target at once, "
+        "leaving the rest to the halo stream's kernels (targetStreamSetShare; default 1)"),
 };
 #undef KEY
 #undef LONGKEY
 #define NKEYS ((int) (sizeof(keys) / sizeof(keys[0])))
 enum { K_SIZE, K_DECOMP, K_MASS, K_TOL, K_MAXITER, K_SEED, K_PRECISION, K_GAUGE, K_PRINT,
        K_SAVE, K_GAUGE_FILE, K_SAVE_GAUGE, K_TRIAD, K_TIMING, K_CG, K_RUNS, K_INJECT, K_SUMS,
-       K_BREAKDOWN };
+       K_BREAKDOWN, K_INTERIOR_SHARE };
 
 void milcOptionsUsage(void) {
   printf("milc: staggered CG, (m^2 - D^2) x = b on the even sites\n"
@@ -116,6 +119,7 @@ int milcOptionsLoad(int argc, char **argv, milcOptions *o, char *err, size_t len
   o->maxiter = 1000;
   o->seed = 1;
   o->print_every = 10;
+  o->interior_share = 1.0;
   int given[NKEYS];
   const int rc = cliLoad(argc, argv, keys, NKEYS, NULL, o, given, err, len);
   if (rc) return rc;
@@ -144,6 +148,10 @@ int milcOptionsLoad(int argc, char **argv, milcOptions *o, char *err, size_t len
   }
   if (!(o->tol > 0.0 && o->tol < 1.0)) {
     snprintf(err, len, "tol must be in (0, 1), not %g", o->tol);
+    return -1;
+  }
+  if (!(o->interior_share > 0.0 && o->interior_share <= 1.0)) {
+    snprintf(err, len, "interior_share must be in (0, 1], not %g", o->interior_share);
     return -1;
   }
   /* Conflicts are errors: an option that would be ignored is not run as

@@ -15,6 +15,7 @@ typedef struct {
   int size[4];          /* global lattice */
   int decomposition[4]; /* ranks per axis, 0: chosen */
   double mass, tol;
+  double interior_share; /* D's interior sweep's stream: its share of the device (targetStreamSetShare) */
   long maxiter, seed, print_every, triad;
   int precision;        /* milcPrecision (lattice.h) */
   int gauge;            /* milcGaugeKind */

@@ -224,6 +224,19 @@ for run in "2 1,1,1,2" "4 1,1,2,2"; do
     fi
   done
 done
+# --interior_share (targetStreamSetShare on D's interior stream): the
+# interior sweep's grid shrinks on a GPU; on any backend the same bits (2
+# ranks 1,1,1,2, put halo, --cg ahead) and the share named in the log.
+out=share-2
+if TARGETDP_HALO=put OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1 timeout -k 5 60 \
+     mpirun --oversubscribe -np 2 "$ref/milc" "${solve4[@]}" --decomposition 1,1,1,2 --cg ahead \
+     --interior_share 0.25 --save "$tmp/$out.bin" >"$tmp/$out.log" 2>&1 &&
+   cmp -s "$tmp/ds-ref.bin" "$tmp/$out.bin" &&
+   grep -q "^# global sums: device.*halo transport: put; interior share 0.25" "$tmp/$out.log"; then
+  ok "--interior_share 0.25 on 2 ranks (put halo, --cg ahead): bitwise classic's solution on 1 rank, the share in the log"
+else
+  notok "--interior_share 0.25 on 2 ranks: bitwise classic's solution on 1 rank, the share in the log" "$tmp/$out.log"
+fi
 [ "$fl_ok" = 1 ] && ok "put halo and sums by flags (TARGETDP_DEVSUM=flags), 2 and 4 ranks: --cg fused and ahead bitwise classic's solution on 1 rank"
 # --cg merged (Chronopoulos & Gear: one global sum an iteration): not the
 # others' bits, but the same iterations (+-1) and the solution of classic to
@@ -382,6 +395,8 @@ refused "malformed seed" "seed needs an integer" 1 --seed 12ab
 refused "unknown precision" "precision must be double or single" 1 --precision quad
 refused "unknown gauge" "gauge must be random or unit" 1 --gauge hot
 refused "unknown option" "unknown option '--mas'" 1 --mas 0.1
+refused "interior share 0" "interior_share must be in (0, 1], not 0" 1 --interior_share 0
+refused "interior share above 1" "interior_share must be in (0, 1], not 1.5" 1 --interior_share 1.5
 refused "decomposition for another rank count" "cannot be made from 1 MPI ranks" 1 --decomposition 1,1,2,2
 refused "decomposition into odd local extents" "does not split into 4 even local extents" 4 \
   --size 4,4,4,4 --decomposition 1,1,1,4
