@@ -74,7 +74,8 @@
 #   raw.tar.gz         the logs of every run and the plots
 # (and lb_device.log, the lb checks' lines, with MG_SMOKE=1 only)
 # Knobs: MG_BUDGET, MG_RESERVE, MG_REPS (3), MG_MILC_L ("24 32 48"), MG_TABLE ("lb milc": the
-# apps of the table's rounds), MG_SHARES ("0.75": milc --interior_share runs at 24^4, "" none),
+# apps of the table's rounds; "share": only the points the shares are compared on), MG_SHARES
+# ("0.75": lb weak 2,2,1 and milc 24^4 runs with --interior_share, "" none),
 # MG_PARTS (default "layer lb milc table
 # breakdown levers model"), MG_COMMIT or BENCH_COMMIT (the commit to write in the rows;
 # default git's, which on a copied tree may be stale), MG_SMOKE=1 (or
@@ -331,6 +332,7 @@ if mg lb; then
   bit four221-queued 4 2,2,1 "${NCCLENV[@]}" -- --overlap 1
   bit four221-early0 4 2,2,1 "${NCCLENV[@]}" -- --overlap 1 --early_fill 0
   bit four221-pieces7 4 2,2,1 "${NCCLENV[@]}" -- --overlap 1 --fill_pieces 7
+  bit four221-share 4 2,2,1 "${NCCLENV[@]}" -- --overlap 1 --interior_share 0.25
   [ "$SMOKE" = 1 ] || bit four221-ipc 4 2,2,1 TARGETDP_HALO=ipc -- --overlap 1
   # more ranks than GPUs: a clear error at start, no hang
   if [ "$SMOKE" = 1 ]; then
@@ -570,7 +572,31 @@ MG_SHARES=${MG_SHARES-0.75}
 table_round() {
   [[ " $MG_TABLE " == *" lb "* ]] && table_round_lb
   [[ " $MG_TABLE " == *" milc "* ]] && table_round_milc
+  [[ " $MG_TABLE " == *" share "* ]] && table_round_share
   return 0
+}
+# MG_TABLE=share: only the points the shares are compared on (lb weak
+# 2,2,1 and milc 24^4 with put and nccl), each beside its baselines
+table_round_share() {
+  local s L=$ML0
+  lbpoint lb-weak-1 weak 1 1,1,1 ${lbn}x${lbn}x${lbn} auto "${NCCLENV[@]}" --
+  lbpoint lb-weak-4-221 weak 4 2,2,1 $((2 * lbn))x$((2 * lbn))x${lbn} auto "${NCCLENV[@]}" --
+  for s in $MG_SHARES; do
+    lbpoint lb-weak-4-221-s$s weak 4 2,2,1 $((2 * lbn))x$((2 * lbn))x${lbn} share$s "${NCCLENV[@]}" -- --interior_share "$s"
+  done
+  milcpoint milc-$L-1 "$L" 1 1,1,1,1 ahead "${NCCLENV[@]}" --
+  milcpoint milc-$L-4-1122 "$L" 4 1,1,2,2 ahead "${NCCLENV[@]}" --
+  milcpoint milc-$L-2-1112-put "$L" 2 1,1,1,2 put TARGETDP_HALO=put --
+  milcpoint milc-$L-4-1122-put "$L" 4 1,1,2,2 put TARGETDP_HALO=put --
+  table_round_shares "$L"
+}
+table_round_shares() { # the interior sweep leaving room for the exchange's kernels
+  local s L=$1
+  for s in $MG_SHARES; do
+    milcpoint milc-$L-2-1112-put-s$s "$L" 2 1,1,1,2 put-share$s TARGETDP_HALO=put -- --interior_share "$s"
+    milcpoint milc-$L-4-1122-put-s$s "$L" 4 1,1,2,2 put-share$s TARGETDP_HALO=put -- --interior_share "$s"
+    milcpoint milc-$L-4-1122-s$s "$L" 4 1,1,2,2 share$s "${NCCLENV[@]}" -- --interior_share "$s"
+  done
 }
 table_round_lb() {
   # lb weak, 256^3 per GPU; strong 512x256x256 (the 2-GPU 2,1,1 point is both)
@@ -583,10 +609,14 @@ table_round_lb() {
   lbpoint lb-weak-4-221 weak 4 2,2,1 $((2 * lbn))x$((2 * lbn))x${lbn} auto "${NCCLENV[@]}" --
   lbpoint lb-strong-4-411 strong 4 4,1,1 "$lbs" auto "${NCCLENV[@]}" --
   lbpoint lb-strong-4-221 strong 4 2,2,1 "$lbs" auto "${NCCLENV[@]}" --
+  local s
+  for s in $MG_SHARES; do
+    lbpoint lb-weak-4-221-s$s weak 4 2,2,1 $((2 * lbn))x$((2 * lbn))x${lbn} share$s "${NCCLENV[@]}" -- --interior_share "$s"
+  done
 }
 table_round_milc() {
   # milc CG weak, 24^4, 32^4, 48^4 per GPU
-  local L s
+  local L
   for L in $MLS; do
     milcpoint milc-$L-1 "$L" 1 1,1,1,1 ahead "${NCCLENV[@]}" --
     milcpoint milc-$L-2-1112 "$L" 2 1,1,1,2 ahead "${NCCLENV[@]}" --
@@ -598,12 +628,7 @@ table_round_milc() {
     if [ "$L" = "$ML0" ] && [ ! -e "$scratch/put-bad" ]; then
       milcpoint milc-$L-2-1112-put "$L" 2 1,1,1,2 put TARGETDP_HALO=put --
       milcpoint milc-$L-4-1122-put "$L" 4 1,1,2,2 put TARGETDP_HALO=put --
-      # the interior sweep leaving room for the exchange's kernels
-      for s in $MG_SHARES; do
-        milcpoint milc-$L-2-1112-put-s$s "$L" 2 1,1,1,2 put-share$s TARGETDP_HALO=put -- --interior_share "$s"
-        milcpoint milc-$L-4-1122-put-s$s "$L" 4 1,1,2,2 put-share$s TARGETDP_HALO=put -- --interior_share "$s"
-        milcpoint milc-$L-4-1122-s$s "$L" 4 1,1,2,2 share$s "${NCCLENV[@]}" -- --interior_share "$s"
-      done
+      table_round_shares "$L"
     fi
   done
 }

@@ -418,6 +418,8 @@ int main(int argc, char **argv) {
   double auto_best[2] = {1e30, 1e30}; /* fastest sequential, overlapped step so far */
   targetStream_t upd_stream = NULL; /* the interior update's, beside the halo's */
   if (targetStreamCreate(&upd_stream) != TARGET_SUCCESS) MPI_Abort(dc.comm, 1);
+  if (p.interior_share < 1.0 && targetStreamSetShare(upd_stream, p.interior_share) != TARGET_SUCCESS)
+    MPI_Abort(dc.comm, 1);
   lbKernelsSetup(&L.g, p.tau, p.force);
   long step = 0;
   if (p.restart[0]) {

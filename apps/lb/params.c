@@ -38,6 +38,7 @@ static const cliKey keys[] = {
     KEY("fill_pieces", CLI_INTS, fill_pieces, 1, "N  overlapped steps with early_fill: the periodic axes' fill and the interior sweep in N pieces along x (1 to 64; default 2), the first an eighth of the planes, each piece of the sweep waiting only for the piece of the fill it reads: the sweep starts after the first piece of the fill, not after the whole fill; 1: the whole fill first"),
     KEY("self_again", CLI_BOOL, self_again, 1, "0|1  overlapped steps with early_fill: 0 (default) the exchange does not copy the periodic axes held alone again (every rank filled them before packing its faces, which carry them); 1: it copies them again, whole faces (as before issue 29)"),
     KEY("one_boundary", CLI_BOOL, one_boundary, 1, "0|1  overlapped steps: 1 (default) the boundary layer (planes and faces redone after the exchange) in one launch; 0: a launch per plane or face"),
+    KEY("interior_share", CLI_REALS, interior_share, 1, "F  in (0, 1]: the interior sweep takes at most this share of the target at once, leaving the rest to the halo stream's kernels (targetStreamSetShare; default 1)"),
     KEY("breakdown", CLI_STRING, breakdown, LB_PATH_MAX, "FILE  append to this CSV file where the time of an overlapped step goes, from events on the device (interior, self fill, exchange phases, boundary, idle gaps, host queueing)"),
     KEY("triad", CLI_LONG, triad, 1, "N  doubles per array of an in-run STREAM triad (0: off)"),
     KEY("validate", CLI_BOOL, validate, 1, "0|1  1: end with the case's PASS/FAIL check"),
@@ -64,6 +65,7 @@ static void defaults(lbParams *p) {
   p->early_fill = 1;
   p->fill_pieces = 2;
   p->one_boundary = 1;
+  p->interior_share = 1.0;
   snprintf(p->output, sizeof(p->output), "lb");
 }
 
@@ -91,6 +93,10 @@ static int check(const lbParams *p, char *err, size_t len) {
   if (!(p->tau > 0.5)) { /* also catches NaN */
     snprintf(err, len, "tau must be > 0.5 (viscosity (tau - 1/2)/3 must be positive), not %g",
              p->tau);
+    return -1;
+  }
+  if (!(p->interior_share > 0.0 && p->interior_share <= 1.0)) {
+    snprintf(err, len, "interior_share must be in (0, 1], not %g", p->interior_share);
     return -1;
   }
   if (!(p->rho > 0.0)) {

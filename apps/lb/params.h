@@ -32,6 +32,7 @@ typedef struct {
   int fill_pieces;          /* overlapped, early fill: that fill in this many pieces along x */
   int self_again;           /* overlapped, early fill: the exchange copies those axes again */
   int one_boundary;         /* overlapped: the boundary layer in one launch */
+  double interior_share;    /* overlapped: the interior sweep's stream's share of the device */
   char breakdown[LB_PATH_MAX]; /* append the event breakdown of an overlapped step here ("": none) */
   long triad;               /* doubles per array of the in-run STREAM triad (0: off) */
   int validate;             /* end with the case's PASS/FAIL check */

@@ -122,9 +122,11 @@ if lb 1 "$ref" ref "${flow[@]}"; then
         # no second copy of the periodic faces in the exchange; the boundary
         # in one launch); with nccl also the step as before those (one
         # piece, the faces copied again, a launch per boundary box) and 7
-        # pieces (fewer planes than pieces on 4,1,1: as many as there are)
+        # pieces (fewer planes than pieces on 4,1,1: as many as there are), and
+        # the interior sweep on a quarter of the device (targetStreamSetShare)
         vs=("--early_fill 1" "--early_fill 0")
-        [ $t = nccl ] && vs+=("--fill_pieces 1 --self_again 1 --one_boundary 0" "--fill_pieces 7")
+        [ $t = nccl ] && vs+=("--fill_pieces 1 --self_again 1 --one_boundary 0" "--fill_pieces 7"
+                              "--interior_share 0.25")
         for e in "${vs[@]}"; do
           for f in flow flowp; do
             r=ref
@@ -220,6 +222,8 @@ refused "decomposition that does not divide the grid" "does not divide evenly" 2
 refused "decomposition for another rank count" "cannot be made from 2 MPI ranks" 2 \
   --decomposition 2,2,1
 refused "tau = 0.5" "tau must be > 0.5" 1 --tau 0.5
+refused "interior share 0" "interior_share must be in (0, 1], not 0" 1 --interior_share 0
+refused "interior share 2" "interior_share must be in (0, 1], not 2" 1 --interior_share 2
 refused "negative tau" "tau must be > 0.5" 1 --tau -1
 refused "unknown key in the parameter file" "unknown key 'tua'" 1 --params "$tmp/typo.params"
 refused "key given twice" "given twice" 1 --params "$tmp/twice.params"
