@@ -257,8 +257,12 @@ static __device__ inline void tdpBoxPoint_(const tdpBoxRun_ *run, const targetBo
  * TPB strides: 5; the corpus's native 32 x 4 x 2 blocks: 2.8). m is the
  * planes over gridDim.z (TDP_LAUNCH_BOX_MARCH picks gridDim.z); any grid
  * visits every site once. The walk is the innermost loop with `base`
- * stepped by a plane, so that nvcc computes the site's addresses once. */
-#define TDP_TLP_3D_MARCH(box, x, y, z0, base)                                              \
+ * stepped by a plane, so that nvcc computes the site's addresses once.
+ * TDP_MARCH_3D_ is the march of both TDP_TLP_3D_MARCH and TDP_TLP_3D_EDGE:
+ * the thread's (y, c0) and, for each x of its planes, first = the index of
+ * (x, y, c0) (MARCH, off = c0: the site's base) or of (x, y, 0) (EDGE,
+ * off = 0: the row's start, to which each piece adds its z0). */
+#define TDP_MARCH_3D_(box, x, y, c0, first, off)                                            \
   for (tdpBoxRun_ tdp_run_ = tdpBoxRunDim_(&(box), 3, TDP_BOX_DIM_MSG_(3)); tdp_run_.once;   \
        tdp_run_.once = 0)                                                                    \
     for (long tdp_tile_ = !tdp_run_.flat && blockDim.x % 32 == 0,                            \
@@ -271,15 +275,17 @@ static __device__ inline void tdpBoxPoint_(const tdpBoxRun_ *run, const targetBo
            tdp_j_ < tdp_run_.rows; tdp_j_ += gridDim.y * tdp_th_)                            \
         for (long tdp_p_ = blockIdx.x * tdp_tw_ + (tdp_tile_ ? threadIdx.x % 32 : threadIdx.x); \
              tdp_p_ < tdp_run_.plane; tdp_p_ += gridDim.x * tdp_tw_)                         \
-          for (long y = 0, z0 = 0, tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)                        \
-            for (tdpBoxPoint_(&tdp_run_, &(box), 3, tdp_j_, tdp_p_, &y, &z0); tdp_o1_; tdp_o1_ = 0) \
+          for (long y = 0, c0 = 0, tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)                        \
+            for (tdpBoxPoint_(&tdp_run_, &(box), 3, tdp_j_, tdp_p_, &y, &c0); tdp_o1_; tdp_o1_ = 0) \
               _Pragma("unroll 1") for (long x = (box).lo[0] + tdp_q0_,                       \
                         tdp_xe_ = (box).lo[0] + (tdp_q0_ + tdp_m_ < tdp_run_.outer            \
                                                      ? tdp_q0_ + tdp_m_ : tdp_run_.outer),    \
-                        base = (x * (box).extent[1] + y) * (box).extent[2] + z0,              \
+                        first = (x * (box).extent[1] + y) * (box).extent[2] + (off),          \
                         tdp_sx_ = (box).extent[1] * (box).extent[2];                          \
-                   x < tdp_xe_; x++, base += tdp_sx_)                                         \
-                TDP_BOX_LANES_(box, 3, z0)
+                   x < tdp_xe_; x++, first += tdp_sx_)
+#define TDP_TLP_3D_MARCH(box, x, y, z0, base) \
+  TDP_MARCH_3D_(box, x, y, z0, base, z0)        \
+    TDP_BOX_LANES_(box, 3, z0)
 
 /* Box reductions: the box loop, each thread's variables its partials
  * (combined by targetBlockAdd/Min/Max*, as after TDP_TLP_REDUCE), lanes as
@@ -365,10 +371,18 @@ static __device__ inline long tdpShellNh_(const targetBox *b, int n, long nh, co
          tdp_o2_ = 0)                                                                      \
       TDP_SHELL_LANE_
 
-/* The edge forms (see the C backend's TDP_TLP_3D_EDGE): TDP_TLP_3D's
- * threads, each stride cut where the shell begins and ends, so that every
- * piece is all edge or all interior; with VVL 1 (the CUDA default) a stride
- * is one site and one piece. A negative depth stops the kernel. */
+/* The edge forms (see the C backend's TDP_TLP_3D_EDGE): each stride cut
+ * where the shell begins and ends, so that every piece is all edge or all
+ * interior; with VVL 1 (the CUDA default) a stride is one site and one
+ * piece, its flag one test. A negative depth stops the kernel. The 3-D form
+ * walks as TDP_TLP_3D_MARCH (the 2-D one as TDP_TLP_2D), so that one kernel
+ * of one form is the best on both backends: issue 28's heat3d / stencil27
+ * on the H100 + 16-core host, port / best native, the interior march plus
+ * the shell pass 0.80 / 0.83 on the GPU but 0.73 / 0.93 on one host thread
+ * (gcc 13), the edge form over TDP_TLP_3D's rows 0.87 / 1.04 on the host
+ * but 0.71 / 0.52 on the GPU (rows of TPB strides, each plane loaded by
+ * its own threads: no reuse of x neighbours). TDP_LAUNCH_BOX_MARCH picks
+ * its grid; TDP_LAUNCH_BOX's is correct too (each thread one plane). */
 static __device__ inline long tdpEdgeNh_(long nh) {
   if (nh < 0) {
     printf("targetDP: a negative shell depth given to TDP_TLP_2D_EDGE / _3D_EDGE\n");
@@ -377,6 +391,15 @@ static __device__ inline long tdpEdgeNh_(long nh) {
   return nh;
 }
 #define TDP_EDGE_NEAR_(box, k, d) ((d) - (box).lo[k] < tdp_nh_ || (box).hi[k] - (d) <= tdp_nh_)
+/* A site within nh of either end of its row is edge: this alone covers a
+ * row no longer than 2 nh. */
+#if VVL == 1
+#define TDP_EDGE_PIECES_(box, n, wall, c0, z0, base, first, edge)                          \
+  for (long z0 = (c0), edge = (wall) || TDP_EDGE_NEAR_(box, n - 1, z0), base = (first) + z0, \
+            tdp_o2_ = 1;                                                                    \
+       tdp_o2_; tdp_o2_ = 0)                                                                \
+    TDP_SHELL_LANE_
+#else
 #define TDP_EDGE_PIECES_(box, n, wall, c0, z0, base, first, edge)                               \
   for (long tdp_lo_ = (box).lo[n - 1] + tdp_nh_, tdp_hi_ = (box).hi[n - 1] - tdp_nh_,            \
             tdp_w_ = (wall) || tdp_lo_ >= tdp_hi_,                                               \
@@ -391,6 +414,7 @@ static __device__ inline long tdpEdgeNh_(long nh) {
          tdp_o2_; tdp_o2_ = 0)                                                                   \
       for (int tdp_nlane_ = (int) (tdp_ze_ - z0), tdp_lstride_ = 1, tdp_once_ = 1; tdp_once_;    \
            tdp_once_ = 0)
+#endif
 #define TDP_TLP_2D_EDGE(box, nh, x, y0, base, edge)                                             \
   for (long tdp_nh_ = tdpEdgeNh_(nh), tdp_o5_ = 1; tdp_o5_; tdp_o5_ = 0)                         \
     TDP_BOX_RUN_(box, 2)                                                                         \
@@ -399,11 +423,9 @@ static __device__ inline long tdpEdgeNh_(long nh) {
                          x * (box).extent[1], edge)
 #define TDP_TLP_3D_EDGE(box, nh, x, y, z0, base, edge)                                          \
   for (long tdp_nh_ = tdpEdgeNh_(nh), tdp_o5_ = 1; tdp_o5_; tdp_o5_ = 0)                         \
-    TDP_BOX_RUN_(box, 3)                                                                         \
-      for (long x = (box).lo[0] + tdp_q_, tdp_o0_ = 1; tdp_o0_; tdp_o0_ = 0)                     \
-        TDP_BOX_PLANE_(box, 3, y, tdp_c0_)                                                       \
-          TDP_EDGE_PIECES_(box, 3, TDP_EDGE_NEAR_(box, 0, x) || TDP_EDGE_NEAR_(box, 1, y),       \
-                           tdp_c0_, z0, base, (x * (box).extent[1] + y) * (box).extent[2], edge)
+    TDP_MARCH_3D_(box, x, y, tdp_c0_, tdp_first_, 0)                                             \
+      TDP_EDGE_PIECES_(box, 3, TDP_EDGE_NEAR_(box, 0, x) || TDP_EDGE_NEAR_(box, 1, y),           \
+                       tdp_c0_, z0, base, tdp_first_, edge)
 
 /* The grid of a box launch (see tdpBoxRun_): as the 1-D launch, one thread
  * per stride, but up to TDP_BOX_ROWS_ rows per thread while the grid stays
@@ -442,10 +464,10 @@ static inline dim3 tdpShellGrid_(const targetBox *b, long nh) {
   if (n > 0x7fffffffL) n = 0x7fffffffL;
   return dim3((unsigned int) (n < 1 ? 1 : n));
 }
-/* TDP_LAUNCH_BOX_MARCH's grid: TDP_TLP_3D_MARCH's tiles of 32 strides by
- * TPB / 32 rows (the flat plane of TDP_LAUNCH_BOX where rows are shorter
- * than a warp), and each thread marching through m planes: the longest of
- * 16, 8, 4, 2 that leaves at least two fills of the GPU (marching costs
+/* TDP_LAUNCH_BOX_MARCH's grid: TDP_TLP_3D_MARCH's (and TDP_TLP_3D_EDGE's)
+ * tiles of 32 strides by TPB / 32 rows (the flat plane of TDP_LAUNCH_BOX
+ * where rows are shorter than a warp), and each thread marching through m
+ * planes: the longest of 16, 8, 4, 2 that leaves at least two fills of the GPU (marching costs
  * parallelism: Micikevicius's kernel walking the whole of x in a thread ran
  * at 0.76x the plain 3-D one on the H100 with 400 blocks for 132 SMs, the
  * corpus's heat3d "cuda-march"). */
@@ -669,8 +691,8 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
 /* The edge forms: every site of the box in one pass, in memory order, and
  * `edge` (0 or 1, the same for every lane of a stride) saying whether the
  * stride lies in the shell of depth nh (TDP_TLP_3D_SHELL's sites): an
- * interior update and a boundary copy in one launch, TDP_LAUNCH_BOX over
- * targetBoxAll, without the shell pass's second visit to both ends of every
+ * interior update and a boundary copy in one launch over targetBoxAll
+ * (3-D: TDP_LAUNCH_BOX_MARCH, which marches on CUDA), without the shell pass's second visit to both ends of every
  * interior row. Measured (issue 28, heat3d at 161^3, one thread of the
  * 2-core box, clang 14 and gcc 12): the interior launch 8.1 ms and the
  * shell pass 1.9 ms; one pass in order 7.6-8.3 ms, the native's time once
@@ -733,7 +755,8 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
       TDP_PROFILE_STOP_(#kernel);                                                        \
     }                                                                                    \
   } while (0)
-/* The launch of a TDP_TLP_3D_MARCH kernel: on the C backend TDP_LAUNCH_BOX. */
+/* The launch of a TDP_TLP_3D_MARCH or TDP_TLP_3D_EDGE kernel: on the C
+ * backend TDP_LAUNCH_BOX (the host's loops do not march). */
 #define TDP_LAUNCH_BOX_MARCH(kernel, box, ...) TDP_LAUNCH_BOX(kernel, box, __VA_ARGS__)
 /* The launch of a box reduction (TDP_TLP_2D_REDUCE, _SUM, ...): on CUDA a
  * grid capped at two fills of the GPU. */

@@ -246,12 +246,14 @@ static void check_reduce(const targetBox *box) {
   free(g);
 }
 
-/* The shell of depth nh visited two ways: TDP_TLP_2D/3D_SHELL
+/* The shell of depth nh visited three ways: TDP_TLP_2D/3D_SHELL
  * (TDP_LAUNCH_SHELL: each shell site once, no other site) and the edge
- * form TDP_TLP_2D/3D_EDGE over the box (TDP_LAUNCH_BOX: each site of the
- * box once, its edge flag that of the shell). Either way the coordinates
- * must agree with the site index and no site outside be touched. */
-typedef enum { VISIT_SHELL, VISIT_EDGE } visitForm;
+ * form TDP_TLP_2D/3D_EDGE over the box (each site of the box once, its edge
+ * flag that of the shell), launched by TDP_LAUNCH_BOX or (3-D) by
+ * TDP_LAUNCH_BOX_MARCH, the launch it is written for (on CUDA its threads
+ * march through x). Either way the coordinates must agree with the site
+ * index and no site outside be touched. */
+typedef enum { VISIT_SHELL, VISIT_EDGE, VISIT_EDGE_MARCH } visitForm;
 
 static void check_visits(const targetBox *box, long nh, visitForm form) {
   const long nsites = targetBoxLatticeSites(box);
@@ -265,9 +267,11 @@ static void check_visits(const targetBox *box, long nh, visitForm form) {
   if (form == VISIT_SHELL) {
     if (b.ndim == 2) TDP_LAUNCH_SHELL(kShell2, b, nh, nh, t_count, t_code);
     else TDP_LAUNCH_SHELL(kShell3, b, nh, nh, t_count, t_code);
-  } else {
+  } else if (form == VISIT_EDGE) {
     if (b.ndim == 2) TDP_LAUNCH_BOX(kEdge2, b, nh, t_count, t_code);
     else TDP_LAUNCH_BOX(kEdge3, b, nh, t_count, t_code);
+  } else {
+    TDP_LAUNCH_BOX_MARCH(kEdge3, b, nh, t_count, t_code);
   }
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(count, t_count, nsites * sizeof(int)), TARGET_SUCCESS);
@@ -287,8 +291,18 @@ static void check_visits(const targetBox *box, long nh, visitForm form) {
     tuCheckEq(&cc, s, count[s], want);
     if (in) tuCheckEq(&cd, s, (double) code[s], (double) code3(c[0], c[1], c[2]));
   }
-  tuCheckDone(&cc, form == VISIT_SHELL ? "shell visit counts" : "edge visits and flags", nsites);
-  tuCheckDone(&cd, form == VISIT_SHELL ? "shell coordinates" : "edge coordinates", nsites);
+  char what[2][120];
+  const char *launch = form == VISIT_SHELL ? "TDP_LAUNCH_SHELL"
+                       : form == VISIT_EDGE ? "TDP_LAUNCH_BOX"
+                                            : "TDP_LAUNCH_BOX_MARCH";
+  snprintf(what[0], sizeof(what[0]), "%s, nh %ld, %s, march length forced to %ld",
+           form == VISIT_SHELL ? "shell visit counts" : "edge visits and flags", nh, launch,
+           tdpBoxMarchForce_);
+  snprintf(what[1], sizeof(what[1]), "%s, nh %ld, %s, march length forced to %ld",
+           form == VISIT_SHELL ? "shell coordinates" : "edge coordinates", nh, launch,
+           tdpBoxMarchForce_);
+  tuCheckDone(&cc, what[0], nsites);
+  tuCheckDone(&cd, what[1], nsites);
   if (form == VISIT_SHELL) assert_int_equal(total, tdpShellSites_(box, nh));
   assert_int_equal(targetFree(t_count), TARGET_SUCCESS);
   assert_int_equal(targetFree(t_code), TARGET_SUCCESS);
@@ -296,9 +310,21 @@ static void check_visits(const targetBox *box, long nh, visitForm form) {
   free(code);
 }
 
+/* The march lengths of the edge form's march launch: the launch's own and
+ * forced ones (tdpBoxMarchForce_, CUDA; the C backend ignores them), as in
+ * test_box's marching form: 1, 2, 3 (dividing few x extents), 16 and more
+ * planes than any box has (one thread walks all of x). */
+static const long march_force[] = {0, 1, 2, 3, 16, 1000};
+
 static void check_shell(const targetBox *box, long nh) {
   check_visits(box, nh, VISIT_SHELL);
   check_visits(box, nh, VISIT_EDGE); /* the same shell as the edge of a one-pass loop */
+  if (box->ndim != 3) return;
+  for (size_t i = 0; i < sizeof(march_force) / sizeof(march_force[0]); i++) {
+    tdpBoxMarchForce_ = march_force[i];
+    check_visits(box, nh, VISIT_EDGE_MARCH);
+  }
+  tdpBoxMarchForce_ = 0;
 }
 
 static void box_cases(int nd, const long *ext) {
@@ -355,11 +381,12 @@ static void test_box_reduce_2d(void **state) {
 static void test_box_reduce_3d(void **state) {
   (void) state;
   const long e1[3] = {6, 5, 7}, e2[3] = {9, 8, 4 * VVL + 3}, e3[3] = {5, 40, 300},
-             e4[3] = {4, 5, 300 * VVL + 5};
+             e4[3] = {4, 5, 300 * VVL + 5}, e5[3] = {37, 11, 70};
   box_cases(3, e1);
   box_cases(3, e2);
   box_cases(3, e3); /* a plane of several CUDA blocks */
   box_cases(3, e4); /* rows across the grid's x on CUDA */
+  box_cases(3, e5); /* x longer than the march, rows of 70: two tiles of 32 and a bit */
 }
 
 static void test_shell_errors(void **state) {

@@ -33,17 +33,24 @@ static void serial_step(double *unew, const double *u, int nx, int ny, int nz, d
 }
 
 /* ---------------------------------------------------------------------- */
-/* The port by docs/porting.md: the interior a box loop (TDP_TLP_3D over
- * targetBoxInterior), no coordinates and no wall test; the walls copied by
- * a pass over the shell of the lattice (TDP_TLP_3D_SHELL). Measured (phase
- * 1, gcc 12, one thread of the 2-core CI box, 125x125x128): the recipe
- * (one loop over every site, coordinates by division, the wall test)
- * 0.5x serial; a box loop over the whole lattice with the test kept 1.4x;
- * interior plus shell 3.2x (0.85x the native row loop). */
+/* The port by docs/porting.md: one kernel over the whole lattice
+ * (TDP_TLP_3D_EDGE over targetBoxAll, launched by TDP_LAUNCH_BOX_MARCH),
+ * the interior update where the loop says interior and the wall copy where
+ * it says edge, with no coordinates and no wall test of its own. On the
+ * host it is one pass in memory order; on CUDA its threads march through
+ * x as TDP_TLP_3D_MARCH's do. Why this form (issue 28, H100 + 16-core host,
+ * port / best native): the interior march plus a shell pass ("port-march")
+ * 0.73 on one host thread (gcc 13; the shell pass reads and writes both
+ * ends of every interior row again after they left the cache) and 0.80 on
+ * the GPU; this kernel launched by TDP_LAUNCH_BOX (then on CUDA TDP_TLP_3D's
+ * rows, no march) 0.87 on the host but 0.71 on the GPU. Earlier (phase 1, gcc 12, one thread of the 2-core CI box,
+ * 125x125x128): the recipe (one loop over every site, coordinates by
+ * division, the wall test) 0.5x serial; a box loop over the whole lattice
+ * with the test kept 1.4x; interior plus shell 3.2x. */
 TDP_CONST double t_alpha;
 
-/* The legacy body, one TDP_INLINE helper of the site for the three port
- * kernels below (as stencil27.c's). */
+/* The legacy body, TDP_INLINE helpers of the site for the port kernels
+ * below (as stencil27.c's): the update and the wall copy. */
 static TDP_DEVICE TDP_INLINE void heat_site(double *unew, const double *u, long s, long sx, long sy,
                                             long nsites) {
   size_t is = TDP_INDEX(nsites, 1, s, 0);
@@ -54,10 +61,32 @@ static TDP_DEVICE TDP_INLINE void heat_site(double *unew, const double *u, long 
   unew[is] = u[is] + t_alpha * lap;
   (void) nsites; /* not every layout needs it */
 }
+static TDP_DEVICE TDP_INLINE void heat_wall(double *unew, const double *u, long s, long nsites) {
+  unew[TDP_INDEX(nsites, 1, s, 0)] = u[TDP_INDEX(nsites, 1, s, 0)];
+  (void) nsites;
+}
 
-/* The interior marching along x (TDP_TLP_3D_MARCH, TDP_LAUNCH_BOX_MARCH):
- * what porting.md leads with for a stencil with neighbours along every
- * dimension. On the C backend it is TDP_TLP_3D. */
+/* The port: interior and walls in one kernel ("port"; the same kernel
+ * launched by TDP_LAUNCH_BOX is "port-edge-box", TDP_TLP_3D's grid: on
+ * CUDA each thread one plane, no march). */
+TDP_KERNEL void heat_edge(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
+             sx = box.extent[1] * box.extent[2];
+  TDP_TLP_3D_EDGE(box, 1, x, y, z0, base, edge) {
+    if (edge) {
+      TDP_ILP(v) heat_wall(unew, u, base + v, nsites);
+    } else {
+      TDP_ILP(v) {
+        heat_site(unew, u, base + v, sx, sy, nsites);
+      }
+    }
+  }
+}
+
+/* The two-kernel form timed beside it ("port-march"): the interior
+ * marching along x (TDP_TLP_3D_MARCH over targetBoxInterior,
+ * TDP_LAUNCH_BOX_MARCH), the walls a pass over the shell (TDP_TLP_3D_SHELL,
+ * TDP_LAUNCH_SHELL). On the C backend the march is TDP_TLP_3D. */
 TDP_KERNEL void heat_interior(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
              sx = box.extent[1] * box.extent[2];
@@ -79,28 +108,10 @@ TDP_KERNEL void heat_interior_row(targetBox box, double *unew, const double *u) 
     }
   }
 }
-
-/* Interior and walls in one pass in memory order (TDP_TLP_3D_EDGE over the
- * whole lattice, TDP_LAUNCH_BOX; "port-edge"): no second visit to the ends
- * of the interior rows. */
-TDP_KERNEL void heat_edge(targetBox box, double *unew, const double *u) {
-  const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
-             sx = box.extent[1] * box.extent[2];
-  TDP_TLP_3D_EDGE(box, 1, x, y, z0, base, edge) {
-    if (edge) {
-      TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
-    } else {
-      TDP_ILP(v) {
-        heat_site(unew, u, base + v, sx, sy, nsites);
-      }
-    }
-  }
-}
-
 TDP_KERNEL void heat_walls(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box);
   TDP_TLP_3D_SHELL(box, 1, x, y, z0, base) {
-    TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
+    TDP_ILP(v) heat_wall(unew, u, base + v, nsites);
   }
 }
 
@@ -201,8 +212,9 @@ static void nat_step(double *__restrict__ un, const double *__restrict__ u, int 
 /* ---------------------------------------------------------------------- */
 static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port", CORPUS_PORT},
+                                   {"port-march", CORPUS_PROTO},
+                                   {"port-edge-box", CORPUS_PROTO},
                                    {"port-row", CORPUS_PROTO},
-                                   {"port-edge", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE},
 #ifdef __CUDACC__
                                    {"cuda-march", CORPUS_NATIVE}
@@ -259,11 +271,14 @@ static void step(void *p, int k) {
   if (impls[k].kind == CORPUS_SERIAL) {
     serial_step(un, u, H->nx, H->ny, H->nz, ALPHA);
   } else if (impls[k].kind == CORPUS_PORT) {
+    TDP_LAUNCH_BOX_MARCH(heat_edge, H->all, un, u);
+    targetSynchronize();
+  } else if (strcmp(name, "port-edge-box") == 0) {
+    TDP_LAUNCH_BOX(heat_edge, H->all, un, u);
+    targetSynchronize();
+  } else if (strcmp(name, "port-march") == 0) {
     TDP_LAUNCH_BOX_MARCH(heat_interior, H->interior, un, u);
     TDP_LAUNCH_SHELL(heat_walls, H->all, 1, un, u);
-    targetSynchronize();
-  } else if (strcmp(name, "port-edge") == 0) {
-    TDP_LAUNCH_BOX(heat_edge, H->all, un, u);
     targetSynchronize();
   } else if (impls[k].kind == CORPUS_PROTO) {
     TDP_LAUNCH_BOX(heat_interior_row, H->interior, un, u);
