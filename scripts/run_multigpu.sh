@@ -12,6 +12,12 @@
 #      same on every rank, NCCL and the IPC kernel) and the latency of a
 #      one-double sum (devcomm_check), the halo module bit for bit with the
 #      transports nccl, ipc and put (halo_check, halo_sites);
+#   1s. (part "sanitize", not in the default MG_PARTS) the paths that use
+#      CUDA IPC and stream memory operations under compute-sanitizer memcheck
+#      and racecheck on every rank: devcomm_check with the sums by flags,
+#      halo_check and halo_sites with put, milc (put, sums by flags, the
+#      interior share) and lb (the share) on a small lattice, each with the
+#      sanitizer's error exit code; a sanitizer report is a failure;
 #   2. lb correctness: the shear wave on 2 GPUs (2,1,1; 1,2,1; 1,1,2)
 #      overlapped and queued (nccl), host-driven (ipc, staged), early fill
 #      off, the step as before its last changes (--fill_pieces 1
@@ -73,6 +79,7 @@
 #   tables.md          the docs' tables from these CSVs
 #   raw.tar.gz         the logs of every run and the plots
 # (and lb_device.log, the lb checks' lines, with MG_SMOKE=1 only)
+# Parts: MG_PARTS names them (layer sanitize lb milc table breakdown levers model).
 # Knobs: MG_BUDGET, MG_RESERVE, MG_REPS (3), MG_MILC_L ("24 32 48"), MG_TABLE ("lb milc": the
 # apps of the table's rounds; "share": only the points the shares are compared on), MG_SHARES
 # ("0.75": lb weak 2,2,1 and milc 24^4 runs with --interior_share, "" none),
@@ -151,8 +158,8 @@ LB=$(make -s "${LBMK[@]}" lb-build-dir)
 MI=$(make -s "${MIMK[@]}" milc-build-dir)
 want_lb=0
 want_mi=0
-for p in lb table breakdown levers; do mg $p && want_lb=1; done
-for p in layer milc table levers; do mg $p && want_mi=1; done
+for p in lb sanitize table breakdown levers; do mg $p && want_lb=1; done
+for p in layer sanitize milc table levers; do mg $p && want_mi=1; done
 p1=
 p2=
 [ "$want_lb" = 1 ] && { make -s -j"$jobs" "${LBMK[@]}" lb >"$raw/build-lb.log" 2>&1 & p1=$!; }
@@ -259,6 +266,45 @@ if mg layer && [ -x "$MI/tests/mpi/devcomm_check" ]; then
       [ "${hsenv[0]}" = TARGETDP_HALO=put ] && touch "$scratch/put-bad"
       tail -n 5 "$raw/hs.log"
     fi
+  done
+fi
+
+# ---------------------------------------------------------------- 1s. sanitizer
+# compute-sanitizer on every rank (its exit code 86 on any report); the
+# checks' own PASS line is needed too
+if mg sanitize; then
+  echo
+  echo "== 1s. IPC, stream flags and the interior share under compute-sanitizer"
+  T=$MI/tests/mpi
+  csan=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  san() { # san TOOL NAME PASS-PATTERN NP ENV... -- CMD ARGS
+    local tool=$1 name=$2 pat=$3 np=$4
+    shift 4
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    guard "$tool $name" || return 0
+    local lg=$raw/san-$tool-${name//[^a-z0-9]/_}.log
+    local pre=("$csan" --tool "$tool" --error-exitcode 86)
+    [ "$SMOKE" = 1 ] && pre=(env) # the rehearsal: no GPU, no sanitizer
+    if run "$np" 150 "$lg" "${envs[@]}" -- "${pre[@]}" "$@" &&
+       grep -q "$pat" "$lg" && ! grep -q "ERROR SUMMARY: [1-9]" "$lg" &&
+       { [ "$SMOKE" = 1 ] || [ "$(grep -c 'ERROR SUMMARY: 0 errors' "$lg")" -ge "$np" ]; }; then
+      echo "ok - $tool: $name ($(grep -c 'ERROR SUMMARY: 0 errors' "$lg") ranks with 0 errors)"
+    else
+      echo "not ok - $tool: $name"
+      grep -m 5 -E "ERROR SUMMARY|Invalid|Race|error" "$lg"
+      tail -n 3 "$lg"
+    fi
+  }
+  for tool in memcheck racecheck; do
+    san $tool "devcomm_check, sums by flags, $ngpu ranks" "devcomm_check: PASS" "$ngpu" TARGETDP_DEVSUM=flags -- "$T/devcomm_check" 5
+    san $tool "halo_check put, $ngpu ranks, 4-D halo 2" "halo_check: PASS" "$ngpu" TARGETDP_HALO=put -- "$T/halo_check" 4 8x8x8x16 0x0x0x0 2 24 0111
+    san $tool "halo_sites put, $ngpu ranks" "halo_sites: PASS" "$ngpu" TARGETDP_HALO=put -- "$T/halo_sites" --parity 0 --dims 1,1,$((ngpu / 2)),2
+    san $tool "milc put, sums by flags, interior share 0.5, $ngpu ranks" "CG converged" "$ngpu" TARGETDP_HALO=put TARGETDP_DEVSUM=flags -- \
+      "$MI/milc" --size 8,8,8,16 --decomposition 1,1,$((ngpu / 2)),2 --cg ahead --interior_share 0.5 --tol 1e-8 --print_every 0
+    san $tool "lb overlapped, interior share 0.5, $ngpu ranks" "PASS" "$ngpu" "${NCCLENV[@]}" -- \
+      "$LB/lb" --size $((16 * ngpu))x16x16 --case shearwave --steps 20 --overlap 1 --interior_share 0.5 --output "$scratch/san"
   done
 fi
 
