@@ -642,6 +642,10 @@ table_round_shares() { # the interior sweep leaving room for the exchange's kern
     milcpoint milc-$L-2-1112-put-s$s "$L" 2 1,1,1,2 put-share$s TARGETDP_HALO=put -- --interior_share "$s"
     milcpoint milc-$L-4-1122-put-s$s "$L" 4 1,1,2,2 put-share$s TARGETDP_HALO=put -- --interior_share "$s"
     milcpoint milc-$L-4-1122-s$s "$L" 4 1,1,2,2 share$s "${NCCLENV[@]}" -- --interior_share "$s"
+    if [[ " $MG_TABLE " == *" share "* ]]; then # the rest of the 24^4 splits, and one sum an iteration
+      milcpoint milc-$L-4-1114-put-s$s "$L" 4 1,1,1,4 put-share$s TARGETDP_HALO=put -- --interior_share "$s"
+      milcpoint milc-$L-4-1122-merged-put-s$s "$L" 4 1,1,2,2 merged-put-share$s TARGETDP_HALO=put -- --interior_share "$s"
+    fi
   done
 }
 table_round_lb() {
