@@ -57,6 +57,26 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
 #define TDP_TLP_NOVEC_
 #define TDP_ILP_VEC_ TDP_OMP_SIMD_()
 #endif
+/* The rows of the box loops (TDP_TLP_2D/3D/4D, TDP_TLP_2D/3D_EDGE) under
+ * clang: every site its own one-lane stride, the sites of a row segment one
+ * "omp simd" loop (as with VVL 1), so clang makes the code of a native
+ * "omp simd" row loop: its own vector width (4 doubles, AVX2 or AVX-512
+ * with 256-bit preference) and one remainder per segment. The one-lane ILP
+ * loop is gone before the vectoriser. In VVL strides (issue 28, clang 14,
+ * -O3 -march=native, the corpus ports' hot loops, a567685): the ILP loop
+ * forced VVL = 8 wide is two ymm registers a value, and the collisions
+ * spill (d3q19 876 instructions and 204 spills/reloads per 8 sites, now
+ * 424 and 64 per 4; d2q9 329 and 68 per 8, now 153 and 0 per 4); each
+ * short stride (heat3d's 159-site interior row: 19 strides and one of 7
+ * lanes) runs scalar, now 3 sites of the row do. Measured (one thread of
+ * the 2-core Xeon box, process CPU time, bench_corpus --mb 64, 2 rounds):
+ * heat3d's port 0.96-0.98 -> 1.03-1.05 of its serial original, d3q19's
+ * 6.0 -> 9.4 MLUPS (the native 7.4-8.9), d2q9's 0.87-0.93 -> 0.94-0.96 of
+ * the native. Not under gcc (12): it does not vectorise such a loop once
+ * the body holds a local array (d2q9's port 0.36 of the native). */
+#if defined(__clang__) && VVL > 1 && !defined(TDP_ROW_SITES_)
+#define TDP_ROW_SITES_ 1
+#endif
 /* gcc (12, 13) does not vectorise an "omp simd" loop whose body passes a
  * local array to a function, the README recipe's per-site code
  * (collide(q)): OpenMP makes such a local an "omp simd array" q[lane][..],
