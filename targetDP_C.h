@@ -64,7 +64,8 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
  * before the vectoriser. In VVL strides (issue 28, clang 14, -O3
  * -march=native, the corpus ports' hot loops, a567685) every short stride
  * ran scalar (heat3d's 159-site interior rows: 19 strides and one of 7
- * lanes; now 3 sites a row) and the ILP loop was vectorised VVL = 8 wide,
+ * lanes), each stride paid a stride loop and a one-trip vector loop around
+ * its 29 instructions, and the ILP loop was vectorised VVL = 8 wide,
  * two ymm registers a value where clang's own width is 4: the LB
  * collisions spill (d3q19 876 instructions and 204 spills/reloads per 8
  * sites, at clang's width 424 and 64 per 4; d2q9 329 and 68 per 8, now 153
@@ -76,11 +77,11 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
  * row's VVL (TDP_EDGE_SIMDLEN_), the edge form being the stencil-with-walls
  * form (docs/porting.md). Measured (one thread of the 2-core Xeon box,
  * process CPU time, bench_corpus --mb 4 to 64, 2-3 rounds each,
- * port / native): d3q19 0.70-0.77 -> 1.19-1.32 (6.0 -> 9.4 MLUPS at
- * --mb 64), d2q9 0.87-1.01 -> 0.94-1.10, heat3d 0.90-1.07 -> 1.00-1.12 of
- * clang's serial original (--mb 64, 7 runs each); at one width for every
- * row stencil27 fell to 0.92-0.96 of its native (width 4) or d3q19 stayed
- * at 0.81 (width 8).
+ * port / native): d3q19 0.70-0.77 -> 1.17-1.32 (6.0 -> 9.4 MLUPS at
+ * --mb 64), d2q9 0.87-1.01 -> 0.94-1.10, stencil27 1.03-1.10, heat3d
+ * median 0.92 -> 0.99 of clang's serial original (--mb 64, 9 runs); at
+ * one width for every row stencil27 fell to 0.92-0.98 of its native
+ * (width 4) or d3q19 stayed at 0.81 (width 8).
  * Not under gcc (12): it does not vectorise the sites form once the body
  * holds a local array (d2q9's port 0.36 of the native). Diagnosis knobs
  * (benchmarks/corpus/run_rows_ab.sh): -DTDP_ROW_STRIDES_ (VVL strides, as
