@@ -57,6 +57,54 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
 #define TDP_TLP_NOVEC_
 #define TDP_ILP_VEC_ TDP_OMP_SIMD_()
 #endif
+/* The rows of the box loops (TDP_TLP_2D/3D/4D, TDP_TLP_2D/3D_EDGE) under
+ * clang: every site its own one-lane stride, the sites of a row segment one
+ * "omp simd" loop (as with VVL 1), the form of a native "omp simd" row
+ * loop, with one remainder per segment; the one-lane ILP loop is gone
+ * before the vectoriser. In VVL strides (issue 28, clang 14, -O3
+ * -march=native, the corpus ports' hot loops, a567685) every short stride
+ * ran scalar (heat3d's 159-site interior rows: 19 strides and one of 7
+ * lanes), each stride paid a stride loop and a one-trip vector loop around
+ * its 29 instructions, and the ILP loop was vectorised VVL = 8 wide,
+ * two ymm registers a value where clang's own width is 4: the LB
+ * collisions spill (d3q19 876 instructions and 204 spills/reloads per 8
+ * sites, at clang's width 424 and 64 per 4; d2q9 329 and 68 per 8, now 153
+ * and 0 per 4). A stencil wants the width of 8 all the same: the
+ * neighbours' index arithmetic and the TDP_CONST weights (reloaded every
+ * iteration: the store may alias them) are shared by 8 sites, not 4
+ * (stencil27 46 instructions per 4 sites against 71 per 8). Hence the
+ * widths: a box row's simd loop clang's own (TDP_ROW_SIMDLEN_ 0), an edge
+ * row's VVL (TDP_EDGE_SIMDLEN_), the edge form being the stencil-with-walls
+ * form (docs/porting.md). Measured (one thread of the 2-core Xeon box,
+ * process CPU time, bench_corpus --mb 4 to 64, 2-3 rounds each,
+ * port / native): d3q19 0.70-0.77 -> 1.17-1.32 (6.0 -> 9.4 MLUPS at
+ * --mb 64), d2q9 0.87-1.01 -> 0.94-1.10, stencil27 1.03-1.10, heat3d
+ * median 0.92 -> 0.99 of clang's serial original (--mb 64, 9 runs); at
+ * one width for every row stencil27 fell to 0.92-0.98 of its native
+ * (width 4) or d3q19 stayed at 0.81 (width 8).
+ * Not under gcc (12): it does not vectorise the sites form once the body
+ * holds a local array (d2q9's port 0.36 of the native). Diagnosis knobs
+ * (benchmarks/corpus/run_rows_ab.sh): -DTDP_ROW_STRIDES_ (VVL strides, as
+ * before), -DTDP_ROW_SIMDLEN_=n, -DTDP_EDGE_SIMDLEN_=n (0: clang's own). */
+#if defined(__clang__) && VVL > 1 && !defined(TDP_ROW_SITES_) && !defined(TDP_ROW_STRIDES_)
+#define TDP_ROW_SITES_ 1
+#endif
+#ifndef TDP_ROW_SIMDLEN_
+#define TDP_ROW_SIMDLEN_ 0
+#endif
+#ifndef TDP_EDGE_SIMDLEN_
+#define TDP_EDGE_SIMDLEN_ VVL
+#endif
+#if TDP_ROW_SIMDLEN_ > 0
+#define TDP_ROW_SIMD_() TDP_OMP_SIMD_(simdlen(TDP_ROW_SIMDLEN_))
+#else
+#define TDP_ROW_SIMD_() TDP_OMP_SIMD_()
+#endif
+#if TDP_EDGE_SIMDLEN_ > 0
+#define TDP_EDGE_SIMD_() TDP_OMP_SIMD_(simdlen(TDP_EDGE_SIMDLEN_))
+#else
+#define TDP_EDGE_SIMD_() TDP_OMP_SIMD_()
+#endif
 /* gcc (12, 13) does not vectorise an "omp simd" loop whose body passes a
  * local array to a function, the README recipe's per-site code
  * (collide(q)): OpenMP makes such a local an "omp simd array" q[lane][..],

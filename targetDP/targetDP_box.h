@@ -561,6 +561,16 @@ static inline const targetBox *tdpBoxAt_(const targetBox *b, int want, const cha
     TDP_OMP_SIMD_()                                                             \
     for (long c0 = tdp_lo_; c0 < tdp_hi_; c0++)                                 \
       for (long base = tdp_first_ + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)
+#elif defined(TDP_ROW_SITES_) /* clang: one-lane strides, why in targetDP_C.h (the exit
+                                 test reads tdp_n_ and tdp_pass_: used without a TDP_ILP) */
+#define TDP_BOX_ROW_(n, c0, base, first)                                                   \
+  for (long tdp_first_ = (first), tdp_lo_ = tdp_bx_->lo[n - 1],                           \
+            tdp_hi_ = tdp_bx_->hi[n - 1], tdp_fence_ = 0, tdp_o6_ = 1;                    \
+       tdp_o6_ && !tdp_fence_; tdp_o6_ = 0)                                               \
+    TDP_ROW_SIMD_()                                                                       \
+    for (long c0 = tdp_lo_; c0 < tdp_hi_; c0++)                                           \
+      for (long base = tdp_first_ + c0, tdp_n_ = 1, tdp_pass_ = 1, tdp_o2_ = 1;         \
+           tdp_o2_ && tdp_n_ == tdp_pass_; tdp_o2_ = 0)
 #else
 #define TDP_BOX_ROW_(n, c0, base, first)                                                     \
   for (int tdp_fence_ = 0, tdp_o4_ = 1; tdp_o4_ && !tdp_fence_; tdp_o4_ = 0)                \
@@ -707,6 +717,30 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
   ((s) == 0 ? (lo) : (s) == 1 ? (lo) + (nh) : (s) == 2 ? (lo) + (nh) + (m) : (hi) - (nh))
 #define TDP_EDGE_SEG_HI_(lo, hi, nh, m, s) \
   ((s) == 0 ? (lo) + (nh) : (s) == 1 ? (lo) + (nh) + (m) : (s) == 2 ? (hi) - (nh) : (hi))
+/* Under clang (TDP_ROW_SITES_, why in targetDP_C.h) three segments of
+ * one-lane strides, each an "omp simd" loop VVL wide: nh edge sites, the
+ * interior, nh edge sites; `edge` a constant of each once the segment loop is
+ * unrolled (a wall row is segment 0 alone, the others empty). */
+#if defined(TDP_ROW_SITES_)
+#define TDP_EDGE_ROW_(n, wall, c0, base, first, nh, edge)                                     \
+  for (long tdp_lo_ = tdp_bx_->lo[n - 1], tdp_hi_ = tdp_bx_->hi[n - 1],                       \
+            tdp_w_ = (wall) || tdp_hi_ - tdp_lo_ <= 2 * (nh), tdp_first_ = (first),           \
+            tdp_fence_ = 0, tdp_o6_ = 1;                                                      \
+       tdp_o6_ && !tdp_fence_; tdp_o6_ = 0)                                                   \
+    TDP_PRAGMA(GCC unroll 3)                                                                 \
+    for (long tdp_s_ = 0; tdp_s_ < 3; tdp_s_++)                                               \
+      for (long tdp_c_ = tdp_w_ ? (tdp_s_ ? tdp_hi_ : tdp_lo_)                                \
+                                : tdp_s_ == 0 ? tdp_lo_ : tdp_s_ == 1 ? tdp_lo_ + (nh) : tdp_hi_ - (nh), \
+                tdp_e_ = tdp_w_ ? tdp_hi_                                                     \
+                                : tdp_s_ == 0 ? tdp_lo_ + (nh) : tdp_s_ == 1 ? tdp_hi_ - (nh) : tdp_hi_, \
+                tdp_o7_ = 1;                                                                  \
+           tdp_o7_; tdp_o7_ = 0)                                                              \
+        TDP_EDGE_SIMD_()                                                                      \
+        for (long c0 = tdp_c_; c0 < tdp_e_; c0++)                                             \
+          for (long base = tdp_first_ + c0, tdp_n_ = 1, tdp_pass_ = 1, edge = tdp_s_ != 1,    \
+                    tdp_o2_ = 1;                                                              \
+               tdp_o2_ && tdp_n_ == tdp_pass_; tdp_o2_ = 0)
+#else
 #define TDP_EDGE_ROW_(n, wall, c0, base, first, nh, edge)                                        \
   for (int tdp_fence_ = 0, tdp_o4_ = 1; tdp_o4_ && !tdp_fence_; tdp_o4_ = 0)                    \
     for (long tdp_lo_ = tdp_bx_->lo[n - 1], tdp_hi_ = tdp_bx_->hi[n - 1],                        \
@@ -725,6 +759,8 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
                     tdp_pass_ = tdp_s_ == 1 ? 0 : tdp_n_ < (VVL),                                \
                     edge = tdp_w_ || tdp_s_ == 0 || tdp_s_ == 3, tdp_o2_ = 1;                    \
                tdp_o2_ && tdp_pass_ >= 0; tdp_o2_ = 0)
+
+#endif
 
 #define TDP_TLP_2D_EDGE(box, nh, x, y0, base, edge)                                \
   TDP_BOX_BIND_(box, 2)                                                            \

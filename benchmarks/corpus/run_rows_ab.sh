@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# clang's box rows, A/B on the device host (issue 28, one thread): the
+# corpus's box-loop shapes built three ways with clang, timed interleaved,
+# every implementation validated against its serial original by
+# bench_corpus before its numbers are printed:
+#   sites    the default since branch clanghost: one-lane strides, each row
+#            segment one "omp simd" loop, a box row's at clang's own width,
+#            an edge row's VVL wide (targetDP_C.h, TDP_ROW_SITES_)
+#   sites4   every row at clang's own width (-DTDP_EDGE_SIMDLEN_=0)
+#   sites8   every row 8 wide (-DTDP_ROW_SIMDLEN_=8)
+#   strides  -DTDP_ROW_STRIDES_: VVL strides, the ILP loop 8 wide (a567685)
+# and gcc (gcc-openmp) beside them for reference. About 3 minutes with the
+# defaults on the 16-core host (6 builds in parallel, 5 shapes x 5 builds
+# x 3 rounds).
+#
+#   OUT=/some/folder bash benchmarks/corpus/run_rows_ab.sh   (from the repository root)
+#
+# ROWS_ROUNDS (default 3), ROWS_MB (default 64), ROWS_REPS (default 4),
+# ROWS_SHAPES (default heat3d,stencil27,d2q9,d3q19,jacobi2d). Writes
+# $OUT/rows.log (the summary: per shape and build, port / serial and port /
+# best native of each round) and $OUT/run-BUILD-ROUND.log. Exit status 1 if
+# a build or a validation failed.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+out=${OUT:-$PWD/bench-out-rows}
+mkdir -p "$out" || exit 1
+out=$(cd "$out" && pwd)
+exec > >(tee "$out/rows.log") 2>&1
+rounds=${ROWS_ROUNDS:-3} mb=${ROWS_MB:-64} reps=${ROWS_REPS:-4}
+shapes=${ROWS_SHAPES:-heat3d,stencil27,d2q9,d3q19,jacobi2d}
+nthreads=$(nproc)
+status=0
+echo "=== clang rows A/B, $(hostname), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short=12 HEAD 2>/dev/null)"
+if ls .deps/clang/*.deb >/dev/null 2>&1; then
+  root=${CLANG_ROOT:-$PWD/build/clang14}
+  if scripts/clang_carry.sh unpack .deps/clang "$root" >"$out/clang-unpack.log" 2>&1; then
+    # shellcheck disable=SC1091
+    . "$root/env.sh"
+  else
+    echo "=== FAILED: unpacking the carried clang (log: $out/clang-unpack.log)"
+    exit 1
+  fi
+fi
+command -v clang >/dev/null 2>&1 || { echo "=== FAILED: no clang"; exit 1; }
+echo "clang: $(clang --version | head -n 1); gcc: $(gcc --version | head -n 1)"
+
+declare -A flags=([sites]="" [sites4]="-DTDP_EDGE_SIMDLEN_=0" [sites8]="-DTDP_ROW_SIMDLEN_=8"
+                  [strides]="-DTDP_ROW_STRIDES_")
+builds=()
+for b in sites sites4 sites8 strides; do
+  if make -s -j"$nthreads" BUILD="build/rows-$b" CONFIG=clang-openmp CC="clang ${flags[$b]}" \
+       corpus-build >"$out/build-$b.log" 2>&1; then
+    builds+=("$b")
+  else
+    echo "=== FAILED: build $b (log: $out/build-$b.log)"
+    status=1
+  fi
+done
+if make -s -j"$nthreads" BUILD=build/rows-gcc CONFIG=gcc-openmp corpus-build >"$out/build-gcc.log" 2>&1; then
+  builds+=(gcc)
+else
+  echo "=== FAILED: build gcc (log: $out/build-gcc.log)"
+  status=1
+fi
+
+for r in $(seq 1 "$rounds"); do
+  for b in "${builds[@]}"; do
+    log=$out/run-$b-$r.log
+    if ! env TARGETDP_QUIET=1 OMP_NUM_THREADS=1 OMP_PROC_BIND=close OMP_PLACES=cores \
+         timeout -k 10 300 "build/rows-$b/bench_corpus" --shape "$shapes" --mb "$mb" --reps "$reps" \
+         >"$log" 2>&1; then
+      echo "=== FAILED: $b round $r (log: $log)"
+      grep -E 'FAILED|wrong' "$log" | head -n 5
+      status=1
+    fi
+  done
+done
+
+# The port's row of each shape: x serial and x native (bench_corpus's last two columns).
+echo "=== port / serial and port / best native, one thread, --mb $mb, rounds 1..$rounds"
+for s in ${shapes//,/ }; do
+  for b in "${builds[@]}"; do
+    line="$s $b:"
+    for r in $(seq 1 "$rounds"); do
+      line+=" $(awk -v s="$s" '$1 == "#" && $2 == s":" {on = 1; next}
+                              $1 == "#" && $2 ~ /:$/ {on = 0}
+                              on && $1 == "port" {printf "%s/%s", $(NF-1), $NF; exit}' \
+                "$out/run-$b-$r.log" 2>/dev/null)"
+    done
+    echo "$line"
+  done
+done
+exit $status
