@@ -77,3 +77,19 @@ corpus_table() {
     failed+=("plot.py")
   fi
 }
+
+# corpus_clang: put the carried clang 14 (.deps/clang, scripts/clang_carry.sh)
+# first in PATH where it was carried; returns 1 if its unpacking failed
+# (log: $out/clang-unpack.log), 0 otherwise (no carried clang: the
+# machine's, if any).
+corpus_clang() {
+  ls .deps/clang/*.deb >/dev/null 2>&1 || return 0
+  local root=${CLANG_ROOT:-$PWD/build/clang14}
+  if scripts/clang_carry.sh unpack .deps/clang "$root" >"$out/clang-unpack.log" 2>&1; then
+    # shellcheck disable=SC1091
+    . "$root/env.sh"
+    return 0
+  fi
+  echo "=== FAILED: unpacking the carried clang (log: $out/clang-unpack.log)"
+  return 1
+}

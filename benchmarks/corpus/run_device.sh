@@ -66,16 +66,7 @@ nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 gcc --version | head -n 1
 
 # --- clang: the carried one (scripts/clang_carry.sh), else the machine's ---
-if ls .deps/clang/*.deb >/dev/null 2>&1; then
-  root=${CLANG_ROOT:-$PWD/build/clang14}
-  if scripts/clang_carry.sh unpack .deps/clang "$root" >"$out/clang-unpack.log" 2>&1; then
-    # shellcheck disable=SC1091
-    . "$root/env.sh"
-  else
-    echo "=== FAILED: unpacking the carried clang (log: $out/clang-unpack.log)"
-    failed+=("clang unpack")
-  fi
-fi
+corpus_clang || failed+=("clang unpack")
 command -v clang >/dev/null 2>&1 && echo "clang: $(command -v clang), $(clang --version | head -n 1)"
 
 # --- 1. builds: CUDA in the background, the host compilers beside it ------

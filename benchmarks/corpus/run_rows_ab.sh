@@ -31,16 +31,8 @@ shapes=${ROWS_SHAPES:-heat3d,stencil27,d2q9,d3q19,jacobi2d}
 nthreads=$(nproc)
 status=0
 echo "=== clang rows A/B, $(hostname), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short=12 HEAD 2>/dev/null)"
-if ls .deps/clang/*.deb >/dev/null 2>&1; then
-  root=${CLANG_ROOT:-$PWD/build/clang14}
-  if scripts/clang_carry.sh unpack .deps/clang "$root" >"$out/clang-unpack.log" 2>&1; then
-    # shellcheck disable=SC1091
-    . "$root/env.sh"
-  else
-    echo "=== FAILED: unpacking the carried clang (log: $out/clang-unpack.log)"
-    exit 1
-  fi
-fi
+. benchmarks/corpus/lib.sh
+corpus_clang || exit 1
 command -v clang >/dev/null 2>&1 || { echo "=== FAILED: no clang"; exit 1; }
 echo "clang: $(clang --version | head -n 1); gcc: $(gcc --version | head -n 1)"
 
