@@ -75,17 +75,23 @@ void tdpAsyncFinalize(void) {
   maxhandles = 0;
 }
 
-/* NULL is the default stream; anything else must be a live stream. */
-static int check_stream(targetStream_t s, void **native, tdpSite at) {
-  *native = NULL;
+/* NULL is the default stream (*handle NULL); anything else must be a live
+ * stream, whose handle is returned. */
+static int find_stream(targetStream_t s, tdpHandle **handle, tdpSite at) {
+  *handle = NULL;
   if (!s) return TARGET_SUCCESS;
-  tdpHandle *h = handle_find(s, TDP_HANDLE_STREAM_);
-  if (!h)
+  *handle = handle_find(s, TDP_HANDLE_STREAM_);
+  if (!*handle)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "stream %p is not a live stream from targetStreamCreate (destroyed?)",
                    (void *) s);
-  *native = h->native;
   return TARGET_SUCCESS;
+}
+static int check_stream(targetStream_t s, void **native, tdpSite at) {
+  tdpHandle *h = NULL;
+  const int rc = find_stream(s, &h, at);
+  *native = h ? h->native : NULL;
+  return rc;
 }
 
 static int check_event(targetEvent_t e, void **native, tdpSite at) {
@@ -205,21 +211,17 @@ int tdpCheckStream(targetStream_t stream, tdpSite at) {
 }
 
 int tdpStreamNative_(targetStream_t stream, void **native, const char *f, int l) {
-  tdpSite at = SITE("TDP_LAUNCH_STREAM");
-  if (tdpCheckLive(at)) return targetLastError();
-  void *n = NULL;
-  int rc = check_stream(stream, &n, at);
-  if (native) *native = n;
-  return rc;
+  return tdpStreamLaunch_(stream, native, NULL, f, l);
 }
 
+/* One look-up per launch: the native stream and its share together. */
 int tdpStreamLaunch_(targetStream_t stream, void **native, double *share, const char *f, int l) {
   tdpSite at = SITE("TDP_LAUNCH_STREAM");
   if (tdpCheckLive(at)) return targetLastError();
-  void *n = NULL;
-  int rc = check_stream(stream, &n, at);
-  if (native) *native = n;
-  if (share) *share = rc || !stream ? 1.0 : handle_find(stream, TDP_HANDLE_STREAM_)->share;
+  tdpHandle *h = NULL;
+  const int rc = find_stream(stream, &h, at);
+  if (native) *native = h ? h->native : NULL;
+  if (share) *share = h ? h->share : 1.0;
   return rc;
 }
 
@@ -230,12 +232,12 @@ int tdpStreamSetShare(targetStream_t stream, double share, const char *f, int l)
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at,
                    "the default stream's share cannot be set (it orders all other work): "
                    "use a stream from targetStreamCreate");
-  void *native = NULL;
-  int rc = check_stream(stream, &native, at);
+  tdpHandle *h = NULL;
+  int rc = find_stream(stream, &h, at);
   if (rc) return rc;
   if (!(share > 0.0 && share <= 1.0)) /* NaN included */
     return tdpFail(TARGET_ERROR_INVALID_VALUE, at, "share %g is not in (0, 1]", share);
-  handle_find(stream, TDP_HANDLE_STREAM_)->share = share;
+  h->share = share;
   return TARGET_SUCCESS;
 }
 
