@@ -15,6 +15,10 @@
 #
 #   OUT=/some/folder bash benchmarks/corpus/run_rows_ab.sh   (from the repository root)
 #
+# ROWS_CC=gcc: the same forms with gcc instead (gsites, gsites4, gsites8
+# with -DTDP_ROW_SITES_=1; gcc, the default strides): whether gcc gains
+# from clang's row form. ROWS_CPU_TIME=1: bench_corpus --cpu-time (process
+# CPU seconds, less of the VM's steal in one-thread ratios).
 # ROWS_ROUNDS (default 3), ROWS_MB (default 64), ROWS_REPS (default 4),
 # ROWS_SHAPES (default heat3d,stencil27,d2q9,d3q19,jacobi2d). Writes
 # $OUT/rows.log (the summary: per shape and build, port / serial and port /
@@ -30,17 +34,29 @@ rounds=${ROWS_ROUNDS:-3} mb=${ROWS_MB:-64} reps=${ROWS_REPS:-4}
 shapes=${ROWS_SHAPES:-heat3d,stencil27,d2q9,d3q19,jacobi2d}
 nthreads=$(nproc)
 status=0
-echo "=== clang rows A/B, $(hostname), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short=12 HEAD 2>/dev/null)"
+cc=${ROWS_CC:-clang}
+timing=()
+[ "${ROWS_CPU_TIME:-0}" = 1 ] && timing=(--cpu-time)
+echo "=== $cc rows A/B, $(hostname), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short=12 HEAD 2>/dev/null)${timing:+, CPU time}"
 . benchmarks/corpus/lib.sh
-corpus_clang || exit 1
-command -v clang >/dev/null 2>&1 || { echo "=== FAILED: no clang"; exit 1; }
-echo "clang: $(clang --version | head -n 1); gcc: $(gcc --version | head -n 1)"
-
-declare -A flags=([sites]="" [sites4]="-DTDP_EDGE_SIMDLEN_=0" [sites8]="-DTDP_ROW_SIMDLEN_=8"
-                  [strides]="-DTDP_ROW_STRIDES_")
 builds=()
-for b in sites sites4 sites8 strides; do
-  if make -s -j"$nthreads" BUILD="build/rows-$b" CONFIG=clang-openmp CC="clang ${flags[$b]}" \
+if [ "$cc" = gcc ]; then
+  echo "gcc: $(gcc --version | head -n 1)"
+  declare -A flags=([gsites]="-DTDP_ROW_SITES_=1" [gsites4]="-DTDP_ROW_SITES_=1 -DTDP_EDGE_SIMDLEN_=0"
+                    [gsites8]="-DTDP_ROW_SITES_=1 -DTDP_ROW_SIMDLEN_=8" [gcc]="")
+  forms=(gsites gsites4 gsites8 gcc) preset=gcc-openmp
+else
+  corpus_clang || exit 1
+  command -v clang >/dev/null 2>&1 || { echo "=== FAILED: no clang"; exit 1; }
+  echo "clang: $(clang --version | head -n 1); gcc: $(gcc --version | head -n 1)"
+  declare -A flags=([sites]="" [sites4]="-DTDP_EDGE_SIMDLEN_=0" [sites8]="-DTDP_ROW_SIMDLEN_=8"
+                    [strides]="-DTDP_ROW_STRIDES_")
+  forms=(sites sites4 sites8 strides) preset=clang-openmp
+fi
+for b in "${forms[@]}"; do
+  c=$cc
+  [ "$b" = gcc ] || c="$cc ${flags[$b]}"
+  if make -s -j"$nthreads" BUILD="build/rows-$b" CONFIG=$preset CC="$c" \
        corpus-build >"$out/build-$b.log" 2>&1; then
     builds+=("$b")
   else
@@ -48,18 +64,20 @@ for b in sites sites4 sites8 strides; do
     status=1
   fi
 done
-if make -s -j"$nthreads" BUILD=build/rows-gcc CONFIG=gcc-openmp corpus-build >"$out/build-gcc.log" 2>&1; then
-  builds+=(gcc)
-else
-  echo "=== FAILED: build gcc (log: $out/build-gcc.log)"
-  status=1
+if [ "$cc" != gcc ]; then
+  if make -s -j"$nthreads" BUILD=build/rows-gcc CONFIG=gcc-openmp corpus-build >"$out/build-gcc.log" 2>&1; then
+    builds+=(gcc)
+  else
+    echo "=== FAILED: build gcc (log: $out/build-gcc.log)"
+    status=1
+  fi
 fi
 
 for r in $(seq 1 "$rounds"); do
   for b in "${builds[@]}"; do
     log=$out/run-$b-$r.log
     if ! env TARGETDP_QUIET=1 OMP_NUM_THREADS=1 OMP_PROC_BIND=close OMP_PLACES=cores \
-         timeout -k 10 300 "build/rows-$b/bench_corpus" --shape "$shapes" --mb "$mb" --reps "$reps" \
+         timeout -k 10 300 "build/rows-$b/bench_corpus" --shape "$shapes" --mb "$mb" --reps "$reps" "${timing[@]}" \
          >"$log" 2>&1; then
       echo "=== FAILED: $b round $r (log: $log)"
       grep -E 'FAILED|wrong' "$log" | head -n 5
