@@ -142,8 +142,9 @@ static __device__ inline int tdpLanesCuda_(long left, int vvl) {
     _Pragma("unroll") for (int tdp_pass_ = 0; tdp_pass_ < 2; tdp_pass_++)                   \
       for (; tdp_pass_ ? tdp_g_ < tdp_n_ : tdp_g_ + (TDP_RSTRIDES_ - 1) * tdp_nt_ < tdp_n_;    \
            tdp_g_ += (tdp_pass_ ? 1 : TDP_RSTRIDES_) * tdp_nt_)                             \
-        _Pragma("unroll") for (int tdp_u_ = 0; tdp_u_ < (tdp_pass_ ? 1 : TDP_RSTRIDES_); tdp_u_++) \
-          for (long baseIndex = tdp_g_ + tdp_u_ * tdp_nt_, tdp_o7_ = 1; tdp_o7_; tdp_o7_ = 0) \
+        _Pragma("unroll") for (long tdp_u_ = 0, baseIndex = tdp_g_;                         \
+                               tdp_u_ < (tdp_pass_ ? 1 : TDP_RSTRIDES_);                    \
+                               tdp_u_++, baseIndex += tdp_nt_)                              \
             TDP_NOBREAK_LANES_(TDP_RLANE1_)
 #define TDP_RLANE1_ int tdp_rlane_ = 1, tdp_lstride_ = (int) blockDim.x
 #else
