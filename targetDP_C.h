@@ -95,6 +95,37 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
 #ifndef TDP_EDGE_SIMDLEN_
 #define TDP_EDGE_SIMDLEN_ VVL
 #endif
+/* The stride widths of gcc's box rows (the strides form, not clang's
+ * sites form): a box row (TDP_TLP_2D/3D/4D) in strides of 4 sites, an edge
+ * row (TDP_TLP_2D/3D_EDGE) in strides of VVL. gcc -O3 -march=native on x86
+ * vectorises 256 bits wide (4 doubles) even on AVX-512 parts; a VVL = 8
+ * stride is then two vectors plus, at the end of every row, a short stride
+ * of up to 7 lanes run as a 4 + 2 + 1 cascade, each piece with its own
+ * address set-up (d3q19's 19 pointers spilled). Measured (issue 28, gcc 12,
+ * one thread of the 2-core Xeon box, --cpu-time, 3 runs, port / native):
+ * the hot loops of d3q19 are the same per site at either width (426
+ * instructions per 4 sites, the native's 423 per 4; 859 per 8 at width
+ * 8), but at width 8 a 14-site row spent 56% of the port's time in its
+ * short stride and its set-up; at width 4 d3q19 0.70 -> 0.88 (--mb 1),
+ * 0.89 -> 0.94 (--mb 16), 0.94 -> 0.98 (--mb 64), d2q9 0.98 -> 1.00. Not
+ * the edge rows: a stencil's weights and neighbour offsets are shared by a
+ * stride's sites (stencil27's edge port 1.10-1.15 at 8, 1.00 at 4; its box
+ * row form "port-row" 1.06 -> 1.00 at --mb 1). Not with 512-bit vectors
+ * (the gcc-avx512 preset keeps VVL: at 4 its d2q9 fell to 0.73). Diagnosis
+ * knobs: -DTDP_ROW_VVL_=n, -DTDP_EDGE_VVL_=n (n <= VVL). */
+#ifndef TDP_ROW_VVL_
+#if defined(__GNUC__) && !defined(__clang__) && VVL > 4
+#define TDP_ROW_VVL_ 4
+#else
+#define TDP_ROW_VVL_ (VVL)
+#endif
+#endif
+#ifndef TDP_EDGE_VVL_
+#define TDP_EDGE_VVL_ (VVL)
+#endif
+#if TDP_ROW_VVL_ > VVL || TDP_EDGE_VVL_ > VVL || TDP_ROW_VVL_ < 1 || TDP_EDGE_VVL_ < 1
+#error "targetDP: TDP_ROW_VVL_ and TDP_EDGE_VVL_ must be 1..VVL"
+#endif
 #if TDP_ROW_SIMDLEN_ > 0
 #define TDP_ROW_SIMD_() TDP_OMP_SIMD_(simdlen(TDP_ROW_SIMDLEN_))
 #else
