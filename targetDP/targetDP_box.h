@@ -725,7 +725,7 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
  * one-lane strides, each an "omp simd" loop VVL wide: nh edge sites, the
  * interior, nh edge sites; `edge` a constant of each once the segment loop is
  * unrolled (a wall row is segment 0 alone, the others empty). */
-#if defined(TDP_ROW_SITES_)
+#if defined(TDP_ROW_SITES_) || defined(TDP_EDGE_SITES_) /* TDP_EDGE_SITES_: the edge rows alone */
 #define TDP_EDGE_ROW_(n, wall, c0, base, first, nh, edge)                                     \
   for (long tdp_lo_ = tdp_bx_->lo[n - 1], tdp_hi_ = tdp_bx_->hi[n - 1],                       \
             tdp_w_ = (wall) || tdp_hi_ - tdp_lo_ <= 2 * (nh), tdp_first_ = (first),           \
