@@ -89,6 +89,19 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
 #if defined(__clang__) && VVL > 1 && !defined(TDP_ROW_SITES_) && !defined(TDP_ROW_STRIDES_)
 #define TDP_ROW_SITES_ 1
 #endif
+/* gcc's edge rows (TDP_TLP_2D/3D_EDGE) take the sites form too
+ * (TDP_EDGE_SITES_; its box rows keep strides, TDP_ROW_VVL_ below): an
+ * edge body is a stencil, with no local array, and gcc vectorises it; in
+ * strides each row ended in a short stride of up to 7 lanes and 1-site
+ * edge pieces. Measured on the GPU machine's 16-core host (gcc 13.3, one
+ * thread, --mb 64, 5 rounds, CPU time, port / native, medians;
+ * run_rows_ab.sh ROWS_CC=gcc at 1e62117): heat3d 0.91 -> 0.95 (the whole
+ * sites form 0.99), stencil27 1.01 -> 0.96, the other box shapes the same.
+ * -DTDP_EDGE_STRIDES_: the strides. */
+#if defined(__GNUC__) && !defined(__clang__) && VVL > 1 && !defined(TDP_EDGE_SITES_) && \
+    !defined(TDP_EDGE_STRIDES_)
+#define TDP_EDGE_SITES_ 1
+#endif
 #ifndef TDP_ROW_SIMDLEN_
 #define TDP_ROW_SIMDLEN_ 0
 #endif
@@ -97,7 +110,7 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
 #endif
 /* The stride widths of gcc's box rows (the strides form, not clang's
  * sites form): a box row (TDP_TLP_2D/3D/4D) in strides of 4 sites, an edge
- * row (TDP_TLP_2D/3D_EDGE) in strides of VVL. gcc -O3 -march=native on x86
+ * row (TDP_TLP_2D/3D_EDGE, with -DTDP_EDGE_STRIDES_) in strides of VVL. gcc -O3 -march=native on x86
  * vectorises 256 bits wide (4 doubles) even on AVX-512 parts; a VVL = 8
  * stride is then two vectors plus, at the end of every row, a short stride
  * of up to 7 lanes run as a 4 + 2 + 1 cascade, each piece with its own

@@ -16,10 +16,11 @@
 #   OUT=/some/folder bash benchmarks/corpus/run_rows_ab.sh   (from the repository root)
 #
 # ROWS_CC=gcc: gcc's forms instead: gcc (the default: box rows in strides
-# of 4, edge rows of VVL; targetDP_C.h TDP_ROW_VVL_), grow8 (box rows in
-# VVL strides, -DTDP_ROW_VVL_=8: the form before 947dc35), gedge (clang's
-# row form for the edge rows alone, -DTDP_EDGE_SITES_=1) and gsites
-# (clang's row form, -DTDP_ROW_SITES_=1). ROWS_CPU_TIME=1: bench_corpus --cpu-time (process
+# of 4, targetDP_C.h TDP_ROW_VVL_, edge rows in the sites form,
+# TDP_EDGE_SITES_), grow8 (box rows in VVL strides, -DTDP_ROW_VVL_=8: the
+# form before 947dc35), gedge8 (edge rows in VVL strides,
+# -DTDP_EDGE_STRIDES_: 947dc35's) and gsites (every row in the sites form,
+# -DTDP_ROW_SITES_=1). ROWS_CPU_TIME=1: bench_corpus --cpu-time (process
 # CPU seconds, less of the VM's steal in one-thread ratios).
 # ROWS_ROUNDS (default 3), ROWS_MB (default 64), ROWS_REPS (default 4),
 # ROWS_SHAPES (default heat3d,stencil27,d2q9,d3q19,jacobi2d). Writes
@@ -44,9 +45,9 @@ echo "=== $cc rows A/B, $(hostname), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(
 builds=()
 if [ "$cc" = gcc ]; then
   echo "gcc: $(gcc --version | head -n 1)"
-  declare -A flags=([gcc]="" [grow8]="-DTDP_ROW_VVL_=8" [gedge]="-DTDP_EDGE_SITES_=1"
+  declare -A flags=([gcc]="" [grow8]="-DTDP_ROW_VVL_=8" [gedge8]="-DTDP_EDGE_STRIDES_"
                     [gsites]="-DTDP_ROW_SITES_=1")
-  forms=(gcc grow8 gedge gsites) preset=gcc-openmp
+  forms=(gcc grow8 gedge8 gsites) preset=gcc-openmp
 else
   corpus_clang || exit 1
   command -v clang >/dev/null 2>&1 || { echo "=== FAILED: no clang"; exit 1; }
