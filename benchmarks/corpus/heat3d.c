@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "benchmarks/corpus/corpus.h"
+#include "benchmarks/corpus/proto_layer.h"
 
 #define ALPHA 0.1 /* stable for alpha <= 1/6 */
 
@@ -73,6 +74,22 @@ TDP_KERNEL void heat_edge(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
              sx = box.extent[1] * box.extent[2];
   TDP_TLP_3D_EDGE(box, 1, x, y, z0, base, edge) {
+    if (edge) {
+      TDP_ILP(v) heat_wall(unew, u, base + v, nsites);
+    } else {
+      TDP_ILP(v) {
+        heat_site(unew, u, base + v, sx, sy, nsites);
+      }
+    }
+  }
+}
+
+/* The same body in the proto one-site-per-thread form ("port-lean",
+ * proto_layer.h PROTO_TLP_3D_EDGE1; on the host it is TDP_TLP_3D_EDGE). */
+TDP_KERNEL void heat_edge_lean(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
+             sx = box.extent[1] * box.extent[2];
+  PROTO_TLP_3D_EDGE1(box, 1, x, y, z0, base, edge) {
     if (edge) {
       TDP_ILP(v) heat_wall(unew, u, base + v, nsites);
     } else {
@@ -215,6 +232,7 @@ static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port-march", CORPUS_PROTO},
                                    {"port-edge-box", CORPUS_PROTO},
                                    {"port-row", CORPUS_PROTO},
+                                   {"port-lean", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE},
 #ifdef __CUDACC__
                                    {"cuda-march", CORPUS_NATIVE}
@@ -272,6 +290,9 @@ static void step(void *p, int k) {
     serial_step(un, u, H->nx, H->ny, H->nz, ALPHA);
   } else if (impls[k].kind == CORPUS_PORT) {
     TDP_LAUNCH_BOX_MARCH(heat_edge, H->all, un, u);
+    targetSynchronize();
+  } else if (strcmp(name, "port-lean") == 0) {
+    PROTO_LAUNCH_BOX1(heat_edge_lean, H->all, un, u);
     targetSynchronize();
   } else if (strcmp(name, "port-edge-box") == 0) {
     TDP_LAUNCH_BOX(heat_edge, H->all, un, u);
