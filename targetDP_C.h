@@ -125,7 +125,7 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
  * stride's sites (stencil27's edge port 1.10-1.15 at 8, 1.00 at 4; its box
  * row form "port-row" 1.06 -> 1.00 at --mb 1). Not with 512-bit vectors
  * (the gcc-avx512 preset keeps VVL: at 4 its d2q9 fell to 0.73). Diagnosis
- * knobs: -DTDP_ROW_VVL_=n, -DTDP_EDGE_VVL_=n (n <= VVL). */
+ * knob: -DTDP_ROW_VVL_=n (n <= VVL). */
 #ifndef TDP_ROW_VVL_
 #if defined(__GNUC__) && !defined(__clang__) && VVL > 4
 #define TDP_ROW_VVL_ 4
@@ -133,11 +133,8 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
 #define TDP_ROW_VVL_ (VVL)
 #endif
 #endif
-#ifndef TDP_EDGE_VVL_
-#define TDP_EDGE_VVL_ (VVL)
-#endif
-#if TDP_ROW_VVL_ > VVL || TDP_EDGE_VVL_ > VVL || TDP_ROW_VVL_ < 1 || TDP_EDGE_VVL_ < 1
-#error "targetDP: TDP_ROW_VVL_ and TDP_EDGE_VVL_ must be 1..VVL"
+#if TDP_ROW_VVL_ > VVL || TDP_ROW_VVL_ < 1
+#error "targetDP: TDP_ROW_VVL_ must be 1..VVL"
 #endif
 #if TDP_ROW_SIMDLEN_ > 0
 #define TDP_ROW_SIMD_() TDP_OMP_SIMD_(simdlen(TDP_ROW_SIMDLEN_))

@@ -749,7 +749,7 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
   for (int tdp_fence_ = 0, tdp_o4_ = 1; tdp_o4_ && !tdp_fence_; tdp_o4_ = 0)                    \
     for (long tdp_lo_ = tdp_bx_->lo[n - 1], tdp_hi_ = tdp_bx_->hi[n - 1],                        \
               tdp_w_ = (wall) || tdp_hi_ - tdp_lo_ <= 2 * (nh),                                  \
-              tdp_m_ = tdp_w_ ? 0 : (tdp_hi_ - tdp_lo_ - 2 * (nh)) / TDP_EDGE_VVL_ * TDP_EDGE_VVL_, \
+              tdp_m_ = tdp_w_ ? 0 : (tdp_hi_ - tdp_lo_ - 2 * (nh)) / (VVL) * (VVL),               \
               tdp_first_ = (first), tdp_o6_ = 1;                                                 \
          tdp_o6_; tdp_o6_ = 0)                                                                   \
       TDP_PRAGMA(GCC unroll 4)                                                                  \
@@ -757,11 +757,10 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
         for (long c0 = tdp_w_ ? (tdp_s_ ? tdp_hi_ : tdp_lo_)                                     \
                               : TDP_EDGE_SEG_LO_(tdp_lo_, tdp_hi_, (nh), tdp_m_, tdp_s_),         \
                   tdp_e_ = tdp_w_ ? tdp_hi_ : TDP_EDGE_SEG_HI_(tdp_lo_, tdp_hi_, (nh), tdp_m_, tdp_s_); \
-             c0 < tdp_e_; c0 += TDP_EDGE_VVL_)                                                    \
+             c0 < tdp_e_; c0 += (VVL))                                                           \
           for (long base = tdp_first_ + c0,                                                      \
-                    tdp_n_ = tdp_s_ == 1 ? TDP_EDGE_VVL_                                          \
-                             : tdp_e_ - c0 < TDP_EDGE_VVL_ ? tdp_e_ - c0 : TDP_EDGE_VVL_,          \
-                    tdp_pass_ = tdp_s_ == 1 ? TDP_EDGE_VVL_ < (VVL) : tdp_n_ < (VVL),             \
+                    tdp_n_ = tdp_s_ == 1 ? (VVL) : tdp_e_ - c0 < (VVL) ? tdp_e_ - c0 : (VVL),    \
+                    tdp_pass_ = tdp_s_ == 1 ? 0 : tdp_n_ < (VVL),                                \
                     edge = tdp_s_ == 0 || tdp_s_ == 3, tdp_o2_ = 1;                              \
                tdp_o2_ && tdp_pass_ >= 0; tdp_o2_ = 0)
 

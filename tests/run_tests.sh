@@ -356,7 +356,11 @@ for layout in AOS SOA AOSOA; do
 done
 echo "== C backend: other presets and modes"
 run_config "c-serial-AOSOA-vvl4" -- CONFIG=gcc-serial LAYOUT=AOSOA VVL=4
-run_config "c-AOSOA-vvl4-sal8" -- CONFIG=gcc-openmp LAYOUT=AOSOA VVL=4 SAL=8
+# Also gcc's edge rows in strides (-DTDP_EDGE_STRIDES_; every other gcc
+# build at VVL > 1 takes the sites form for them, targetDP_C.h), so that
+# form stays tested beyond VVL 1.
+run_config "c-AOSOA-vvl4-sal8" -- CONFIG=gcc-openmp LAYOUT=AOSOA VVL=4 SAL=8 \
+  CC="gcc -DTDP_EDGE_STRIDES_" BUILD=build/gcc-openmp-AOSOA-vvl4-sal8-tpb128-edgestrides
 run_config "c-checked-AOSOA-vvl4" -- CONFIG=gcc-openmp LAYOUT=AOSOA VVL=4 CHECK=1
 run_config "c-SOA-vvl8-simd" -- CONFIG=gcc-openmp LAYOUT=SOA VVL=8 ILP=simd
 run_config "c-AOSOA-vvl4-3threads" OMP_NUM_THREADS=3 TARGETDP_QUIET=1 -- \
