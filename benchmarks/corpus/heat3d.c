@@ -84,21 +84,21 @@ TDP_KERNEL void heat_edge(targetBox box, double *unew, const double *u) {
   }
 }
 
-/* The same body in the proto one-site-per-thread form ("port-lean",
- * proto_layer.h PROTO_TLP_3D_EDGE1; on the host it is TDP_TLP_3D_EDGE). */
+#ifdef __CUDACC__
+/* The same update in the proto one-site-per-thread loop ("port-lean",
+ * proto_layer.h PROTO_TLP_3D_EDGE1: a GPU question, one lane per thread,
+ * so the wall test sits inside the lane loop). */
 TDP_KERNEL void heat_edge_lean(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
              sx = box.extent[1] * box.extent[2];
   PROTO_TLP_3D_EDGE1(box, 1, x, y, z0, base, edge) {
-    if (edge) {
-      TDP_ILP(v) heat_wall(unew, u, base + v, nsites);
-    } else {
-      TDP_ILP(v) {
-        heat_site(unew, u, base + v, sx, sy, nsites);
-      }
+    TDP_ILP(v) {
+      if (edge) heat_wall(unew, u, base + v, nsites);
+      else heat_site(unew, u, base + v, sx, sy, nsites);
     }
   }
 }
+#endif
 
 /* The two-kernel form timed beside it ("port-march"): the interior
  * marching along x (TDP_TLP_3D_MARCH over targetBoxInterior,
@@ -232,9 +232,9 @@ static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port-march", CORPUS_PROTO},
                                    {"port-edge-box", CORPUS_PROTO},
                                    {"port-row", CORPUS_PROTO},
-                                   {"port-lean", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE},
 #ifdef __CUDACC__
+                                   {"port-lean", CORPUS_PROTO},
                                    {"cuda-march", CORPUS_NATIVE}
 #endif
 };
@@ -291,9 +291,11 @@ static void step(void *p, int k) {
   } else if (impls[k].kind == CORPUS_PORT) {
     TDP_LAUNCH_BOX_MARCH(heat_edge, H->all, un, u);
     targetSynchronize();
+#ifdef __CUDACC__
   } else if (strcmp(name, "port-lean") == 0) {
     PROTO_LAUNCH_BOX1(heat_edge_lean, H->all, un, u);
     targetSynchronize();
+#endif
   } else if (strcmp(name, "port-edge-box") == 0) {
     TDP_LAUNCH_BOX(heat_edge, H->all, un, u);
     targetSynchronize();

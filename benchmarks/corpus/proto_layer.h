@@ -62,9 +62,6 @@ static inline dim3 protoBoxGrid1_(const targetBox *b) {
 
 #else /* C backend */
 
-#define PROTO_TLP_3D_EDGE1(box, nh, x, y, z0, base, edge) TDP_TLP_3D_EDGE(box, nh, x, y, z0, base, edge)
-#define PROTO_LAUNCH_BOX1(kernel, box, ...) TDP_LAUNCH_BOX(kernel, box, __VA_ARGS__)
-
 /* Blocks of sites over the threads, one simd reduction loop per block
  * (TDP_ILP_REDUCE is a single pass here, as in TDP_TLP_REDUCE). */
 #define PROTO_SUM_BLOCK_ 4096
