@@ -98,6 +98,18 @@ TDP_KERNEL void heat_edge_lean(targetBox box, double *unew, const double *u) {
     }
   }
 }
+/* The same in the native's one-site-per-thread blocks ("port-site",
+ * proto_layer.h PROTO_TLP_3D_SITE). */
+TDP_KERNEL void heat_edge_site(targetBox box, double *unew, const double *u) {
+  const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
+             sx = box.extent[1] * box.extent[2];
+  PROTO_TLP_3D_SITE(box, 1, x, y, z0, base, edge) {
+    TDP_ILP(v) {
+      if (edge) heat_wall(unew, u, base + v, nsites);
+      else heat_site(unew, u, base + v, sx, sy, nsites);
+    }
+  }
+}
 #endif
 
 /* The two-kernel form timed beside it ("port-march"): the interior
@@ -235,6 +247,7 @@ static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE},
 #ifdef __CUDACC__
                                    {"port-lean", CORPUS_PROTO},
+                                   {"port-site", CORPUS_PROTO},
                                    {"cuda-march", CORPUS_NATIVE}
 #endif
 };
@@ -294,6 +307,9 @@ static void step(void *p, int k) {
 #ifdef __CUDACC__
   } else if (strcmp(name, "port-lean") == 0) {
     PROTO_LAUNCH_BOX1(heat_edge_lean, H->all, un, u);
+    targetSynchronize();
+  } else if (strcmp(name, "port-site") == 0) {
+    PROTO_LAUNCH_BOX_SITE(heat_edge_site, H->all, un, u);
     targetSynchronize();
 #endif
   } else if (strcmp(name, "port-edge-box") == 0) {
