@@ -362,9 +362,9 @@ static __device__ inline tdpSite3_ tdpSite3Of_(const targetBox *b, long nh, cons
 #define TDP_SITE_3D_(box, nh, x, y, z0)                                                     \
   for (tdpSite3_ tdp_s3_ = tdpSite3Of_(&(box), nh, TDP_BOX_DIM_MSG_(3)); tdp_s3_.once;      \
        tdp_s3_.once = 0)                                                                    \
-    for (int tdp_i_ = tdp_s3_.i0; tdp_i_ < tdp_s3_.ie; tdp_i_ += tdp_s3_.di)                \
-      for (int tdp_j_ = tdp_s3_.j0; tdp_j_ < tdp_s3_.je; tdp_j_ += tdp_s3_.dj)              \
-        for (int tdp_k_ = tdp_s3_.k0; tdp_k_ < tdp_s3_.ke; tdp_k_ += tdp_s3_.dk)            \
+    _Pragma("unroll 1") for (int tdp_i_ = tdp_s3_.i0; tdp_i_ < tdp_s3_.ie; tdp_i_ += tdp_s3_.di) \
+      _Pragma("unroll 1") for (int tdp_j_ = tdp_s3_.j0; tdp_j_ < tdp_s3_.je; tdp_j_ += tdp_s3_.dj) \
+        _Pragma("unroll 1") for (int tdp_k_ = tdp_s3_.k0; tdp_k_ < tdp_s3_.ke; tdp_k_ += tdp_s3_.dk) \
           for (long x = tdp_i_, y = tdp_j_, z0 = tdp_k_, tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)
 #define TDP_SITE_EDGE_(d, c) ((c) < tdp_s3_.elo[d] || (c) >= tdp_s3_.ehi[d])
 
