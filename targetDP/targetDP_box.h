@@ -357,15 +357,32 @@ static __device__ inline tdpSite3_ tdpSite3Of_(const targetBox *b, long nh, cons
   s.once = 1;
   return s;
 }
+/* The walk is one loop, not three: nested, nvcc hoisted each neighbour's
+ * row address out of the inner loop as its own 64-bit product (240 SASS
+ * instructions in heat3d's kernel at sm_90 against 176 for one site with
+ * no loop, and 0.70 of the native against 0.96); one loop whose step
+ * carries z into y into x leaves nothing invariant to hoist. A thread with
+ * no site in y or z starts past the end. */
+static __device__ inline int tdpSite3First_(const tdpSite3_ *s) {
+  return s->j0 < s->je && s->k0 < s->ke ? s->i0 : s->ie;
+}
+static __device__ inline void tdpSite3Next_(const tdpSite3_ *s, int *i, int *j, int *k) {
+  if ((*k += s->dk) < s->ke) return;
+  *k = s->k0;
+  if ((*j += s->dj) < s->je) return;
+  *j = s->j0;
+  *i += s->di;
+}
 /* The site's coordinates as long (the forms' documented type), the loops'
  * counters int. */
 #define TDP_SITE_3D_(box, nh, x, y, z0)                                                     \
   for (tdpSite3_ tdp_s3_ = tdpSite3Of_(&(box), nh, TDP_BOX_DIM_MSG_(3)); tdp_s3_.once;      \
        tdp_s3_.once = 0)                                                                    \
-    _Pragma("unroll 1") for (int tdp_i_ = tdp_s3_.i0; tdp_i_ < tdp_s3_.ie; tdp_i_ += tdp_s3_.di) \
-      _Pragma("unroll 1") for (int tdp_j_ = tdp_s3_.j0; tdp_j_ < tdp_s3_.je; tdp_j_ += tdp_s3_.dj) \
-        _Pragma("unroll 1") for (int tdp_k_ = tdp_s3_.k0; tdp_k_ < tdp_s3_.ke; tdp_k_ += tdp_s3_.dk) \
-          for (long x = tdp_i_, y = tdp_j_, z0 = tdp_k_, tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)
+    _Pragma("unroll 1") for (int tdp_i_ = tdpSite3First_(&tdp_s3_), tdp_j_ = tdp_s3_.j0,     \
+                             tdp_k_ = tdp_s3_.k0;                                           \
+                             tdp_i_ < tdp_s3_.ie;                                           \
+                             tdpSite3Next_(&tdp_s3_, &tdp_i_, &tdp_j_, &tdp_k_))            \
+      for (long x = tdp_i_, y = tdp_j_, z0 = tdp_k_, tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)
 #define TDP_SITE_EDGE_(d, c) ((c) < tdp_s3_.elo[d] || (c) >= tdp_s3_.ehi[d])
 
 #if VVL == 1
