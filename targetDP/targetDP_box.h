@@ -283,119 +283,9 @@ static __device__ inline void tdpBoxPoint_(const tdpBoxRun_ *run, const targetBo
                         first = (x * (box).extent[1] + y) * (box).extent[2] + (off),          \
                         tdp_sx_ = (box).extent[1] * (box).extent[2];                          \
                    x < tdp_xe_; x++, first += tdp_sx_)
-/* With VVL 1 (the CUDA default) the two 3-D stencil forms are one site per
- * thread instead (TDP_SITE_3D_), in blocks of w = 32 sites along z (fewer
- * where the box's row is shorter: the next power of two above it) by
- * TPB / 2w rows by 2 planes: the block of the textbook CUDA stencil (the
- * corpus's native heat3d, 32 x 4 x 2 at TPB 256), whose y and x neighbours
- * are in large part the block's own loads. Coordinates are int and a
- * thread's set-up is shifts and masks of its indices: issue 28's heat3d on
- * the H100 (bench_corpus --shape heat3d --mb 512, 5 rounds, port / native,
- * benchmarks/results/h100-61b7474-site/): this form 1.01, the march of 16
- * planes 0.88 (its DRAM at 68% of peak against the native's 77%, ncu; 2,
- * 4, 32, 64, 128 planes 0.71 to 0.85), one plane of 32 x 8 sites with
- * 64-bit grid-stride loops 0.72 (209 warp instructions per site against
- * the native's 81). Each coordinate is a grid-stride loop, so any grid and
- * any block are correct; a launch of other than TPB threads in x, or a TPB
- * that is not a power of two of at least 64, takes one row of TPB sites per
- * block. The march (TDP_MARCH_3D_) stays the form with VVL > 1. */
-#define TDP_SITE_TILED_ (TARGET_TPB >= 64 && (TARGET_TPB & (TARGET_TPB - 1)) == 0)
-#define TDP_TPB_LOG2_                                                                       \
-  (TARGET_TPB >= 1024 ? 10 : TARGET_TPB >= 512 ? 9 : TARGET_TPB >= 256 ? 8 : TARGET_TPB >= 128 \
-   ? 7 : TARGET_TPB >= 64 ? 6 : 5)
-/* Extents are limited to 2^30 - 1 so that no coordinate plus a grid stride
- * overflows an int. */
-#define TDP_SITE_MAX_ 0x3fffffffL
-/* log2 of w for a box (host and device agree on it). */
-static TDP_HOST_DEVICE inline int tdpSiteLogW_(const targetBox *b) {
-  const long len = b->hi[2] - b->lo[2];
-  if (len >= 32) return 5; /* the common case first: no loop in the thread's set-up */
-  int lw = 0;
-  while ((1L << lw) < len) lw++;
-  return lw;
-}
-typedef struct {
-  int i0, di, ie, j0, dj, je, k0, dk, ke; /* x, y, z: the thread's first, grid stride, end */
-  int elo[3], ehi[3]; /* the edge: a coordinate below elo or at or above ehi */
-  int once;
-} tdpSite3_;
-static __device__ inline tdpSite3_ tdpSite3Of_(const targetBox *b, long nh, const char *msg) {
-  if (b->ndim != 3 || b->extent[0] > TDP_SITE_MAX_ || b->extent[1] > TDP_SITE_MAX_ ||
-      b->extent[2] > TDP_SITE_MAX_) {
-    printf(msg);
-    __trap();
-  }
-  tdpSite3_ s;
-  const int t = (int) threadIdx.x;
-  if (TDP_SITE_TILED_ && blockDim.x == TARGET_TPB && blockDim.y == 1 && blockDim.z == 1) {
-    const int lw = tdpSiteLogW_(b), lh = TDP_TPB_LOG2_ - lw - 1;
-    s.k0 = ((int) blockIdx.x << lw) + (t & ((1 << lw) - 1));
-    s.dk = (int) gridDim.x << lw;
-    s.j0 = ((int) blockIdx.y << lh) + ((t >> lw) & ((1 << lh) - 1));
-    s.dj = (int) gridDim.y << lh;
-    s.i0 = 2 * (int) blockIdx.z + (t >> (lw + lh));
-    s.di = 2 * (int) gridDim.z;
-  } else {
-    s.k0 = (int) (blockIdx.x * blockDim.x) + t;
-    s.dk = (int) (gridDim.x * blockDim.x);
-    s.j0 = (int) blockIdx.y;
-    s.dj = (int) gridDim.y;
-    s.i0 = (int) blockIdx.z;
-    s.di = (int) gridDim.z;
-  }
-  s.i0 += (int) b->lo[0];
-  s.j0 += (int) b->lo[1];
-  s.k0 += (int) b->lo[2];
-  s.ie = (int) b->hi[0];
-  s.je = (int) b->hi[1];
-  s.ke = (int) b->hi[2];
-  const int h = nh > TDP_SITE_MAX_ ? (int) TDP_SITE_MAX_ : (int) nh;
-  for (int d = 0; d < 3; d++) {
-    s.elo[d] = (int) b->lo[d] + h;
-    s.ehi[d] = (int) b->hi[d] - h;
-  }
-  s.once = 1;
-  return s;
-}
-/* The walk is one loop, not three: nested, nvcc hoisted each neighbour's
- * row address out of the inner loop as its own 64-bit product (240 SASS
- * instructions in heat3d's kernel at sm_90 against 176 for one site with
- * no loop, and 0.70 of the native against 0.96); one loop whose step
- * carries z into y into x leaves nothing invariant to hoist. A thread with
- * no site in y or z starts past the end. */
-static __device__ inline int tdpSite3First_(const tdpSite3_ *s) {
-  return s->j0 < s->je && s->k0 < s->ke ? s->i0 : s->ie;
-}
-static __device__ inline void tdpSite3Next_(const tdpSite3_ *s, int *i, int *j, int *k) {
-  if ((*k += s->dk) < s->ke) return;
-  *k = s->k0;
-  if ((*j += s->dj) < s->je) return;
-  *j = s->j0;
-  *i += s->di;
-}
-/* The site's coordinates as long (the forms' documented type), the loops'
- * counters int. */
-#define TDP_SITE_3D_(box, nh, x, y, z0)                                                     \
-  for (tdpSite3_ tdp_s3_ = tdpSite3Of_(&(box), nh, TDP_BOX_DIM_MSG_(3)); tdp_s3_.once;      \
-       tdp_s3_.once = 0)                                                                    \
-    _Pragma("unroll 1") for (int tdp_i_ = tdpSite3First_(&tdp_s3_), tdp_j_ = tdp_s3_.j0,     \
-                             tdp_k_ = tdp_s3_.k0;                                           \
-                             tdp_i_ < tdp_s3_.ie;                                           \
-                             tdpSite3Next_(&tdp_s3_, &tdp_i_, &tdp_j_, &tdp_k_))            \
-      for (long x = tdp_i_, y = tdp_j_, z0 = tdp_k_, tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)
-#define TDP_SITE_EDGE_(d, c) ((c) < tdp_s3_.elo[d] || (c) >= tdp_s3_.ehi[d])
-
-#if VVL == 1
-#define TDP_TLP_3D_MARCH(box, x, y, z0, base)                                               \
-  TDP_SITE_3D_(box, 0, x, y, z0)                                                            \
-    for (long base = (x * (box).extent[1] + y) * (box).extent[2] + z0, tdp_o2_ = 1; tdp_o2_; \
-         tdp_o2_ = 0)                                                                       \
-      TDP_BOX_LANES_(box, 3, z0)
-#else
 #define TDP_TLP_3D_MARCH(box, x, y, z0, base) \
   TDP_MARCH_3D_(box, x, y, z0, base, z0)        \
     TDP_BOX_LANES_(box, 3, z0)
-#endif
 
 /* Box reductions: the box loop, each thread's variables its partials
  * (combined by targetBlockAdd/Min/Max*, as after TDP_TLP_REDUCE), lanes as
@@ -531,23 +421,11 @@ static __device__ inline long tdpEdgeNh_(long nh) {
       TDP_BOX_PLANE_(box, 2, x, tdp_c0_)                                                         \
         TDP_EDGE_PIECES_(box, 2, TDP_EDGE_NEAR_(box, 0, x), tdp_c0_, y0, base,                   \
                          x * (box).extent[1], edge)
-#if VVL == 1
-#define TDP_TLP_3D_EDGE(box, nh, x, y, z0, base, edge)                                          \
-  for (long tdp_nh_ = tdpEdgeNh_(nh), tdp_o5_ = 1; tdp_o5_; tdp_o5_ = 0)                         \
-    TDP_SITE_3D_(box, tdp_nh_, x, y, z0)                                                         \
-      for (long base = (x * (box).extent[1] + y) * (box).extent[2] + z0,                         \
-                edge = TDP_SITE_EDGE_(0, tdp_i_) || TDP_SITE_EDGE_(1, tdp_j_) ||                 \
-                       TDP_SITE_EDGE_(2, tdp_k_),                                                \
-                tdp_o2_ = 1;                                                                     \
-           tdp_o2_; tdp_o2_ = 0)                                                                 \
-        TDP_SHELL_LANE_
-#else
 #define TDP_TLP_3D_EDGE(box, nh, x, y, z0, base, edge)                                          \
   for (long tdp_nh_ = tdpEdgeNh_(nh), tdp_o5_ = 1; tdp_o5_; tdp_o5_ = 0)                         \
     TDP_MARCH_3D_(box, x, y, tdp_c0_, tdp_first_, 0)                                             \
       TDP_EDGE_PIECES_(box, 3, TDP_EDGE_NEAR_(box, 0, x) || TDP_EDGE_NEAR_(box, 1, y),           \
                        tdp_c0_, z0, base, tdp_first_, edge)
-#endif
 
 /* The grid of a box launch (see tdpBoxRun_): as the 1-D launch, one thread
  * per stride, but up to TDP_BOX_ROWS_ rows per thread while the grid stays
@@ -595,20 +473,6 @@ static inline dim3 tdpShellGrid_(const targetBox *b, long nh) {
  * corpus's heat3d "cuda-march"). */
 #define TDP_BOX_MARCH_ 16
 static inline dim3 tdpBoxGridMarch_(const targetBox *b) {
-#if VVL == 1
-  /* The site form's grid: a block per w x TPB / 2w x 2 sites (a row of TPB
-   * sites where the block is not tiled), each dimension capped at 65535
-   * blocks (grid-stride beyond); tdpBoxMarchForce_ m: m planes a thread. */
-  if (b->ndim == 3) {
-    const int lw = TDP_SITE_TILED_ ? tdpSiteLogW_(b) : 0;
-    const long w = TDP_SITE_TILED_ ? 1L << lw : TARGET_TPB, d = TDP_SITE_TILED_ ? 2 : 1,
-               h = TARGET_TPB / (w * d), m = tdpBoxMarchForce_ > 0 ? tdpBoxMarchForce_ : 1;
-    long n[3] = {(tdpBoxLen_(b, 2) + w - 1) / w, (tdpBoxLen_(b, 1) + h - 1) / h,
-                 (tdpBoxLen_(b, 0) + d * m - 1) / (d * m)};
-    for (int k = 0; k < 3; k++) n[k] = n[k] < 1 ? 1 : n[k] > 65535 ? 65535 : n[k];
-    return dim3((unsigned int) n[0], (unsigned int) n[1], (unsigned int) n[2]);
-  }
-#endif
   tdpBoxRun_ run = tdpBoxRunOf_(b, b->ndim);
   const int tile = !run.flat && TARGET_TPB % 32 == 0;
   const long tw = tile ? 32 : TARGET_TPB, th = tile ? TARGET_TPB / 32 : 1;

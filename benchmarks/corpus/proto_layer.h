@@ -63,10 +63,12 @@ static inline dim3 protoBoxGrid1_(const targetBox *b) {
 /* PROTO_TLP_3D_SITE / PROTO_LAUNCH_BOX_SITE: one site per thread in the
  * native's blocks, 32 sites by TPB / 64 rows by 2 planes, the coordinates
  * int (a box with an extent beyond INT_MAX is refused at the launch) and no
- * loop but the thread's one site: the question (issue 28) is whether the
- * native's own form, with the box's flag, reaches it where the one-plane
- * PROTO_TLP_3D_EDGE1 (64-bit grid-stride loops: 209 warp instructions per
- * site against the native's 81) did not. TPB a multiple of 64. */
+ * loop but the thread's one site. Issue 28, H100, heat3d: 1.01 of the
+ * native (PROTO_TLP_3D_EDGE1, one plane of 32 x 8 with 64-bit grid-stride
+ * loops: 0.72, 209 warp instructions per site against the native's 81).
+ * Not yet the layer's: correct only where the grid covers the box, and the
+ * loop any grid needs cost the layer's versions of it 0.71 to 0.89
+ * (benchmarks/results/h100-38b71df-site/). TPB a multiple of 64. */
 #define PROTO_TLP_3D_SITE(box, nh, x, y, z0, base, edge)                                      \
   for (int tdp_nh_ = (int) (nh), x = (int) (box).lo[0] + (int) (blockIdx.z * 2 + threadIdx.z),  \
            y = (int) (box).lo[1] + (int) (blockIdx.y * blockDim.y + threadIdx.y),             \
