@@ -82,13 +82,13 @@ static inline dim3 protoBoxGrid1_(const targetBox *b) {
               tdp_o2_ = 1;                                                                      \
          tdp_o2_; tdp_o2_ = 0)                                                                  \
       TDP_SHELL_LANE_
-static inline dim3 protoBoxGridSite_(const targetBox *b) {
+static inline dim3 protoBoxGridSite_(const targetBox *b, const char *file, int line) {
   const long nz = (b->hi[2] - b->lo[2] + 31) / 32, ny = (b->hi[1] - b->lo[1] + TARGET_TPB / 64 - 1) /
                                                      (TARGET_TPB / 64),
              nx = (b->hi[0] - b->lo[0] + 1) / 2;
   if (b->extent[0] > 0x7fffffffL || b->extent[1] > 0x7fffffffL || b->extent[2] > 0x7fffffffL ||
       ny > 65535 || nx > 65535) {
-    fprintf(stderr, "PROTO_LAUNCH_BOX_SITE: box too large for its grid\n");
+    fprintf(stderr, "%s:%d: PROTO_LAUNCH_BOX_SITE: box too large for its grid\n", file, line);
     exit(1);
   }
   return dim3((unsigned) (nz < 1 ? 1 : nz), (unsigned) (ny < 1 ? 1 : ny), (unsigned) (nx < 1 ? 1 : nx));
@@ -98,8 +98,8 @@ static inline dim3 protoBoxGridSite_(const targetBox *b) {
     const targetBox tdp_lbox_ = (box);                                                   \
     if (tdpLaunchBox_("PROTO_LAUNCH_BOX_SITE", #kernel, &tdp_lbox_, __FILE__, __LINE__) == \
         TARGET_SUCCESS) {                                                                \
-      kernel<<<protoBoxGridSite_(&tdp_lbox_), dim3(32, TARGET_TPB / 64, 2)>>>(tdp_lbox_,  \
-                                                                          __VA_ARGS__);  \
+      kernel<<<protoBoxGridSite_(&tdp_lbox_, __FILE__, __LINE__),                        \
+               dim3(32, TARGET_TPB / 64, 2)>>>(tdp_lbox_, __VA_ARGS__);                   \
       tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                                       \
     }                                                                                    \
   } while (0)
