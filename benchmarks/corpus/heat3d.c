@@ -85,19 +85,6 @@ TDP_KERNEL void heat_edge(targetBox box, double *unew, const double *u) {
 }
 
 #ifdef __CUDACC__
-/* The same update in the proto one-site-per-thread loop ("port-lean",
- * proto_layer.h PROTO_TLP_3D_EDGE1: a GPU question, one lane per thread,
- * so the wall test sits inside the lane loop). */
-TDP_KERNEL void heat_edge_lean(targetBox box, double *unew, const double *u) {
-  const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
-             sx = box.extent[1] * box.extent[2];
-  PROTO_TLP_3D_EDGE1(box, 1, x, y, z0, base, edge) {
-    TDP_ILP(v) {
-      if (edge) heat_wall(unew, u, base + v, nsites);
-      else heat_site(unew, u, base + v, sx, sy, nsites);
-    }
-  }
-}
 /* The same in the native's one-site-per-thread blocks ("port-site",
  * proto_layer.h PROTO_TLP_3D_SITE). */
 TDP_KERNEL void heat_edge_site(targetBox box, double *unew, const double *u) {
@@ -246,7 +233,6 @@ static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port-row", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE},
 #ifdef __CUDACC__
-                                   {"port-lean", CORPUS_PROTO},
                                    {"port-site", CORPUS_PROTO},
                                    {"cuda-march", CORPUS_NATIVE}
 #endif
@@ -305,9 +291,6 @@ static void step(void *p, int k) {
     TDP_LAUNCH_BOX_MARCH(heat_edge, H->all, un, u);
     targetSynchronize();
 #ifdef __CUDACC__
-  } else if (strcmp(name, "port-lean") == 0) {
-    PROTO_LAUNCH_BOX1(heat_edge_lean, H->all, un, u);
-    targetSynchronize();
   } else if (strcmp(name, "port-site") == 0) {
     PROTO_LAUNCH_BOX_SITE(heat_edge_site, H->all, un, u);
     targetSynchronize();

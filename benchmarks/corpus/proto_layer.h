@@ -28,43 +28,11 @@
 
 #define PROTO_TLP_SUM(baseIndex, N, ...) TDP_TLP_SUM(baseIndex, N, __VA_ARGS__)
 
-/* PROTO_TLP_3D_EDGE1 / PROTO_LAUNCH_BOX1: TDP_TLP_3D_EDGE with one site
- * per thread and the least set-up a box loop can have: tiles of 32 sites
- * by TPB / 32 rows, one plane per block (the native's order: the resident
- * blocks sweep memory in order), each coordinate one grid-stride loop from
- * the thread's indices (no tdpBoxRun_, no march length, no division). The
- * question (issue 28): is heat3d's 0.88 the march's DRAM order (ncu: 68%
- * of peak against the native's 77% with the same bytes), once a thread's
- * set-up costs what the native's does? TPB a multiple of 32. */
-#define PROTO_TLP_3D_EDGE1(box, nh, x, y, z0, base, edge)                                    \
-  for (long tdp_nh_ = (nh), tdp_th_ = blockDim.x / 32, tdp_o5_ = 1; tdp_o5_; tdp_o5_ = 0)     \
-    for (long x = (box).lo[0] + blockIdx.z; x < (box).hi[0]; x += gridDim.z)                  \
-      for (long y = (box).lo[1] + blockIdx.y * tdp_th_ + threadIdx.x / 32; y < (box).hi[1];   \
-           y += gridDim.y * tdp_th_)                                                          \
-        for (long z0 = (box).lo[2] + blockIdx.x * 32 + threadIdx.x % 32; z0 < (box).hi[2];    \
-             z0 += gridDim.x * 32)                                                            \
-          for (long base = (x * (box).extent[1] + y) * (box).extent[2] + z0,                  \
-                    edge = TDP_EDGE_NEAR_(box, 0, x) || TDP_EDGE_NEAR_(box, 1, y) ||          \
-                           TDP_EDGE_NEAR_(box, 2, z0),                                        \
-                    tdp_o2_ = 1;                                                              \
-               tdp_o2_; tdp_o2_ = 0)                                                          \
-            TDP_SHELL_LANE_
-static inline dim3 protoBoxGrid1_(const targetBox *b) {
-  long nx = (b->hi[2] - b->lo[2] + 31) / 32, ny = (b->hi[1] - b->lo[1] + TARGET_TPB / 32 - 1) /
-                                                 (TARGET_TPB / 32),
-       nz = b->hi[0] - b->lo[0];
-  if (ny > 65535) ny = 65535;
-  if (nz > 65535) nz = 65535;
-  return dim3((unsigned) (nx < 1 ? 1 : nx), (unsigned) (ny < 1 ? 1 : ny), (unsigned) (nz < 1 ? 1 : nz));
-}
-#define PROTO_LAUNCH_BOX1(kernel, box, ...) \
-  TDP_LAUNCH_BOX_WITH_("PROTO_LAUNCH_BOX1", protoBoxGrid1_, kernel, box, __VA_ARGS__)
-
 /* PROTO_TLP_3D_SITE / PROTO_LAUNCH_BOX_SITE: one site per thread in the
  * native's blocks, 32 sites by TPB / 64 rows by 2 planes, the coordinates
  * int (a box with an extent beyond INT_MAX is refused at the launch) and no
  * loop but the thread's one site. Issue 28, H100, heat3d: 1.01 of the
- * native (PROTO_TLP_3D_EDGE1, one plane of 32 x 8 with 64-bit grid-stride
+ * native (an earlier proto, one plane of 32 x 8 with 64-bit grid-stride
  * loops: 0.72, 209 warp instructions per site against the native's 81).
  * Not yet the layer's: correct only where the grid covers the box, and the
  * loop any grid needs cost the layer's versions of it 0.71 to 0.89
