@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "benchmarks/corpus/corpus.h"
-#include "benchmarks/corpus/proto_layer.h"
 
 #define ALPHA 0.1 /* stable for alpha <= 1/6 */
 
@@ -83,21 +82,6 @@ TDP_KERNEL void heat_edge(targetBox box, double *unew, const double *u) {
     }
   }
 }
-
-#ifdef __CUDACC__
-/* The same in the native's one-site-per-thread blocks ("port-site",
- * proto_layer.h PROTO_TLP_3D_SITE). */
-TDP_KERNEL void heat_edge_site(targetBox box, double *unew, const double *u) {
-  const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
-             sx = box.extent[1] * box.extent[2];
-  PROTO_TLP_3D_SITE(box, 1, x, y, z0, base, edge) {
-    TDP_ILP(v) {
-      if (edge) heat_wall(unew, u, base + v, nsites);
-      else heat_site(unew, u, base + v, sx, sy, nsites);
-    }
-  }
-}
-#endif
 
 /* The two-kernel form timed beside it ("port-march"): the interior
  * marching along x (TDP_TLP_3D_MARCH over targetBoxInterior,
@@ -233,7 +217,6 @@ static const corpusImpl impls[] = {{"serial", CORPUS_SERIAL},
                                    {"port-row", CORPUS_PROTO},
                                    {CORPUS_NAT_NAME, CORPUS_NATIVE},
 #ifdef __CUDACC__
-                                   {"port-site", CORPUS_PROTO},
                                    {"cuda-march", CORPUS_NATIVE}
 #endif
 };
@@ -290,11 +273,6 @@ static void step(void *p, int k) {
   } else if (impls[k].kind == CORPUS_PORT) {
     TDP_LAUNCH_BOX_MARCH(heat_edge, H->all, un, u);
     targetSynchronize();
-#ifdef __CUDACC__
-  } else if (strcmp(name, "port-site") == 0) {
-    PROTO_LAUNCH_BOX_SITE(heat_edge_site, H->all, un, u);
-    targetSynchronize();
-#endif
   } else if (strcmp(name, "port-edge-box") == 0) {
     TDP_LAUNCH_BOX(heat_edge, H->all, un, u);
     targetSynchronize();
