@@ -110,9 +110,10 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
 #endif
 /* The stride widths of gcc's box rows (the strides form, not clang's
  * sites form): a box row (TDP_TLP_2D/3D/4D) in strides of 4 sites, an edge
- * row (TDP_TLP_2D/3D_EDGE, with -DTDP_EDGE_STRIDES_) in strides of VVL. gcc -O3 -march=native on x86
- * vectorises 256 bits wide (4 doubles) even on AVX-512 parts; a VVL = 8
- * stride is then two vectors plus, at the end of every row, a short stride
+ * row (TDP_TLP_2D/3D_EDGE, with -DTDP_EDGE_STRIDES_) in strides of VVL.
+ * gcc -O3 -march=native on x86 vectorises 256 bits wide (4 doubles) even
+ * on AVX-512 parts; a VVL = 8 stride is then two vectors plus, at the end
+ * of every row, a short stride
  * of up to 7 lanes run as a 4 + 2 + 1 cascade, each piece with its own
  * address set-up (d3q19's 19 pointers spilled). Measured (issue 28, gcc 12,
  * one thread of the 2-core Xeon box, --cpu-time, 3 runs, port / native):
