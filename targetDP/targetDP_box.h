@@ -262,24 +262,90 @@ static __device__ inline void tdpBoxPoint_(const tdpBoxRun_ *run, const targetBo
  * the thread's (y, c0) and, for each x of its planes, first = the index of
  * (x, y, c0) (MARCH, off = c0: the site's base) or of (x, y, 0) (EDGE,
  * off = 0: the row's start, to which each piece adds its z0). */
+/* TDP_KERNEL_STENCIL kernels launched by TDP_LAUNCH_STENCIL (CUDA, VVL 1)
+ * take one site per thread instead of the march, in blocks of w = 32 sites
+ * along z (fewer where the box's row is shorter: the next power of two
+ * above it) by TPB / 2w rows by 2 planes: the block of the textbook CUDA
+ * stencil (the corpus's native heat3d, 32 x 4 x 2 at TPB 256), whose y and
+ * x neighbours are in large part the block's own loads. The launch picks
+ * that form only where its grid covers the box, so a thread has one site
+ * or none and no loop: any loop around the site made nvcc keep each
+ * neighbour's address across it, and since every launch must be correct a
+ * kernel that can be given any grid needs one. So the kernel is a template
+ * (tdp_stencil_ 1: covered by the grid, one site; 0: the march, for any
+ * grid), and each instance has only its own form's registers. Issue 28,
+ * H100, heat3d / stencil27, port / native (benchmarks/results/h100-38b71df-
+ * site/, h100-*-stencil/): the march of 16 planes 0.88 / 0.95; one site in
+ * a kernel that must also walk any grid 0.71 / 0.61 (nested loops), 0.89 /
+ * 0.77 (one loop), 0.93 / 0.80 (two passes, 40 registers in stencil27's
+ * kernel against 32 for one site alone); one site alone TIMING-PENDING.
+ * Coordinates are int (extents below 2^30, else the launch marches) and a
+ * thread's set-up is shifts and masks of its indices. */
+#define TDP_SITE_TILED_ (TARGET_TPB >= 64 && (TARGET_TPB & (TARGET_TPB - 1)) == 0)
+#define TDP_SITE_ON_ (VVL == 1 && TDP_SITE_TILED_ && tdp_stencil_ == 1)
+#define TDP_TPB_LOG2_                                                                       \
+  (TARGET_TPB >= 1024 ? 10 : TARGET_TPB >= 512 ? 9 : TARGET_TPB >= 256 ? 8 : TARGET_TPB >= 128 \
+   ? 7 : 6)
+#define TDP_SITE_MAX_ 0x3fffffffL
+/* tdp_stencil_ outside a TDP_KERNEL_STENCIL kernel: the march. */
+static constexpr int tdp_stencil_ = 0;
+/* log2 of w for a box (the launch and the kernel agree on it). */
+static TDP_HOST_DEVICE inline int tdpSiteLogW_(const targetBox *b) {
+  const long len = b->hi[2] - b->lo[2];
+  if (len >= 32) return 5; /* the common case first: no loop in the thread's set-up */
+  int lw = 0;
+  while ((1L << lw) < len) lw++;
+  return lw;
+}
+typedef struct {
+  int i, j, k, in; /* the thread's site; in: it is in the box */
+} tdpSite_;
+static __device__ inline tdpSite_ tdpSiteOf_(const targetBox *b, int on) {
+  tdpSite_ s = {0, 0, 0, 0};
+  if (!on) return s;
+  const int t = (int) threadIdx.x, lw = tdpSiteLogW_(b), lh = TDP_TPB_LOG2_ - lw - 1;
+#ifdef TARGETDP_CHECK
+  if (blockDim.x != TARGET_TPB || ((long) gridDim.x << lw) < b->hi[2] - b->lo[2] ||
+      ((long) gridDim.y << lh) < b->hi[1] - b->lo[1] || 2L * gridDim.z < b->hi[0] - b->lo[0]) {
+    printf("targetDP: a TDP_KERNEL_STENCIL kernel's one-site instance launched with a grid "
+           "that does not cover its box: launch it by TDP_LAUNCH_STENCIL\n");
+    __trap();
+  }
+#endif
+  s.k = (int) b->lo[2] + ((int) blockIdx.x << lw) + (t & ((1 << lw) - 1));
+  s.j = (int) b->lo[1] + ((int) blockIdx.y << lh) + ((t >> lw) & ((1 << lh) - 1));
+  s.i = (int) b->lo[0] + 2 * (int) blockIdx.z + (t >> (lw + lh));
+  s.in = s.i < b->hi[0] && s.j < b->hi[1] && s.k < b->hi[2];
+  return s;
+}
+/* In a one-site instance (TDP_SITE_ON_, a constant) each of the march's
+ * loops below runs once (the first: if the site is in the box) at the
+ * thread's site, and the compiler folds them away. */
 #define TDP_MARCH_3D_(box, x, y, c0, first, off)                                            \
   for (tdpBoxRun_ tdp_run_ = tdpBoxRunDim_(&(box), 3, TDP_BOX_DIM_MSG_(3)); tdp_run_.once;   \
        tdp_run_.once = 0)                                                                    \
+    for (tdpSite_ tdp_st_ = tdpSiteOf_(&(box), TDP_SITE_ON_); tdp_run_.once; tdp_run_.once = 0) \
     for (long tdp_tile_ = !tdp_run_.flat && blockDim.x % 32 == 0,                            \
               tdp_tw_ = tdp_tile_ ? 32 : blockDim.x, tdp_th_ = tdp_tile_ ? blockDim.x / 32 : 1, \
               tdp_m_ = gridDim.z >= tdp_run_.outer                                           \
                            ? 1 : (tdp_run_.outer + gridDim.z - 1) / gridDim.z,               \
-              tdp_q0_ = blockIdx.z * tdp_m_;                                                 \
-         tdp_q0_ < tdp_run_.outer; tdp_q0_ += gridDim.z * tdp_m_)                            \
-      for (long tdp_j_ = blockIdx.y * tdp_th_ + (tdp_tile_ ? threadIdx.x / 32 : 0);           \
-           tdp_j_ < tdp_run_.rows; tdp_j_ += gridDim.y * tdp_th_)                            \
-        for (long tdp_p_ = blockIdx.x * tdp_tw_ + (tdp_tile_ ? threadIdx.x % 32 : threadIdx.x); \
-             tdp_p_ < tdp_run_.plane; tdp_p_ += gridDim.x * tdp_tw_)                         \
-          for (long y = 0, c0 = 0, tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)                        \
-            for (tdpBoxPoint_(&tdp_run_, &(box), 3, tdp_j_, tdp_p_, &y, &c0); tdp_o1_; tdp_o1_ = 0) \
-              _Pragma("unroll 1") for (long x = (box).lo[0] + tdp_q0_,                       \
-                        tdp_xe_ = (box).lo[0] + (tdp_q0_ + tdp_m_ < tdp_run_.outer            \
-                                                     ? tdp_q0_ + tdp_m_ : tdp_run_.outer),    \
+              tdp_q0_ = TDP_SITE_ON_ ? 0 : blockIdx.z * tdp_m_;                              \
+         tdp_q0_ < (TDP_SITE_ON_ ? tdp_st_.in : tdp_run_.outer);                             \
+         tdp_q0_ += TDP_SITE_ON_ ? 1 : gridDim.z * tdp_m_)                                   \
+      for (long tdp_j_ = TDP_SITE_ON_ ? 0 : blockIdx.y * tdp_th_ + (tdp_tile_ ? threadIdx.x / 32 : 0); \
+           tdp_j_ < (TDP_SITE_ON_ ? 1 : tdp_run_.rows);                                      \
+           tdp_j_ += TDP_SITE_ON_ ? 1 : gridDim.y * tdp_th_)                                 \
+        for (long tdp_p_ = TDP_SITE_ON_ ? 0                                                  \
+                           : blockIdx.x * tdp_tw_ + (tdp_tile_ ? threadIdx.x % 32 : threadIdx.x); \
+             tdp_p_ < (TDP_SITE_ON_ ? 1 : tdp_run_.plane);                                   \
+             tdp_p_ += TDP_SITE_ON_ ? 1 : gridDim.x * tdp_tw_)                               \
+          for (long y = tdp_st_.j, c0 = tdp_st_.k, tdp_o1_ = 1; tdp_o1_; tdp_o1_ = 0)        \
+            for (TDP_SITE_ON_ ? (void) 0 : tdpBoxPoint_(&tdp_run_, &(box), 3, tdp_j_, tdp_p_, &y, &c0); \
+                 tdp_o1_; tdp_o1_ = 0)                                                       \
+              _Pragma("unroll 1") for (long x = TDP_SITE_ON_ ? (long) tdp_st_.i : (box).lo[0] + tdp_q0_, \
+                        tdp_xe_ = TDP_SITE_ON_ ? x + 1                                       \
+                                  : (box).lo[0] + (tdp_q0_ + tdp_m_ < tdp_run_.outer          \
+                                                       ? tdp_q0_ + tdp_m_ : tdp_run_.outer),  \
                         first = (x * (box).extent[1] + y) * (box).extent[2] + (off),          \
                         tdp_sx_ = (box).extent[1] * (box).extent[2];                          \
                    x < tdp_xe_; x++, first += tdp_sx_)
@@ -502,6 +568,41 @@ static inline dim3 tdpBoxGridMarch_(const targetBox *b) {
   TDP_LAUNCH_BOX_WITH_("TDP_LAUNCH_BOX_REDUCE", tdpBoxGridReduce_, kernel, box, __VA_ARGS__)
 #define TDP_LAUNCH_BOX_MARCH(kernel, box, ...) \
   TDP_LAUNCH_BOX_WITH_("TDP_LAUNCH_BOX_MARCH", tdpBoxGridMarch_, kernel, box, __VA_ARGS__)
+/* TDP_LAUNCH_STENCIL's grid where the one-site form applies (VVL 1, a TPB
+ * that is a power of two of at least 64, a 3-D box, extents below 2^30 and
+ * within CUDA's grid): a block per w x TPB / 2w x 2 sites, covering the
+ * box; else 0, and the launch marches. */
+static inline int tdpStencilGrid_(const targetBox *b, dim3 *g) {
+  int ok = VVL == 1 && TDP_SITE_TILED_ && b->ndim == 3 && tdpBoxMarchForce_ <= 0;
+  for (int d = 0; d < 3; d++) ok = ok && b->extent[d] <= TDP_SITE_MAX_;
+  if (!ok) return 0;
+  const long w = 1L << tdpSiteLogW_(b), h = TARGET_TPB / (2 * w);
+  const long n[3] = {(tdpBoxLen_(b, 2) + w - 1) / w, (tdpBoxLen_(b, 1) + h - 1) / h,
+                     (tdpBoxLen_(b, 0) + 1) / 2};
+  if (n[1] > 65535 || n[2] > 65535) return 0;
+  *g = dim3((unsigned int) (n[0] < 1 ? 1 : n[0]), (unsigned int) (n[1] < 1 ? 1 : n[1]),
+            (unsigned int) (n[2] < 1 ? 1 : n[2]));
+  return 1;
+}
+/* A TDP_KERNEL_STENCIL kernel is a template (see TDP_MARCH_3D_): a launch
+ * that names no instance (TDP_LAUNCH_BOX, TDP_LAUNCH_BOX_MARCH) runs the
+ * march, which any grid runs correctly. */
+#define TDP_KERNEL_STENCIL template <int tdp_stencil_ = 0> __global__ __launch_bounds__(TARGET_TPB)
+#define TDP_LAUNCH_STENCIL(kernel, box, ...)                                              \
+  do {                                                                                    \
+    const targetBox tdp_lbox_ = (box);                                                    \
+    dim3 tdp_lgrid_;                                                                      \
+    if (tdpLaunchBox_("TDP_LAUNCH_STENCIL", #kernel, &tdp_lbox_, __FILE__, __LINE__) ==   \
+        TARGET_SUCCESS) {                                                                 \
+      TDP_PROFILE_START_(#kernel);                                                        \
+      if (tdpStencilGrid_(&tdp_lbox_, &tdp_lgrid_))                                       \
+        kernel<1><<<tdp_lgrid_, TARGET_TPB>>>(tdp_lbox_, __VA_ARGS__);                    \
+      else                                                                                \
+        kernel<0><<<tdpBoxGridMarch_(&tdp_lbox_), TARGET_TPB>>>(tdp_lbox_, __VA_ARGS__);  \
+      tdpLaunchCheck_(#kernel, __FILE__, __LINE__);                                        \
+      TDP_PROFILE_STOP_(#kernel);                                                         \
+    }                                                                                     \
+  } while (0)
 #define TDP_LAUNCH_SHELL(kernel, box, nh, ...)                                           \
   do {                                                                                   \
     const targetBox tdp_lbox_ = (box);                                                   \
@@ -798,6 +899,11 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
 /* The launch of a TDP_TLP_3D_MARCH or TDP_TLP_3D_EDGE kernel: on the C
  * backend TDP_LAUNCH_BOX (the host's loops do not march). */
 #define TDP_LAUNCH_BOX_MARCH(kernel, box, ...) TDP_LAUNCH_BOX(kernel, box, __VA_ARGS__)
+/* A kernel of 3-D stencil loops and its launch (CUDA: one site per thread
+ * where the grid can cover the box); on the C backend TDP_KERNEL and
+ * TDP_LAUNCH_BOX. */
+#define TDP_KERNEL_STENCIL TDP_KERNEL
+#define TDP_LAUNCH_STENCIL(kernel, box, ...) TDP_LAUNCH_BOX(kernel, box, __VA_ARGS__)
 /* The launch of a box reduction (TDP_TLP_2D_REDUCE, _SUM, ...): on CUDA a
  * grid capped at two fills of the GPU. */
 #define TDP_LAUNCH_BOX_REDUCE(kernel, box, ...)                                          \

@@ -44,8 +44,10 @@ TDP_KERNEL void kBox3(targetBox box, int *count, long *code, double *f) {
 
 /* The marching form (TDP_TLP_3D_MARCH, TDP_LAUNCH_BOX_MARCH): the same
  * checks; on CUDA with march lengths forced (tdpBoxMarchForce_) so that
- * small lattices march too, including lengths that do not divide x. */
-TDP_KERNEL void kMarch3(targetBox box, int *count, long *code, double *f) {
+ * small lattices march too, including lengths that do not divide x. A
+ * TDP_KERNEL_STENCIL kernel, so that TDP_LAUNCH_STENCIL runs it too (on
+ * CUDA one site per thread where no length is forced). */
+TDP_KERNEL_STENCIL void kMarch3(targetBox box, int *count, long *code, double *f) {
   long nsites = targetBoxLatticeSites(&box);
   (void) nsites; /* not every layout needs it */
   TDP_TLP_3D_MARCH(box, x, y, z0, site) {
@@ -72,7 +74,8 @@ TDP_KERNEL void kBox4(targetBox box, int *count, long *code, double *f) {
 /* Launch the kernel of the box's dimension and check every site. g_march
  * (3-D): 1 the marching form and launch, 2 the marching form launched by
  * TDP_LAUNCH_BOX, 3 TDP_TLP_3D launched by TDP_LAUNCH_BOX_MARCH (either
- * launch runs either form correctly). */
+ * launch runs either form correctly), 4 the marching form launched by
+ * TDP_LAUNCH_STENCIL. */
 static int g_march = 0;
 static void check_box(const targetBox *box) {
   const int nd = box->ndim;
@@ -96,6 +99,7 @@ static void check_box(const targetBox *box) {
   if (nd == 3 && g_march == 1) TDP_LAUNCH_BOX_MARCH(kMarch3, b, t_count, t_code, t_f);
   else if (nd == 3 && g_march == 2) TDP_LAUNCH_BOX(kMarch3, b, t_count, t_code, t_f);
   else if (nd == 3 && g_march == 3) TDP_LAUNCH_BOX_MARCH(kBox3, b, t_count, t_code, t_f);
+  else if (nd == 3 && g_march == 4) TDP_LAUNCH_STENCIL(kMarch3, b, t_count, t_code, t_f);
   else if (nd == 2) TDP_LAUNCH_BOX(kBox2, b, t_count, t_code, t_f);
   else if (nd == 3) TDP_LAUNCH_BOX_STREAM(kBox3, b, st, t_count, t_code, t_f);
   else TDP_LAUNCH_BOX(kBox4, b, t_count, t_code, t_f);
@@ -133,9 +137,16 @@ static void check_box(const targetBox *box) {
       tuCheckEq(&cf, (long) i, g[i], inside ? f[i] + k + 1.0 : f[i]);
     }
   }
-  tuCheckDone(&cc, "visit counts", nsites);
-  tuCheckDone(&cd, "coordinates", nsites);
-  tuCheckDone(&cf, "field", nf);
+  static const char *launch[] = {"", ", TDP_LAUNCH_BOX_MARCH", ", TDP_LAUNCH_BOX (march form)",
+                                 ", TDP_LAUNCH_BOX_MARCH (box form)", ", TDP_LAUNCH_STENCIL"};
+  char what[3][96];
+  snprintf(what[0], sizeof(what[0]), "visit counts%s, march length forced to %ld",
+           launch[g_march], tdpBoxMarchForce_);
+  snprintf(what[1], sizeof(what[1]), "coordinates%s", launch[g_march]);
+  snprintf(what[2], sizeof(what[2]), "field%s", launch[g_march]);
+  tuCheckDone(&cc, what[0], nsites);
+  tuCheckDone(&cd, what[1], nsites);
+  tuCheckDone(&cf, what[2], nf);
   assert_int_equal(inside_total, targetBoxSites(box));
   assert_int_equal(targetFree(t_count), TARGET_SUCCESS);
   assert_int_equal(targetFree(t_code), TARGET_SUCCESS);
@@ -222,14 +233,15 @@ static void test_box_3d_march(void **state) {
   const long e1[3] = {6, 5, 7}, e2[3] = {9, 13, 4 * VVL + 3}, e3[3] = {5, 40, 300},
              e4[3] = {4, 6, 600 * VVL + 5}, e5[3] = {37, 11, 70};
   const long force[] = {0, 1, 2, 3, 16, 1000};
-  g_march = 1;
   for (size_t i = 0; i < sizeof(force) / sizeof(force[0]); i++) {
     tdpBoxMarchForce_ = force[i];
-    lattice_cases(3, e1);
-    lattice_cases(3, e2);
-    lattice_cases(3, e3); /* tiles of 32 x TPB / 32 (rows of 300 sites) */
-    lattice_cases(3, e4); /* rows longer than a block */
-    lattice_cases(3, e5); /* x longer than the march, rows of 70: two tiles and a bit */
+    for (g_march = 1; g_march <= 4; g_march += 3) { /* TDP_LAUNCH_BOX_MARCH, _STENCIL */
+      lattice_cases(3, e1); /* rows of 7: on CUDA one-site blocks of 8 x TPB / 16 x 2 */
+      lattice_cases(3, e2);
+      lattice_cases(3, e3); /* tiles of 32 x TPB / 32 (rows of 300 sites) */
+      lattice_cases(3, e4); /* rows longer than a block */
+      lattice_cases(3, e5); /* x longer than the march, rows of 70: two tiles and a bit */
+    }
   }
   tdpBoxMarchForce_ = 0;
   for (g_march = 2; g_march <= 3; g_march++) {

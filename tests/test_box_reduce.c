@@ -136,7 +136,9 @@ TDP_KERNEL void kEdge2(targetBox box, long nh, int *count, long *code) {
     }
   }
 }
-TDP_KERNEL void kEdge3(targetBox box, long nh, int *count, long *code) {
+/* A TDP_KERNEL_STENCIL kernel: TDP_LAUNCH_STENCIL runs it too (on CUDA
+ * one site per thread where no march length is forced). */
+TDP_KERNEL_STENCIL void kEdge3(targetBox box, long nh, int *count, long *code) {
   TDP_TLP_3D_EDGE(box, nh, x, y, z0, base, edge) {
     if (edge) {
       TDP_ILP(v) {
@@ -250,10 +252,10 @@ static void check_reduce(const targetBox *box) {
  * (TDP_LAUNCH_SHELL: each shell site once, no other site) and the edge
  * form TDP_TLP_2D/3D_EDGE over the box (each site of the box once, its edge
  * flag that of the shell), launched by TDP_LAUNCH_BOX or (3-D) by
- * TDP_LAUNCH_BOX_MARCH, the launch it is written for (on CUDA its threads
- * march through x). Either way the coordinates must agree with the site
+ * TDP_LAUNCH_BOX_MARCH (on CUDA its threads march through x) or
+ * TDP_LAUNCH_STENCIL (one site a thread). Every way the coordinates must agree with the site
  * index and no site outside be touched. */
-typedef enum { VISIT_SHELL, VISIT_EDGE, VISIT_EDGE_MARCH } visitForm;
+typedef enum { VISIT_SHELL, VISIT_EDGE, VISIT_EDGE_MARCH, VISIT_EDGE_STENCIL } visitForm;
 
 static void check_visits(const targetBox *box, long nh, visitForm form) {
   const long nsites = targetBoxLatticeSites(box);
@@ -270,8 +272,10 @@ static void check_visits(const targetBox *box, long nh, visitForm form) {
   } else if (form == VISIT_EDGE) {
     if (b.ndim == 2) TDP_LAUNCH_BOX(kEdge2, b, nh, t_count, t_code);
     else TDP_LAUNCH_BOX(kEdge3, b, nh, t_count, t_code);
-  } else {
+  } else if (form == VISIT_EDGE_MARCH) {
     TDP_LAUNCH_BOX_MARCH(kEdge3, b, nh, t_count, t_code);
+  } else {
+    TDP_LAUNCH_STENCIL(kEdge3, b, nh, t_count, t_code);
   }
   assert_int_equal(targetSynchronize(), TARGET_SUCCESS);
   assert_int_equal(copyFromTarget(count, t_count, nsites * sizeof(int)), TARGET_SUCCESS);
@@ -293,8 +297,9 @@ static void check_visits(const targetBox *box, long nh, visitForm form) {
   }
   char what[2][120];
   const char *launch = form == VISIT_SHELL ? "TDP_LAUNCH_SHELL"
-                       : form == VISIT_EDGE ? "TDP_LAUNCH_BOX"
-                                            : "TDP_LAUNCH_BOX_MARCH";
+                       : form == VISIT_EDGE       ? "TDP_LAUNCH_BOX"
+                       : form == VISIT_EDGE_MARCH ? "TDP_LAUNCH_BOX_MARCH"
+                                                  : "TDP_LAUNCH_STENCIL";
   snprintf(what[0], sizeof(what[0]), "%s, nh %ld, %s, march length forced to %ld",
            form == VISIT_SHELL ? "shell visit counts" : "edge visits and flags", nh, launch,
            tdpBoxMarchForce_);
@@ -323,6 +328,7 @@ static void check_shell(const targetBox *box, long nh) {
   for (size_t i = 0; i < sizeof(march_force) / sizeof(march_force[0]); i++) {
     tdpBoxMarchForce_ = march_force[i];
     check_visits(box, nh, VISIT_EDGE_MARCH);
+    check_visits(box, nh, VISIT_EDGE_STENCIL);
   }
   tdpBoxMarchForce_ = 0;
 }
