@@ -69,7 +69,7 @@ static TDP_DEVICE TDP_INLINE void heat_wall(double *unew, const double *u, long 
 /* The port: interior and walls in one kernel ("port"; the same kernel
  * launched by TDP_LAUNCH_BOX is "port-edge-box", TDP_TLP_3D's grid: on
  * CUDA each thread one plane, no march). */
-TDP_KERNEL void heat_edge(targetBox box, double *unew, const double *u) {
+TDP_KERNEL_STENCIL void heat_edge(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
              sx = box.extent[1] * box.extent[2];
   TDP_TLP_3D_EDGE(box, 1, x, y, z0, base, edge) {
@@ -271,7 +271,7 @@ static void step(void *p, int k) {
   if (impls[k].kind == CORPUS_SERIAL) {
     serial_step(un, u, H->nx, H->ny, H->nz, ALPHA);
   } else if (impls[k].kind == CORPUS_PORT) {
-    TDP_LAUNCH_BOX_MARCH(heat_edge, H->all, un, u);
+    TDP_LAUNCH_STENCIL(heat_edge, H->all, un, u);
     targetSynchronize();
   } else if (strcmp(name, "port-edge-box") == 0) {
     TDP_LAUNCH_BOX(heat_edge, H->all, un, u);

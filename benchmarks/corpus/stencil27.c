@@ -72,7 +72,7 @@ static TDP_DEVICE TDP_INLINE void st27_wall(double *unew, const double *u, long 
 }
 
 /* The port: interior and walls in one kernel ("port", and "port-edge-box"). */
-TDP_KERNEL void st27_edge(targetBox box, double *unew, const double *u) {
+TDP_KERNEL_STENCIL void st27_edge(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1], nz = box.extent[2];
   TDP_TLP_3D_EDGE(box, 1, x, y, z0, base, edge) {
     if (edge) {
@@ -252,7 +252,7 @@ static void step(void *p, int k) {
   switch (impls[k].kind) {
   case CORPUS_SERIAL: serial_step(un, u, S->nx, S->ny, S->nz); break;
   case CORPUS_PORT:
-    TDP_LAUNCH_BOX_MARCH(st27_edge, S->all, un, u);
+    TDP_LAUNCH_STENCIL(st27_edge, S->all, un, u);
     targetSynchronize();
     break;
   case CORPUS_PROTO:
