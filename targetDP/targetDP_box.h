@@ -275,10 +275,11 @@ static __device__ inline void tdpBoxPoint_(const tdpBoxRun_ *run, const targetBo
  * (tdp_stencil_ 1: covered by the grid, one site; 0: the march, for any
  * grid), and each instance has only its own form's registers. Issue 28,
  * H100, heat3d / stencil27, port / native (benchmarks/results/h100-38b71df-
- * site/, h100-*-stencil/): the march of 16 planes 0.88 / 0.95; one site in
+ * site/, h100-8beb91e-stencil/): the march of 16 planes 0.88 / 0.95; one site in
  * a kernel that must also walk any grid 0.71 / 0.61 (nested loops), 0.89 /
  * 0.77 (one loop), 0.93 / 0.80 (two passes, 40 registers in stencil27's
- * kernel against 32 for one site alone); one site alone TIMING-PENDING.
+ * kernel against 32 for one site alone); one site alone, in its own
+ * instance, 0.97 / 1.00 (8beb91e).
  * Coordinates are int (extents below 2^30, else the launch marches) and a
  * thread's set-up is shifts and masks of its indices. */
 #define TDP_SITE_TILED_ (TARGET_TPB >= 64 && (TARGET_TPB & (TARGET_TPB - 1)) == 0)
