@@ -34,11 +34,12 @@ static void serial_step(double *unew, const double *u, int nx, int ny, int nz, d
 
 /* ---------------------------------------------------------------------- */
 /* The port by docs/porting.md: one kernel over the whole lattice
- * (TDP_TLP_3D_EDGE over targetBoxAll, launched by TDP_LAUNCH_BOX_MARCH),
- * the interior update where the loop says interior and the wall copy where
- * it says edge, with no coordinates and no wall test of its own. On the
- * host it is one pass in memory order; on CUDA its threads march through
- * x as TDP_TLP_3D_MARCH's do. Why this form (issue 28, H100 + 16-core host,
+ * (TDP_TLP_3D_EDGE over targetBoxAll in a TDP_KERNEL_STENCIL, launched by
+ * TDP_LAUNCH_STENCIL), the interior update where the loop says interior
+ * and the wall copy where it says edge, with no coordinates and no wall
+ * test of its own. On the host it is one pass in memory order; on CUDA one
+ * site per thread in the native's blocks (0.97 of the native on the H100,
+ * 8beb91e; as a plain TDP_KERNEL marching through x, 0.88). Why this form (issue 28, H100 + 16-core host,
  * port / best native): the interior march plus a shell pass ("port-march")
  * 0.73 on one host thread (gcc 13; the shell pass reads and writes both
  * ends of every interior row again after they left the cache) and 0.80 on
@@ -84,10 +85,12 @@ TDP_KERNEL_STENCIL void heat_edge(targetBox box, double *unew, const double *u) 
 }
 
 /* The two-kernel form timed beside it ("port-march"): the interior
- * marching along x (TDP_TLP_3D_MARCH over targetBoxInterior,
- * TDP_LAUNCH_BOX_MARCH), the walls a pass over the shell (TDP_TLP_3D_SHELL,
- * TDP_LAUNCH_SHELL). On the C backend the march is TDP_TLP_3D. */
-TDP_KERNEL void heat_interior(targetBox box, double *unew, const double *u) {
+ * (TDP_TLP_3D_MARCH over targetBoxInterior in a TDP_KERNEL_STENCIL,
+ * TDP_LAUNCH_STENCIL: on CUDA one site per thread; until 8beb91e a plain
+ * TDP_KERNEL launched by TDP_LAUNCH_BOX_MARCH, marching along x), the walls
+ * a pass over the shell (TDP_TLP_3D_SHELL, TDP_LAUNCH_SHELL). On the C
+ * backend the interior loop is TDP_TLP_3D. */
+TDP_KERNEL_STENCIL void heat_interior(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
              sx = box.extent[1] * box.extent[2];
   TDP_TLP_3D_MARCH(box, x, y, z0, base) {
@@ -277,7 +280,7 @@ static void step(void *p, int k) {
     TDP_LAUNCH_BOX(heat_edge, H->all, un, u);
     targetSynchronize();
   } else if (strcmp(name, "port-march") == 0) {
-    TDP_LAUNCH_BOX_MARCH(heat_interior, H->interior, un, u);
+    TDP_LAUNCH_STENCIL(heat_interior, H->interior, un, u);
     TDP_LAUNCH_SHELL(heat_walls, H->all, 1, un, u);
     targetSynchronize();
   } else if (impls[k].kind == CORPUS_PROTO) {
