@@ -39,15 +39,16 @@ static void serial_step(double *unew, const double *u, int nx, int ny, int nz, d
  * and the wall copy where it says edge, with no coordinates and no wall
  * test of its own. On the host it is one pass in memory order; on CUDA one
  * site per thread in the native's blocks (0.97 of the native on the H100,
- * 8beb91e; as a plain TDP_KERNEL marching through x, 0.88). Why this form (issue 28, H100 + 16-core host,
- * port / best native): the interior march plus a shell pass ("port-march")
- * 0.73 on one host thread (gcc 13; the shell pass reads and writes both
- * ends of every interior row again after they left the cache) and 0.80 on
- * the GPU; this kernel launched by TDP_LAUNCH_BOX (then on CUDA TDP_TLP_3D's
- * rows, no march) 0.87 on the host but 0.71 on the GPU. Earlier (phase 1, gcc 12, one thread of the 2-core CI box,
- * 125x125x128): the recipe (one loop over every site, coordinates by
- * division, the wall test) 0.5x serial; a box loop over the whole lattice
- * with the test kept 1.4x; interior plus shell 3.2x. */
+ * 8beb91e; as a plain TDP_KERNEL marching through x, 0.88). Why this form
+ * (issue 28, H100 + 16-core host, port / best native): the interior march
+ * plus a shell pass ("port-march") 0.73 on one host thread (gcc 13; the
+ * shell pass reads and writes both ends of every interior row again after
+ * they left the cache) and 0.80 on the GPU; this kernel launched by
+ * TDP_LAUNCH_BOX (then on CUDA TDP_TLP_3D's rows, no march) 0.87 on the
+ * host but 0.71 on the GPU. Earlier (phase 1, gcc 12, one thread of the
+ * 2-core CI box, 125x125x128): the recipe (one loop over every site,
+ * coordinates by division, the wall test) 0.5x serial; a box loop over the
+ * whole lattice with the test kept 1.4x; interior plus shell 3.2x. */
 TDP_CONST double t_alpha;
 
 /* The legacy body, TDP_INLINE helpers of the site for the port kernels
@@ -86,7 +87,7 @@ TDP_KERNEL_STENCIL void heat_edge(targetBox box, double *unew, const double *u) 
 
 /* The two-kernel form timed beside it ("port-march"): the interior
  * (TDP_TLP_3D_MARCH over targetBoxInterior in a TDP_KERNEL_STENCIL,
- * TDP_LAUNCH_STENCIL: on CUDA one site per thread; until 8beb91e a plain
+ * TDP_LAUNCH_STENCIL: on CUDA one site per thread; until 375b8bf a plain
  * TDP_KERNEL launched by TDP_LAUNCH_BOX_MARCH, marching along x), the walls
  * a pass over the shell (TDP_TLP_3D_SHELL, TDP_LAUNCH_SHELL). On the C
  * backend the interior loop is TDP_TLP_3D. */

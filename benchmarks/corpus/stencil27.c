@@ -87,7 +87,7 @@ TDP_KERNEL_STENCIL void st27_edge(targetBox box, double *unew, const double *u) 
 
 /* The two-kernel forms timed beside it: the interior as TDP_TLP_3D_MARCH
  * in a TDP_KERNEL_STENCIL launched by TDP_LAUNCH_STENCIL ("port-march": on
- * CUDA one site per thread; until 8beb91e marching) or a plain box loop
+ * CUDA one site per thread; until 375b8bf marching) or a plain box loop
  * ("port-row", as heat3d's), the walls a pass over the shell. */
 TDP_KERNEL_STENCIL void st27_interior(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1], nz = box.extent[2];
