@@ -301,18 +301,23 @@ static TDP_HOST_DEVICE inline int tdpSiteLogW_(const targetBox *b) {
 typedef struct {
   int i, j, k, in; /* the thread's site; in: it is in the box */
 } tdpSite_;
-static __device__ inline tdpSite_ tdpSiteOf_(const targetBox *b, int on) {
+/* The one-site instance is correct only where the grid covers the loop's
+ * box: the launch's box or one no larger in any dimension. A loop over a
+ * larger box (a misuse: TDP_LAUNCH_STENCIL sized the grid for its own box)
+ * stops the kernel, naming the loop; the test is uniform over the grid. */
+#define TDP_SITE_MSG_                                                                         \
+  "targetDP: the box of the 3-D stencil loop at " __FILE__ ":" TDP_STR(__LINE__)              \
+  " is larger than its TDP_LAUNCH_STENCIL's box (a TDP_KERNEL_STENCIL's TDP_TLP_3D_MARCH / "  \
+  "_EDGE loops must be over the launch's box or one no larger)\n"
+static __device__ inline tdpSite_ tdpSiteOf_(const targetBox *b, int on, const char *msg) {
   tdpSite_ s = {0, 0, 0, 0};
   if (!on) return s;
   const int t = (int) threadIdx.x, lw = tdpSiteLogW_(b), lh = TDP_TPB_LOG2_ - lw - 1;
-#ifdef TARGETDP_CHECK
   if (blockDim.x != TARGET_TPB || ((long) gridDim.x << lw) < b->hi[2] - b->lo[2] ||
       ((long) gridDim.y << lh) < b->hi[1] - b->lo[1] || 2L * gridDim.z < b->hi[0] - b->lo[0]) {
-    printf("targetDP: a TDP_KERNEL_STENCIL kernel's one-site instance launched with a grid "
-           "that does not cover its box: launch it by TDP_LAUNCH_STENCIL\n");
+    printf(msg);
     __trap();
   }
-#endif
   s.k = (int) b->lo[2] + ((int) blockIdx.x << lw) + (t & ((1 << lw) - 1));
   s.j = (int) b->lo[1] + ((int) blockIdx.y << lh) + ((t >> lw) & ((1 << lh) - 1));
   s.i = (int) b->lo[0] + 2 * (int) blockIdx.z + (t >> (lw + lh));
@@ -325,7 +330,8 @@ static __device__ inline tdpSite_ tdpSiteOf_(const targetBox *b, int on) {
 #define TDP_MARCH_3D_(box, x, y, c0, first, off)                                            \
   for (tdpBoxRun_ tdp_run_ = tdpBoxRunDim_(&(box), 3, TDP_BOX_DIM_MSG_(3)); tdp_run_.once;   \
        tdp_run_.once = 0)                                                                    \
-    for (tdpSite_ tdp_st_ = tdpSiteOf_(&(box), TDP_SITE_ON_); tdp_run_.once; tdp_run_.once = 0) \
+    for (tdpSite_ tdp_st_ = tdpSiteOf_(&(box), TDP_SITE_ON_, TDP_SITE_MSG_); tdp_run_.once; \
+         tdp_run_.once = 0)                                                                  \
     for (long tdp_tile_ = !tdp_run_.flat && blockDim.x % 32 == 0,                            \
               tdp_tw_ = tdp_tile_ ? 32 : blockDim.x, tdp_th_ = tdp_tile_ ? blockDim.x / 32 : 1, \
               tdp_m_ = gridDim.z >= tdp_run_.outer                                           \
