@@ -279,7 +279,8 @@ static __device__ inline void tdpBoxPoint_(const tdpBoxRun_ *run, const targetBo
  * a kernel that must also walk any grid 0.71 / 0.61 (nested loops), 0.89 /
  * 0.77 (one loop), 0.93 / 0.80 (two passes, 40 registers in stencil27's
  * kernel against 32 for one site alone); one site alone, in its own
- * instance, 0.97 / 1.00 (8beb91e).
+ * instance, 0.97 / 1.00 (8beb91e), 0.95 / 0.945 with the test below that
+ * its loop's box is covered.
  * Coordinates are int (extents below 2^30, else the launch marches) and a
  * thread's set-up is shifts and masks of its indices. */
 #define TDP_SITE_TILED_ (TARGET_TPB >= 64 && (TARGET_TPB & (TARGET_TPB - 1)) == 0)
@@ -304,7 +305,11 @@ typedef struct {
 /* The one-site instance is correct only where the grid covers the loop's
  * box: the launch's box or one no larger in any dimension. A loop over a
  * larger box (a misuse: TDP_LAUNCH_STENCIL sized the grid for its own box)
- * stops the kernel, naming the loop; the test is uniform over the grid. */
+ * stops the kernel, naming the loop. The test is the same for every thread,
+ * so warp 0 of each block makes it. Its cost, heat3d / stencil27 port /
+ * native on the H100 (benchmarks/results/h100-fa2bd88-check/): no test
+ * 0.97 / 1.00; every thread 0.93 / 0.95; thread 0 0.955 / 0.943; warp 0
+ * 0.95 / 0.945 (a dozen uniform instructions against ~120 a site). */
 #define TDP_SITE_MSG_                                                                         \
   "targetDP: the box of the 3-D stencil loop at " __FILE__ ":" TDP_STR(__LINE__)              \
   " is larger than its TDP_LAUNCH_STENCIL's box (a TDP_KERNEL_STENCIL's TDP_TLP_3D_MARCH / "  \
@@ -313,8 +318,9 @@ static __device__ inline tdpSite_ tdpSiteOf_(const targetBox *b, int on, const c
   tdpSite_ s = {0, 0, 0, 0};
   if (!on) return s;
   const int t = (int) threadIdx.x, lw = tdpSiteLogW_(b), lh = TDP_TPB_LOG2_ - lw - 1;
-  if (blockDim.x != TARGET_TPB || ((long) gridDim.x << lw) < b->hi[2] - b->lo[2] ||
-      ((long) gridDim.y << lh) < b->hi[1] - b->lo[1] || 2L * gridDim.z < b->hi[0] - b->lo[0]) {
+  if ((t >> 5) == 0 && (blockDim.x != TARGET_TPB || ((long) gridDim.x << lw) < b->hi[2] - b->lo[2] ||
+                        ((long) gridDim.y << lh) < b->hi[1] - b->lo[1] ||
+                        2L * gridDim.z < b->hi[0] - b->lo[0])) {
     printf(msg);
     __trap();
   }
