@@ -303,24 +303,26 @@ typedef struct {
   int i, j, k, in; /* the thread's site; in: it is in the box */
 } tdpSite_;
 /* The one-site instance is correct only where the grid covers the loop's
- * box: the launch's box or one no larger in any dimension. A loop over a
- * larger box (a misuse: TDP_LAUNCH_STENCIL sized the grid for its own box)
- * stops the kernel, naming the loop. The test is the same for every thread,
+ * box (the launch's box, or one no larger in any dimension) and its bounds
+ * fit the int coordinates. A loop over another box (a misuse:
+ * TDP_LAUNCH_STENCIL sized the grid for its own box) that the grid does not
+ * cover, or that ends at 2^30 or beyond, stops the kernel, naming the loop. The test is the same for every thread,
  * so warp 0 of each block makes it. Its cost, heat3d / stencil27 port /
  * native on the H100 (benchmarks/results/h100-fa2bd88-check/): no test
  * 0.97 / 1.00; every thread 0.93 / 0.95; thread 0 0.955 / 0.943; warp 0
  * 0.95 / 0.945 (a dozen uniform instructions against ~120 a site). */
 #define TDP_SITE_MSG_                                                                         \
   "targetDP: the box of the 3-D stencil loop at " __FILE__ ":" TDP_STR(__LINE__)              \
-  " is larger than its TDP_LAUNCH_STENCIL's box (a TDP_KERNEL_STENCIL's TDP_TLP_3D_MARCH / "  \
-  "_EDGE loops must be over the launch's box or one no larger)\n"
+  " is not covered by its TDP_LAUNCH_STENCIL's grid (a TDP_KERNEL_STENCIL's TDP_TLP_3D_MARCH " \
+  "/ _EDGE loops must be over the launch's box or one no larger, below 2^30 sites)\n"
 static __device__ inline tdpSite_ tdpSiteOf_(const targetBox *b, int on, const char *msg) {
   tdpSite_ s = {0, 0, 0, 0};
   if (!on) return s;
   const int t = (int) threadIdx.x, lw = tdpSiteLogW_(b), lh = TDP_TPB_LOG2_ - lw - 1;
   if ((t >> 5) == 0 && (blockDim.x != TARGET_TPB || ((long) gridDim.x << lw) < b->hi[2] - b->lo[2] ||
                         ((long) gridDim.y << lh) < b->hi[1] - b->lo[1] ||
-                        2L * gridDim.z < b->hi[0] - b->lo[0])) {
+                        2L * gridDim.z < b->hi[0] - b->lo[0] || b->hi[0] > TDP_SITE_MAX_ ||
+                        b->hi[1] > TDP_SITE_MAX_ || b->hi[2] > TDP_SITE_MAX_)) {
     printf(msg);
     __trap();
   }

@@ -70,9 +70,8 @@ static void test_stencil_larger_box(void **state) {
   }
   int rc = tuRunChild(over_child, NULL, out, sizeof(out));
   tuSetContext("a loop over a larger box than the launch's: exit %d, output \"%.100s\"", rc, out);
-  /* Whether the launch takes the one-site form here: it must be asked
-   * before any other CUDA call of the parent (the child above made its
-   * own). */
+  /* Whether the launch takes the one-site form here (a host function: no
+   * CUDA call in the parent, which must make none before its fork). */
   int site = 0;
 #ifdef __CUDACC__
   {
