@@ -69,8 +69,8 @@ static TDP_DEVICE TDP_INLINE void heat_wall(double *unew, const double *u, long 
 }
 
 /* The port: interior and walls in one kernel ("port"; the same kernel
- * launched by TDP_LAUNCH_BOX is "port-edge-box", TDP_TLP_3D's grid: on
- * CUDA each thread one plane, no march). */
+ * launched by TDP_LAUNCH_BOX is "port-edge-box": on CUDA its marching
+ * instance over TDP_LAUNCH_BOX's grid, each thread one plane). */
 TDP_KERNEL_STENCIL void heat_edge(targetBox box, double *unew, const double *u) {
   const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
              sx = box.extent[1] * box.extent[2];
