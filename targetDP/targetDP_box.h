@@ -310,11 +310,11 @@ typedef struct {
  * so warp 0 of each block makes it. Its cost, heat3d / stencil27 port /
  * native on the H100 (benchmarks/results/h100-fa2bd88-check/,
  * h100-8fce96f-check2/): no test 0.97 / 1.00; warp 0 0.95 / 0.945; thread
- * 0 of the grid alike; every thread 0.91-0.93 / 0.94-0.95; after the body
- * 0.79 / 0.93. The cost is not the test's instructions: a test that
- * depends on the thread makes ptxas load the box's bounds into vector
- * registers, and the body's addressing then uses those (18 R2UR moves in
- * stencil27's kernel) instead of the uniform datapath. */
+ * 0 of the grid alike; every thread 0.91-0.93 / 0.94-0.96; after the body
+ * 0.79 / 0.93. Warp 0's cost is not its instructions: a test that depends
+ * on the thread makes ptxas load the box's bounds into vector registers,
+ * and the body's addressing then uses those (18 R2UR moves in stencil27's
+ * kernel) instead of the uniform datapath. */
 #define TDP_SITE_MSG_                                                                         \
   "targetDP: the box of the 3-D stencil loop at " __FILE__ ":" TDP_STR(__LINE__)              \
   " is not covered by its TDP_LAUNCH_STENCIL's grid (a TDP_KERNEL_STENCIL's TDP_TLP_3D_MARCH " \
