@@ -317,7 +317,8 @@ if [ "${TDP_GPU:-0}" = 1 ]; then
     # TDP_TEST_SMALL: test_scan's compactions stop at 100003 sites under
     # racecheck (every staged position is a tracked shared-memory access);
     # test_reduce_matrix leaves out its 100003-site size there.
-    # TDP_TEST_NO_FORK: test_team's forked cases are skipped under both
+    # TDP_TEST_NO_FORK (TU_SKIP_IF_NO_FORK): test_team's and test_stencil's
+    # forked cases that trap on the device are skipped under both
     # tools; they run plainly, where their messages are checked. Their
     # kernels trap on purpose and the children exit holding their target
     # memory: memcheck counted 40 errors and 4 leaks in them (H100,

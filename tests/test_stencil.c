@@ -62,12 +62,7 @@ static int over_child(void *arg) {
 static void test_stencil_larger_box(void **state) {
   (void) state;
   char out[4096];
-  /* Under compute-sanitizer (tests/run_tests.sh sets it) memcheck counts
-   * each trapping thread as an error: the plain GPU runs check the trap. */
-  if (getenv("TDP_TEST_NO_FORK")) {
-    print_message("# skipped: TDP_TEST_NO_FORK is set\n");
-    skip();
-  }
+  TU_SKIP_IF_NO_FORK();
   int rc = tuRunChild(over_child, NULL, out, sizeof(out));
   tuSetContext("a loop over a larger box than the launch's: exit %d, output \"%.100s\"", rc, out);
   /* Whether the launch takes the one-site form here (a host function: no

@@ -59,10 +59,7 @@ static int callChild(void *arg) { return (*(int (**)(void)) arg)(); }
  * output to contain every string of want[] (NULL-terminated). */
 static void expectChildFails(int (*child)(void), const char *const *want) {
   char out[16384];
-  if (getenv("TDP_TEST_NO_FORK")) { /* set under compute-sanitizer (tests/run_tests.sh) */
-    print_message("# skipped: TDP_TEST_NO_FORK is set\n");
-    skip();
-  }
+  TU_SKIP_IF_NO_FORK();
   int rc = tuRunChild(callChild, &child, out, sizeof(out));
   if (rc == 0 || rc == 99 || (!TU_CUDA && rc != 1))
     fail_msg("want the child to stop with an error, got exit status %d; output:\n%s", rc, out);

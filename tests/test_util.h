@@ -189,6 +189,18 @@ static inline void tuCheckEq(tuCheck *c, long i, double got, double want) {
 /* ---------------------------------------------------------------------- */
 /* Forked children, for calls that end the program. */
 
+/* Skip the calling test where TDP_TEST_NO_FORK is set: tests/run_tests.sh
+ * sets it under compute-sanitizer, whose memcheck counts each thread of a
+ * child's deliberate device trap as an error (the plain GPU runs check the
+ * children). For tests whose child stops the program on the device. */
+#define TU_SKIP_IF_NO_FORK()                                      \
+  do {                                                            \
+    if (getenv("TDP_TEST_NO_FORK")) {                             \
+      print_message("# skipped: TDP_TEST_NO_FORK is set\n");     \
+      skip();                                                     \
+    }                                                             \
+  } while (0)
+
 /* Run child(arg) in a forked child with stdout and stderr (a GPU's printf
  * goes to stdout) captured in buf (NUL-terminated, cut at nbuf - 1 bytes);
  * the child exits with child's return value. Return its exit status, or
