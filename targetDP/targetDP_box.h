@@ -307,8 +307,11 @@ typedef struct {
  * fit the int coordinates. A loop over another box (a misuse:
  * TDP_LAUNCH_STENCIL sized the grid for its own box) that the grid does not
  * cover, or that ends at 2^30 or beyond, stops the kernel, naming the
- * loop. The test is the same for every thread, so warp 0 of each block
- * makes it. Its cost, heat3d / stencil27 port /
+ * loop. The condition is the same in every block (the loop's box is the
+ * launch's, or one box for all blocks, and block (0,0,0) runs the
+ * kernel's loops as every block does), so block (0,0,0) makes it, in
+ * every thread: blockIdx is uniform, so the test leaves the body's
+ * addressing on the uniform datapath (below). Its cost, heat3d / stencil27 port /
  * native on the H100 (benchmarks/results/h100-fa2bd88-check/,
  * h100-8fce96f-check2/): no test 0.97 / 1.00; warp 0 0.95 / 0.945; thread
  * 0 of the grid alike; every thread 0.91-0.93 / 0.94-0.96; after the body
@@ -324,7 +327,7 @@ static __device__ inline tdpSite_ tdpSiteOf_(const targetBox *b, int on, const c
   tdpSite_ s = {0, 0, 0, 0};
   if (!on) return s;
   const int t = (int) threadIdx.x, lw = tdpSiteLogW_(b), lh = TDP_TPB_LOG2_ - lw - 1;
-  if ((t >> 5) == 0 &&
+  if ((blockIdx.x | blockIdx.y | blockIdx.z) == 0 &&
       (blockDim.x != TARGET_TPB || ((long) gridDim.x << lw) < b->hi[2] - b->lo[2] ||
        ((long) gridDim.y << lh) < b->hi[1] - b->lo[1] || 2L * gridDim.z < b->hi[0] - b->lo[0] ||
        b->hi[0] > TDP_SITE_MAX_ || b->hi[1] > TDP_SITE_MAX_ || b->hi[2] > TDP_SITE_MAX_)) {
