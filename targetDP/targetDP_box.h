@@ -279,8 +279,8 @@ static __device__ inline void tdpBoxPoint_(const tdpBoxRun_ *run, const targetBo
  * a kernel that must also walk any grid 0.71 / 0.61 (nested loops), 0.89 /
  * 0.77 (one loop), 0.93 / 0.80 (two passes, 40 registers in stencil27's
  * kernel against 32 for one site alone); one site alone, in its own
- * instance, 0.97 / 1.00 (8beb91e), 0.95 / 0.945 with the test below that
- * its loop's box is covered.
+ * instance, 0.97 / 1.00 (8beb91e), 0.963 / 0.992 with the test below that
+ * its loop's box is covered (80317e5).
  * Coordinates are int (extents below 2^30, else the launch marches) and a
  * thread's set-up is shifts and masks of its indices. */
 #define TDP_SITE_TILED_ (TARGET_TPB >= 64 && (TARGET_TPB & (TARGET_TPB - 1)) == 0)
@@ -307,18 +307,18 @@ typedef struct {
  * fit the int coordinates. A loop over another box (a misuse:
  * TDP_LAUNCH_STENCIL sized the grid for its own box) that the grid does not
  * cover, or that ends at 2^30 or beyond, stops the kernel, naming the
- * loop. The condition is the same in every block (the loop's box is the
- * launch's, or one box for all blocks, and block (0,0,0) runs the
- * kernel's loops as every block does), so block (0,0,0) makes it, in
- * every thread: blockIdx is uniform, so the test leaves the body's
- * addressing on the uniform datapath (below). Its cost, heat3d / stencil27 port /
- * native on the H100 (benchmarks/results/h100-fa2bd88-check/,
- * h100-8fce96f-check2/): no test 0.97 / 1.00; warp 0 0.95 / 0.945; thread
- * 0 of the grid alike; every thread 0.91-0.93 / 0.94-0.96; after the body
- * 0.79 / 0.93. Warp 0's cost is not its instructions: a test that depends
- * on the thread makes ptxas load the box's bounds into vector registers,
- * and the body's addressing then uses those (18 R2UR moves in stencil27's
- * kernel) instead of the uniform datapath. */
+ * loop. The condition is the same in every block (the loop's box is one
+ * box for all blocks, and block (0,0,0) runs the kernel's loops as every
+ * block does), so every thread of block (0,0,0) makes it and no other.
+ * Why there: blockIdx is uniform in a block, so the branch is uniform and
+ * ptxas keeps the box's bounds, and the body's addressing, on the uniform
+ * datapath. A test that depends on threadIdx (warp 0, or thread 0 of the
+ * grid) makes it load the bounds into vector registers, and the body then
+ * uses those (18 R2UR moves in stencil27's kernel). Port / native on the
+ * H100, heat3d / stencil27: no test 0.970 / 0.998; block (0,0,0) 0.963 /
+ * 0.992; warp 0 of each block 0.954 / 0.945 (the same run,
+ * benchmarks/results/h100-80317e5-block0/); every thread 0.91-0.93 /
+ * 0.94-0.96, after the body 0.79 / 0.93 (h100-8fce96f-check2/). */
 #define TDP_SITE_MSG_                                                                         \
   "targetDP: the box of the 3-D stencil loop at " __FILE__ ":" TDP_STR(__LINE__)              \
   " is not covered by its TDP_LAUNCH_STENCIL's grid (a TDP_KERNEL_STENCIL's TDP_TLP_3D_MARCH " \

@@ -38,7 +38,7 @@ static void serial_step(double *unew, const double *u, int nx, int ny, int nz, d
  * TDP_LAUNCH_STENCIL), the interior update where the loop says interior
  * and the wall copy where it says edge, with no coordinates and no wall
  * test of its own. On the host it is one pass in memory order; on CUDA one
- * site per thread in the native's blocks (0.95 of the native on the H100;
+ * site per thread in the native's blocks (0.96 of the native on the H100;
  * as a plain TDP_KERNEL marching through x, 0.88). Why this form
  * (issue 28, H100 + 16-core host, port / best native): the interior march
  * plus a shell pass ("port-march") 0.73 on one host thread (gcc 13; the
