@@ -6,7 +6,7 @@
 #
 # clang: if .deps/clang holds the Debian .deb files of scripts/clang_carry.sh
 # (carried to the lent machine as ".deps"), they are unpacked into
-# $CLANG_ROOT (default build/clang14) and that clang is used; otherwise the
+# $CLANG_ROOT (default build/carried-clang) and that clang is used; otherwise the
 # clang in PATH. The presets: gcc-openmp (the C default) and clang-openmp,
 # both SoA VVL 8; HOST_CFGS overrides the list ("preset [VAR=value ...]" per
 # entry, ';' between entries). BENCH_ROUNDS (default 3) interleaved rounds of
@@ -36,7 +36,7 @@ ldd --version | head -n 1
 gcc --version | head -n 1
 
 if ls .deps/clang/*.deb >/dev/null 2>&1; then
-  root=${CLANG_ROOT:-$PWD/build/clang14}
+  root=${CLANG_ROOT:-$PWD/build/carried-clang}
   if step "unpack the carried clang into $root" scripts/clang_carry.sh unpack .deps/clang "$root"; then
     # shellcheck disable=SC1091
     . "$root/env.sh"

@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
-# clang 14 + libomp for a machine with no clang and no apt (the lent GPU
-# machine's host: Ubuntu 24.04, gcc 13, binutils, no network), from the
-# Debian bookworm .deb files of the box you fetch on.
+# clang (14, or CLANG_CARRY_VERSION) + libomp for a machine with no clang
+# and no apt (the lent GPU machine's host: Ubuntu 24.04, gcc 13, binutils,
+# no network), from the Debian bookworm .deb files of the box you fetch on.
 #
-#   scripts/clang_carry.sh fetch DIR          here (Debian bookworm, as root):
-#       apt-get download the .deb files into DIR (about 51 MiB; DIR is
-#       usually .deps/clang, which git ignores and the device tool carries)
+#   [CLANG_CARRY_VERSION=16] scripts/clang_carry.sh fetch DIR
+#       here (Debian bookworm, as root): apt-get download the .deb files
+#       into DIR (clang 14 about 51 MiB, clang 16 about 52 MiB: one fits
+#       the device tool's 64 MiB carry; DIR is usually .deps/clang, which
+#       git ignores and the device tool carries). Bookworm has 13 to 16.
 #   scripts/clang_carry.sh unpack DIR [ROOT]  there: dpkg -x (or ar + tar)
-#       every DIR/*.deb into ROOT (default build/clang14 of this repository,
-#       about 250 MiB: never inside the carried .deps), then write
-#       ROOT/env.sh and print it:
-#         export PATH=ROOT/run/bin:$PATH CLANG_OMP_LIB=ROOT/usr/lib/llvm-14/lib
-#       ROOT/run/bin/clang (and clang-14) runs the unpacked clang with
+#       every DIR/*.deb into ROOT (default build/clangV of this repository,
+#       V the version of DIR's clang-V .deb; about 250 MiB: never inside
+#       the carried .deps), then write ROOT/env.sh and print it:
+#         export PATH=ROOT/run/bin:$PATH CLANG_OMP_LIB=ROOT/usr/lib/llvm-V/lib
+#       ROOT/run/bin/clang (and clang-V) runs the unpacked clang with
 #       LD_LIBRARY_PATH=ROOT/run/lib for it alone; ROOT/run/lib holds libLLVM,
 #       libclang-cpp, libomp and only those of their libraries the machine
 #       lacks (libz3, libicu72, ...), so nothing shadows the machine's own.
 #       clang finds its builtin headers (stddef.h, omp.h) from its binary:
-#       ROOT/usr/lib/llvm-14/lib/clang/14.0.6/include. config/clang-openmp.mk
+#       ROOT/usr/lib/llvm-V/lib/clang/*/include. config/clang-openmp.mk
 #       links -L$(CLANG_OMP_LIB) with an rpath, so the programs find libomp.
 #       The machine's gcc installation (crt files, libgcc), glibc headers
 #       and ld are used as clang uses them anywhere.
@@ -24,10 +26,12 @@
 #       version and resource folder, and compile and run an OpenMP test
 set -euo pipefail
 
-# clang's driver and libraries, libomp, and libllvm14's runtime libraries
+# clang's driver and libraries, libomp, and libllvm's runtime libraries
 # that a newer distribution may lack or name differently (libz3-4, libicu72
 # from libxml2); the rest are small and linked only where missing.
-PKGS=(clang-14 libclang-cpp14 libllvm14 libclang-common-14-dev libomp5-14 libomp-14-dev
+V=${CLANG_CARRY_VERSION:-14}
+case "$V" in 1[3-6]) ;; *) echo "clang_carry: CLANG_CARRY_VERSION=$V: bookworm has 13 to 16" >&2; exit 2 ;; esac
+PKGS=(clang-$V libclang-cpp$V libllvm$V libclang-common-$V-dev libomp5-$V libomp-$V-dev
   libz3-4 libxml2 libicu72 libedit2 libbsd0 libmd0 libffi8 libtinfo6 liblzma5 zlib1g libelf1)
 
 die() { echo "clang_carry: $*" >&2; exit 1; }
@@ -58,11 +62,11 @@ extract() { # extract DEB ROOT
 write_wrappers() { # ROOT
   local root=$1 name
   mkdir -p "$root/run/bin"
-  for name in clang clang-14; do
+  for name in clang clang-$V; do
     cat >"$root/run/bin/$name" <<EOF
 #!/bin/sh
 # the clang unpacked by scripts/clang_carry.sh; its libraries for it alone
-LD_LIBRARY_PATH="$root/run/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$root/usr/lib/llvm-14/bin/clang" "\$@"
+LD_LIBRARY_PATH="$root/run/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$root/usr/lib/llvm-$V/bin/clang" "\$@"
 EOF
     chmod +x "$root/run/bin/$name"
   done
@@ -71,13 +75,13 @@ EOF
 # missing ROOT: sonames the unpacked clang needs that neither the machine
 # nor ROOT/run/lib provides
 missing() {
-  LD_LIBRARY_PATH="$1/run/lib" ldd "$1/usr/lib/llvm-14/bin/clang" | awk '/not found/ {print $1}'
+  LD_LIBRARY_PATH="$1/run/lib" ldd "$1/usr/lib/llvm-$V/bin/clang" | awk '/not found/ {print $1}'
 }
 
 link_lib() { # ROOT SONAME: link ROOT/run/lib/SONAME to the unpacked library
   local f
   for f in "$1"/usr/lib/x86_64-linux-gnu/"$2" "$1"/lib/x86_64-linux-gnu/"$2" \
-    "$1"/usr/lib/llvm-14/lib/"$2"; do
+    "$1"/usr/lib/llvm-$V/lib/"$2"; do
     if [ -e "$f" ]; then
       ln -sf "$(readlink -f "$f")" "$1/run/lib/$2"
       return 0
@@ -89,14 +93,19 @@ link_lib() { # ROOT SONAME: link ROOT/run/lib/SONAME to the unpacked library
 unpack() {
   local dir root deb soname n f
   dir=$(cd "$1" && pwd)
-  root=${2:-$(cd "$(dirname "$0")/.." && pwd)/build/clang14}
   ls "$dir"/*.deb >/dev/null 2>&1 || die "no .deb files in $dir (run: $0 fetch $1 on a Debian bookworm box)"
+  # the version is the one of the driver's package, clang-V_*.deb
+  f=$(ls "$dir"/clang-[0-9]*_*.deb 2>/dev/null | head -n 1)
+  [ -n "$f" ] || die "no clang-V_*.deb in $dir"
+  V=$(basename "$f" | sed 's/^clang-\([0-9]*\)_.*/\1/')
+  [ "$(ls "$dir"/clang-[0-9]*_*.deb | wc -l)" = 1 ] || die "more than one clang version in $dir"
+  root=${2:-$(cd "$(dirname "$0")/.." && pwd)/build/clang$V}
   mkdir -p "$root"
   root=$(cd "$root" && pwd)
   rm -rf "$root/run/lib" "$root/run/bin"
   for deb in "$dir"/*.deb; do extract "$deb" "$root"; done
   mkdir -p "$root/run/lib"
-  for soname in libLLVM-14.so.1 libclang-cpp.so.14 libomp.so.5; do
+  for soname in libLLVM-$V.so.1 libclang-cpp.so.$V libomp.so.5; do
     link_lib "$root" "$soname" || die "$soname not in the unpacked files"
   done
   # the machine's own libraries where it has them; ours where it does not
@@ -120,7 +129,7 @@ unpack() {
     "$root/run/bin/clang" --version >/dev/null || die "the unpacked clang does not start"
   fi
   cat >"$root/env.sh" <<EOF
-export PATH="$root/run/bin:\$PATH" CLANG_OMP_LIB="$root/usr/lib/llvm-14/lib"
+export PATH="$root/run/bin:\$PATH" CLANG_OMP_LIB="$root/usr/lib/llvm-$V/lib"
 EOF
   echo "clang_carry: unpacked into $root; to use it:"
   echo ". $root/env.sh"
@@ -159,5 +168,5 @@ case "${1:-}" in
 fetch) [ $# = 2 ] || die "usage: $0 fetch DIR"; fetch "$2" ;;
 unpack) [ $# -ge 2 ] || die "usage: $0 unpack DIR [ROOT]"; unpack "$2" "${3:-}" ;;
 check) [ $# = 2 ] || die "usage: $0 check ROOT"; check "$2" ;;
-*) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+*) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

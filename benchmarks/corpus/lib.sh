@@ -81,14 +81,16 @@ corpus_table() {
   fi
 }
 
-# corpus_clang: put the carried clang 14 (.deps/clang, scripts/clang_carry.sh)
-# first in PATH where it was carried; returns 1 if its unpacking failed
-# (log: $out/clang-unpack.log), 0 otherwise (no carried clang: the
+# corpus_clang: put the carried clang (the .deb files of scripts/clang_carry.sh
+# in CORPUS_CLANG_DEBS, default .deps/clang: clang 14, or the version
+# fetched) first in PATH where it was carried; returns 1 if its unpacking
+# failed (log: $out/clang-unpack.log), 0 otherwise (no carried clang: the
 # machine's, if any).
 corpus_clang() {
-  ls .deps/clang/*.deb >/dev/null 2>&1 || return 0
-  local root=${CLANG_ROOT:-$PWD/build/clang14}
-  if scripts/clang_carry.sh unpack .deps/clang "$root" >"$out/clang-unpack.log" 2>&1; then
+  local debs=${CORPUS_CLANG_DEBS:-.deps/clang} root
+  ls "$debs"/*.deb >/dev/null 2>&1 || return 0
+  root=${CLANG_ROOT:-$PWD/build/carried-$(basename "$debs")}
+  if scripts/clang_carry.sh unpack "$debs" "$root" >"$out/clang-unpack.log" 2>&1; then
     # shellcheck disable=SC1091
     . "$root/env.sh"
     return 0

@@ -6,8 +6,9 @@
 #
 #   1. builds, in parallel: the CUDA build (nvcc, the default TARGET=cuda
 #      configuration) and a host build per compiler: gcc (gcc-openmp) and,
-#      if .deps/clang holds scripts/clang_carry.sh's .deb files, the
-#      carried clang 14 (clang-openmp), else any clang in PATH;
+#      if .deps/clang (or CORPUS_CLANG_DEBS) holds scripts/clang_carry.sh's
+#      .deb files, the carried clang, 14 or the version fetched
+#      (clang-openmp), else any clang in PATH;
 #   2. every build validated at small sizes (3001 and 50 sites: the short
 #      strides and a lattice of a few sites), every shape;
 #   3. CORPUS_ROUNDS (default 3) interleaved rounds; each round runs the GPU
