@@ -18,7 +18,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH=/usr/local/cuda/bin:$PATH
 OUTDIR=${OUT:-build}
 mkdir -p "$OUTDIR"
-part unit && {
+# The exit status: 1 if a unit configuration failed a case or did not end
+# with its total line, or an example printed "not ok"; the halo part is read
+# from its log.
+rc=0
+if part unit; then {
+  st=0
   date -u +"%Y-%m-%dT%H:%MZ"; git rev-parse --short HEAD 2>/dev/null
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   # The plain runs, memcheck and racecheck as three processes side by side
@@ -37,9 +42,16 @@ part unit && {
   # one total line, as tests/run_tests.sh prints it
   for r in plain memcheck racecheck; do tail -n 1 "$OUTDIR/tests_gpu_$r.log"; done |
     awk '{p += $1; f += $3; s += $5} END {printf "%d passed, %d failed, %d skipped (GPU, all three)\n", p, f, s}'
+  for r in plain memcheck racecheck; do
+    tail -n 1 "$OUTDIR/tests_gpu_$r.log" | grep -qE '^[0-9]+ passed, 0 failed' || st=1
+  done
   echo "== examples on the GPU (scale; heat_targetDP against heat_serial to round-off)"
-  TDP_GPU=1 bash tests/suites/examples.sh
+  TDP_GPU=1 bash tests/suites/examples.sh | tee "$OUTDIR/examples_gpu.log"
+  grep -q '^not ok' "$OUTDIR/examples_gpu.log" && st=1
+  exit $st
 } 2>&1 | tee "$OUTDIR/tests_gpu.log"
+[ "${PIPESTATUS[0]}" = 0 ] || rc=1
+fi
 
 # targetDP_halo on the GPUs (tests/mpi/halo_check.c): bit-for-bit exchange
 # with each transport, the errors for an unavailable forced transport and
@@ -62,3 +74,4 @@ if part halo; then {
   TARGETDP_OVERSUBSCRIBE=1 timeout 120 mpirun --oversubscribe -np $((ngpu + 1)) "$hc" 3 12x12x12 0x0x0 1 3 111
 } 2>&1 | tee "$OUTDIR/halo_gpu.log"
 fi
+exit $rc
