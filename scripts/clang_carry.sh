@@ -29,15 +29,19 @@ set -euo pipefail
 # clang's driver and libraries, libomp, and libllvm's runtime libraries
 # that a newer distribution may lack or name differently (libz3-4, libicu72
 # from libxml2); the rest are small and linked only where missing.
+# fetch's version; unpack reads its own from the .deb files.
 V=${CLANG_CARRY_VERSION:-14}
-case "$V" in 1[3-6]) ;; *) echo "clang_carry: CLANG_CARRY_VERSION=$V: bookworm has 13 to 16" >&2; exit 2 ;; esac
-PKGS=(clang-$V libclang-cpp$V libllvm$V libclang-common-$V-dev libomp5-$V libomp-$V-dev
-  libz3-4 libxml2 libicu72 libedit2 libbsd0 libmd0 libffi8 libtinfo6 liblzma5 zlib1g libelf1)
+pkgs() {
+  case "$V" in 1[3-6]) ;; *) die "CLANG_CARRY_VERSION=$V: bookworm has clang 13 to 16" ;; esac
+  PKGS=(clang-$V libclang-cpp$V libllvm$V libclang-common-$V-dev libomp5-$V libomp-$V-dev
+    libz3-4 libxml2 libicu72 libedit2 libbsd0 libmd0 libffi8 libtinfo6 liblzma5 zlib1g libelf1)
+}
 
 die() { echo "clang_carry: $*" >&2; exit 1; }
 
 fetch() {
   local dir=$1
+  pkgs
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
   rm -f "$dir"/*.deb
@@ -95,7 +99,7 @@ unpack() {
   dir=$(cd "$1" && pwd)
   ls "$dir"/*.deb >/dev/null 2>&1 || die "no .deb files in $dir (run: $0 fetch $1 on a Debian bookworm box)"
   # the version is the one of the driver's package, clang-V_*.deb
-  f=$(ls "$dir"/clang-[0-9]*_*.deb 2>/dev/null | head -n 1)
+  f=$(ls "$dir"/clang-[0-9]*_*.deb 2>/dev/null | head -n 1 || true)
   [ -n "$f" ] || die "no clang-V_*.deb in $dir"
   V=$(basename "$f" | sed 's/^clang-\([0-9]*\)_.*/\1/')
   [ "$(ls "$dir"/clang-[0-9]*_*.deb | wc -l)" = 1 ] || die "more than one clang version in $dir"

@@ -84,11 +84,16 @@ corpus_table() {
 # corpus_clang: put the carried clang (the .deb files of scripts/clang_carry.sh
 # in CORPUS_CLANG_DEBS, default .deps/clang: clang 14, or the version
 # fetched) first in PATH where it was carried; returns 1 if its unpacking
-# failed (log: $out/clang-unpack.log), 0 otherwise (no carried clang: the
-# machine's, if any).
+# failed (log: $out/clang-unpack.log) or CORPUS_CLANG_DEBS names a folder
+# without .deb files (a typo would otherwise time another clang), 0
+# otherwise (no .deps/clang: the machine's clang, if any).
 corpus_clang() {
   local debs=${CORPUS_CLANG_DEBS:-.deps/clang} root
-  ls "$debs"/*.deb >/dev/null 2>&1 || return 0
+  if ! ls "$debs"/*.deb >/dev/null 2>&1; then
+    [ -z "${CORPUS_CLANG_DEBS:-}" ] && return 0
+    echo "=== FAILED: CORPUS_CLANG_DEBS=$debs holds no .deb files"
+    return 1
+  fi
   root=${CLANG_ROOT:-$PWD/build/carried-$(basename "$debs")}
   if scripts/clang_carry.sh unpack "$debs" "$root" >"$out/clang-unpack.log" 2>&1; then
     # shellcheck disable=SC1091
