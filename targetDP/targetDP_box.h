@@ -307,9 +307,11 @@ typedef struct {
  * fit the int coordinates. A loop over another box (a misuse:
  * TDP_LAUNCH_STENCIL sized the grid for its own box) that the grid does not
  * cover, or that ends at 2^30 or beyond, stops the kernel, naming the
- * loop. The condition is the same in every block (the loop's box is one
- * box for all blocks, and block (0,0,0) runs the kernel's loops as every
- * block does), so every thread of block (0,0,0) makes it and no other.
+ * loop. The condition does not depend on the block, so every thread of
+ * block (0,0,0) makes it and no other. That requires what the docs require
+ * of the kernel: its loop's box is one box for all blocks, and block
+ * (0,0,0) reaches the loop as every block does (a loop behind a test of
+ * blockIdx that block (0,0,0) skips is not checked).
  * Why there: blockIdx is uniform in a block, so the branch is uniform and
  * ptxas keeps the box's bounds, and the body's addressing, on the uniform
  * datapath. A test that depends on threadIdx (warp 0, or thread 0 of the

@@ -47,7 +47,7 @@ static void serial_step(double *unew, const double *u, int nx, int ny, int nz) {
 /* The port by docs/porting.md: one kernel over the whole lattice
  * (TDP_TLP_3D_EDGE over targetBoxAll in a TDP_KERNEL_STENCIL,
  * TDP_LAUNCH_STENCIL), as heat3d's: on the H100 0.99 of the native
- * (marching, 0.95; benchmarks/results/h100-80317e5-block0/);
+ * (benchmarks/results/h100-80317e5-block0/; as a marching TDP_KERNEL, 0.95);
  * the body, its offset loops and the TDP_CONST weight table as the legacy
  * code has them. Issue 28 (H100 + 16-core host, port / best native): the
  * interior march plus a shell pass ("port-march") 0.93 on one host thread
