@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# call41: collapsed row loops from 0 (candidate B = working tree) vs HEAD's (A = .deps/treeA.tar),
-# gcc 13 and the carried clang 14, one thread (CPU time) 5 rounds + 16 threads 3 rounds,
+# call41: collapsed row loops from 0 (B = the working tree, with rows-from-zero.patch applied) vs A (a copy
+# of the tree with .deps/b.patch, i.e. rows-from-zero.patch, reversed), gcc 13 and the carried clang 14,
+# one thread (CPU time) 5 rounds + 16 threads 3 rounds,
 # shapes with 3-D box loops; every implementation validated by bench_corpus.
 set -u
 root=$PWD; t0=$(date +%s)
