@@ -115,79 +115,26 @@ void tdpBackendFinalize(void) {}
 const char *tdpBackendDevice(void) { return device_name; }
 const char *tdpBackendConfig(void) { return TARGETDP_CONFIG; }
 
-/* Where a field starts within its 4 KiB page. A kernel that reads one
- * field and writes another (every stencil: unew from u) issues loads of
- * the one after stores to the other. Where the two addresses agree in
- * their low 12 bits the core holds the load back until the store is
- * written ("4K aliasing", on Intel's and AMD's x86 alike). Until 2026-11-27
- * every field of 8 MiB or more sat on a 2 MiB boundary, so any two were
- * congruent: a stencil's load of u[s - 1] then follows the store of
- * unew[s - 1] at the same page offset, at every site. So a field of 64 KiB
- * or more (a page or more: the sizes that outgrow L1) starts
- * 64 + 512 * colour bytes into a page, the colour taking TDP_FIELD_COLOURS_
- * = 8 values in bit-reversed order (0, 4, 2, 6, 1, ...): any two of eight
- * fields are 512 bytes or more apart, two allocated one after the other
- * (u and unew) half a page, the same after a swap of the two.
- * Measured (issue 28, bench_corpus --mb 64: 4 M sites, in the 300 MiB L3;
- * one thread of the GPU machine's 16-core Sapphire Rapids host, CPU time,
- * 6 interleaved rounds, port / best native, medians; benchmarks/results/
- * h100-placement/), congruent -> eight colours:
- *   heat3d     clang 14 0.90 -> 0.93, gcc 13 0.95 -> 0.99
- *   jacobi2d   clang 1.07 -> 1.00, gcc 1.07 -> 1.01
- *   masked     clang 0.98 -> 0.87 (its port's 8-site strides, each behind
- *              run-time alias checks, a clang < 20 defect: see the corpus
- *              README), gcc 1.00 -> 1.00
- *   the others within their rounds' spread.
- * No placement served every shape: congruent fields suit a loop without
- * neighbours (masked under clang), fields apart suit a stencil; heat3d's
- * best was glibc's own placement of this size (0.96, 17 lines apart).
- * Diagnosis knob: -DTDP_FIELD_COLOURS_=1 (the congruent placement), 2, 4,
- * 8, 16, 32 or 64. A field of 8 MiB or more is still on a 2 MiB boundary
- * plus that offset (TARGETDP_HUGEPAGE: a huge page then holds all of it
- * but its last few KiB). The block's start is kept in the 8 bytes before
- * the field for tdpBackendFree. */
-#ifndef TDP_FIELD_COLOURS_
-#define TDP_FIELD_COLOURS_ 8
-#endif
-#if TDP_FIELD_COLOURS_ < 1 || TDP_FIELD_COLOURS_ > 64 || \
-    (TDP_FIELD_COLOURS_ & (TDP_FIELD_COLOURS_ - 1)) != 0
-#error "targetDP: TDP_FIELD_COLOURS_ must be 1, 2, 4, ... or 64"
-#endif
-#define STAGGER_MIN ((size_t) 64 << 10)
-static size_t field_offset(size_t nbytes) {
-  static unsigned colour_next = 0;
-  if (nbytes < STAGGER_MIN) return ALIGNMENT;
-  const unsigned c = __atomic_fetch_add(&colour_next, 1u, __ATOMIC_RELAXED) % TDP_FIELD_COLOURS_;
-  unsigned rev = 0; /* c's bits reversed */
-  for (unsigned b = 1, r = TDP_FIELD_COLOURS_ / 2; b < TDP_FIELD_COLOURS_; b <<= 1, r >>= 1)
-    if (c & b) rev |= r;
-  return ALIGNMENT + (4096 / TDP_FIELD_COLOURS_) * (size_t) rev;
-}
-
 int tdpBackendMalloc(void **t_ptr, size_t nbytes, int zero, int unified, tdpSite at) {
   (void) unified; /* host and target share an address space here */
-  void *block = NULL;
-  /* A large field on 2 MiB boundaries (plus its offset above).
-   * Transparent huge pages only when asked (TARGETDP_HUGEPAGE=1; Linux,
-   * THP "madvise"): a halo face across the fastest axis (one value per
-   * line) then misses the TLB 512 times less, but on the GPU machine's
-   * 16-core host (a VM) the corpus's ports ran at half speed on them: one
-   * thread, jacobi2d 0.41-0.50x its serial original on huge pages,
-   * 1.02-1.14x without; heat3d 1.0-1.3x against 1.4-2.6x (benchmarks/
-   * results/h100-38e5b67-hugepages, fields then congruent as above). The
-   * serial originals' malloc'd arrays never had them. */
+  void *p = NULL;
+  /* A large field on 2 MiB boundaries. Transparent huge pages only when
+   * asked (TARGETDP_HUGEPAGE=1; Linux, THP "madvise"): a halo face across
+   * the fastest axis (one value per line) then misses the TLB 512 times
+   * less, but on the GPU machine's 16-core host (a VM) the corpus's ports
+   * ran at half speed on them: one thread, jacobi2d 0.41-0.50x its serial
+   * original on huge pages, 1.02-1.14x without; heat3d 1.0-1.3x against
+   * 1.4-2.6x (benchmarks/results/h100-38e5b67-hugepages). The serial
+   * originals' malloc'd arrays never had them. */
   const size_t huge = (size_t) 2 << 20;
-  const size_t align = nbytes >= 4 * huge ? huge : nbytes >= STAGGER_MIN ? 4096 : ALIGNMENT;
-  const size_t off = field_offset(nbytes);
-  if (nbytes > ((size_t) -1) / 4 || posix_memalign(&block, align, nbytes + off) != 0)
+  const size_t align = nbytes >= 4 * huge ? huge : ALIGNMENT;
+  if (nbytes > ((size_t) -1) / 4 || posix_memalign(&p, align, nbytes) != 0)
     return tdpFail(TARGET_ERROR_MEMORY, at, "out of memory allocating %zu bytes (%.3g GiB)",
                    nbytes, nbytes / 1073741824.0);
 #if defined(MADV_HUGEPAGE)
   const char *hp = getenv("TARGETDP_HUGEPAGE");
-  if (align == huge && hp && strcmp(hp, "1") == 0) (void) madvise(block, nbytes + off, MADV_HUGEPAGE);
+  if (align == huge && hp && strcmp(hp, "1") == 0) (void) madvise(p, nbytes, MADV_HUGEPAGE);
 #endif
-  char *p = (char *) block + off;
-  memcpy(p - sizeof(void *), &block, sizeof(void *));
   if (zero) memset(p, 0, nbytes);
   *t_ptr = p;
   return TARGET_SUCCESS;
@@ -195,10 +142,7 @@ int tdpBackendMalloc(void **t_ptr, size_t nbytes, int zero, int unified, tdpSite
 
 int tdpBackendFree(void *t_ptr, tdpSite at) {
   (void) at;
-  if (!t_ptr) return TARGET_SUCCESS;
-  void *block;
-  memcpy(&block, (char *) t_ptr - sizeof(void *), sizeof(void *));
-  free(block);
+  free(t_ptr);
   return TARGET_SUCCESS;
 }
 
