@@ -192,47 +192,6 @@ static void test_many_allocations(void **state) {
   assert_int_equal(targetFree(NULL), TARGET_SUCCESS); /* like free(NULL) */
 }
 
-/* Fields that a kernel reads and writes together must not start at the
- * same offset within a 4 KiB page on the host: a store to one and a later
- * load of the other then share their low 12 address bits (Intel's and AMD's
- * "4K aliasing": the load waits for the store) and their L1 / L2 sets. On
- * main until 2026-11-27 every field of 8 MiB or more sat on a 2 MiB
- * boundary, so any two were congruent (issue 28: clang's heat3d port 0.90
- * of its native on one thread of the GPU machine's host, 0.98 with the
- * fields apart). Every pair of large fields allocated together must be at
- * least 512 bytes apart modulo 4 KiB, 64-byte aligned, and whole. */
-static void test_large_fields_apart(void **state) {
-  (void) state;
-  if (TDP_GPU) {
-    print_message("# skipped: a GPU's memory has no 4K aliasing; cudaMalloc's alignment is kept\n");
-    skip();
-  }
-  enum { NF = 8 };
-  const size_t sizes[] = {(size_t) 1 << 16, (size_t) 300000, (size_t) 16 << 20};
-  for (int z = 0; z < 3; z++) {
-    double *t[NF];
-    const size_t n = sizes[z] / sizeof(double);
-    for (int a = 0; a < NF; a++) {
-      t[a] = NULL;
-      assert_int_equal(targetMalloc(&t[a], n * sizeof(double)), TARGET_SUCCESS);
-      assert_int_equal((uintptr_t) t[a] % 64, 0);
-      t[a][0] = a; /* the whole allocation is usable */
-      t[a][n - 1] = -a;
-    }
-    for (int a = 0; a < NF; a++) {
-      assert_true(t[a][0] == a && t[a][n - 1] == -a);
-      for (int b = 0; b < a; b++) {
-        const unsigned long d = (unsigned long) (((uintptr_t) t[a] - (uintptr_t) t[b]) % 4096);
-        const unsigned long dist = d < 4096 - d ? d : 4096 - d;
-        if (dist < 512)
-          fail_msg("fields %d and %d of %zu bytes are %lu bytes apart modulo 4 KiB (%p, %p)", b, a,
-                   sizes[z], dist, (void *) t[b], (void *) t[a]);
-      }
-    }
-    for (int a = 0; a < NF; a++) assert_int_equal(targetFree(t[a]), TARGET_SUCCESS);
-  }
-}
-
 static void test_zero_and_set_constant(void **state) {
   (void) state;
   for (int k = 0; k < NSIZES; k++) {
@@ -348,7 +307,6 @@ int main(void) {
       cmocka_unit_test(test_calloc_unified_zeroes),
       cmocka_unit_test(test_unified),
       cmocka_unit_test(test_many_allocations),
-      cmocka_unit_test(test_large_fields_apart),
       cmocka_unit_test(test_zero_and_set_constant),
       cmocka_unit_test(test_aos_soa_conversion),
       cmocka_unit_test(test_synchronize_and_check_error),
