@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# call48: the fields' placement at other sizes: k1 (-DTDP_FIELD_COLOURS_=1, main's congruent
-# placement) against k8 (4a341a1's default), clang 14 and gcc 13, one thread, CPU time, the
+# call48: the fields' placement at other sizes: k1 (-DTDP_FIELD_COLOURS_=1: every field of 64 KiB
+# or more congruent; main's placement where the fields are 8 MiB or more, so not at --mb 16)
+# against k8 (4a341a1's default), clang 14 and gcc 13, one thread, CPU time, the
 # shapes it moved (heat3d, stencil27, jacobi2d, masked) and d3q19, --mb 16 (in L2 + L3) and
 # --mb 256 (most of the 300 MiB L3), interleaved rounds; bench_corpus validates every row.
 set -u
