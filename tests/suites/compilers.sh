@@ -64,4 +64,40 @@ else
     fi
   fi
 fi
+# clang: the stencil-with-walls loop's rows (TDP_TLP_3D_EDGE) are as wide as
+# clang's own "omp simd" loop of the same update and interleaved 4 times (16
+# sites an iteration at width 4): "omp simd simdlen(8)" made them 8 wide,
+# interleaved 4, and clang's heat3d port ran at 0.87-0.94 of its native on
+# one thread (issue 28, targetDP_C.h TDP_EDGE_IC_). Judged on the
+# -Rpass=loop-vectorize remarks of the default build's flags.
+SRC=tests/compilers/edge_row_width.c
+name="clang: an edge row is vectorised at clang's own width, interleaved 4 times"
+if ! command -v clang >/dev/null 2>&1 ||
+   ! echo 'int main(void){return 0;}' | clang -fopenmp -x c - -o /dev/null 2>/dev/null; then
+  echo "ok - $name # SKIP no clang with OpenMP"
+else
+  log=$OUTD/edge_row_width.remarks
+  if ! clang -std=c99 -O3 -march=native -fopenmp -Wall -Wextra -Wno-pass-failed -I. -ItargetDP \
+       -DTARGETDP_SOA -DVVL=8 -DSAL=8 -DTDP_NO_LEGACY_NAMES -Rpass=loop-vectorize -c "$SRC" \
+       -o "$OUTD/edge_row_width.o" >"$log" 2>&1; then
+    echo "not ok - $name (compile failed)"
+    head -n 15 "$log"
+  else
+    # "file:LINE:COL: remark: vectorized loop (vectorization width: W, interleaved count: I)"
+    remarks() {
+      local line
+      line=$(grep -n "$1" "$SRC" | cut -d: -f1)
+      grep "edge_row_width.c:$line:.*vectorized loop" "$log" |
+        sed 's/.*width: \([0-9]*\), interleaved count: \([0-9]*\).*/\1 \2/'
+    }
+    native=$(remarks NATIVE_ROW | head -n 1)
+    edge=$(remarks EDGE_ROW | sort -u)
+    nw=${native%% *}
+    if [ -n "$native" ] && [ -n "$edge" ] && [ "$edge" = "$nw 4" ]; then
+      echo "ok - $name"
+    else
+      echo "not ok - $name (native row: width ${nw:-none}; edge row (width interleave): $(echo $edge))"
+    fi
+  fi
+fi
 exit 0
