@@ -5,7 +5,8 @@
 # bench_corpus before its numbers are printed:
 #   sites    the default since branch clanghost: one-lane strides, each row
 #            segment one "omp simd" loop, a box row's at clang's own width,
-#            an edge row's VVL wide (targetDP_C.h, TDP_ROW_SITES_)
+#            an edge row's at clang's own width interleaved 4 times
+#            (targetDP_C.h, TDP_ROW_SITES_, TDP_EDGE_IC_; VVL wide before 861d2dd)
 #   sites4   every row at clang's own width (-DTDP_EDGE_SIMDLEN_=0)
 #   sites8   every row 8 wide (-DTDP_ROW_SIMDLEN_=8)
 #   strides  -DTDP_ROW_STRIDES_: VVL strides, the ILP loop 8 wide (a567685)
