@@ -248,6 +248,28 @@ static void csv_row(const char *csv, const corpusShape *sh, const corpusSize *sz
 }
 
 /* Run, validate and report one shape; returns 1 if a result was wrong. */
+/* Before every timed step the host's OpenMP threads are woken, untimed, by
+ * an empty parallel region. Without it the step that followed the serial
+ * original paid the wake-up of the other threads: the serial step runs on
+ * one thread for milliseconds, the others' spin ends and they sleep, and
+ * waking 15 of them on the GPU machine's VM host cost about 0.1-0.3 ms.
+ * In the rotating order below that step is the port's in most
+ * repetitions (it comes after the serial original), and at 16 threads and
+ * --mb 64 (a step of 0.5 ms) the ports read 0.63-0.95 of their natives,
+ * against 0.95-1.01 at --mb 512 (benchmarks/results/h100-host16/).
+ * CORPUS_NO_WAKE=1 leaves it out (for that comparison). */
+static void wake_threads(void) {
+#if defined(_OPENMP) && !TDP_GPU
+  static int off = -1;
+  if (off < 0) off = getenv("CORPUS_NO_WAKE") && strcmp(getenv("CORPUS_NO_WAKE"), "1") == 0;
+  if (off) return;
+  volatile int sink = 0;
+#pragma omp parallel
+  sink = 1; /* every thread runs the region; the store keeps it from being elided */
+  (void) sink;
+#endif
+}
+
 static int run_shape(const corpusShape *sh, long sites, double mb, int reps, const char *csv,
                      int inject) {
   if (mb > 0) sites = (long) (mb * 1e6 / sh->bytes_per_site);
@@ -271,6 +293,7 @@ static int run_shape(const corpusShape *sh, long sites, double mb, int reps, con
     for (int j = 0; j < n; j++) { /* a rotating order: none always runs first */
       const int k = (j + it) % n;
       if (k == 0 && serial_once) continue;
+      wake_threads();
       const double t0 = now();
       sh->step(st, k);
       t[k * nt + it] = now() - t0;
