@@ -75,9 +75,9 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
  * (stencil27 46 instructions per 4 sites against 71 per 8). Hence the
  * widths: a box row's simd loop clang's own (TDP_ROW_SIMDLEN_ 0), an edge
  * row's 16 sites an iteration (TDP_EDGE_IC_ below; VVL before), the edge
- * form being the stencil-with-walls form (docs/porting.md). Measured (one thread of the 2-core Xeon box,
- * process CPU time, bench_corpus --mb 4 to 64, 2-3 rounds each,
- * port / native): d3q19 0.70-0.77 -> 1.17-1.32 (6.0 -> 9.4 MLUPS at
+ * form being the stencil-with-walls form (docs/porting.md). Measured (one
+ * thread of the 2-core Xeon box, process CPU time, bench_corpus --mb 4 to
+ * 64, 2-3 rounds each, port / native): d3q19 0.70-0.77 -> 1.17-1.32 (6.0 -> 9.4 MLUPS at
  * --mb 64), d2q9 0.87-1.01 -> 0.94-1.10, stencil27 1.03-1.10, heat3d
  * median 0.92 -> 0.99 of clang's serial original (--mb 64, 9 runs); at
  * one width for every row stencil27 fell to 0.92-0.98 of its native
@@ -117,19 +117,21 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
  * 256; benchmarks/results/h100-edgewidth/): heat3d 0.94 / 0.87 / 0.93 ->
  * 1.06 / 0.92 / 1.02, stencil27 1.12 / 1.01 / 1.08 -> 1.22 / 0.97 / 1.17;
  * width 4 by vectorize_width(4) the same code; clang's own interleave
- * (omp simd without simdlen) stencil27 0.93-0.95. Knobs:
+ * (omp simd without simdlen) stencil27 0.92-0.95. Knobs:
  * -DTDP_EDGE_IC_=n, -DTDP_EDGE_VW_=n (a width), -DTDP_EDGE_SIMDLEN_=n (the
  * "omp simd" form, as gcc's; 0: clang's own width). */
-#if defined(__clang__) && !defined(TDP_EDGE_SIMDLEN_) && (defined(_OPENMP) || defined(TDP_OPENMP_SIMD))
+#if defined(__clang__) && !defined(TDP_EDGE_SIMDLEN_) && \
+    (defined(_OPENMP) || defined(TDP_OPENMP_SIMD))
 #ifndef TDP_EDGE_IC_
 #define TDP_EDGE_IC_ 4
 #endif
 #ifdef TDP_EDGE_VW_
-#define TDP_EDGE_SIMD_()                                                                 \
+#define TDP_EDGE_SIMD_()                                                                \
   TDP_PRAGMA(clang loop vectorize(assume_safety) vectorize_width(TDP_EDGE_VW_) \
                  interleave_count(TDP_EDGE_IC_))
 #else
-#define TDP_EDGE_SIMD_() TDP_PRAGMA(clang loop vectorize(assume_safety) interleave_count(TDP_EDGE_IC_))
+#define TDP_EDGE_SIMD_() \
+  TDP_PRAGMA(clang loop vectorize(assume_safety) interleave_count(TDP_EDGE_IC_))
 #endif
 #endif
 #ifndef TDP_EDGE_SIMDLEN_
@@ -169,7 +171,7 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
 #else
 #define TDP_ROW_SIMD_() TDP_OMP_SIMD_()
 #endif
-#if defined(TDP_EDGE_SIMD_)
+#if defined(TDP_EDGE_SIMD_) /* clang's, above */
 #elif TDP_EDGE_SIMDLEN_ > 0
 #define TDP_EDGE_SIMD_() TDP_OMP_SIMD_(simdlen(TDP_EDGE_SIMDLEN_))
 #else

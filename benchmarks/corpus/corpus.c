@@ -247,16 +247,16 @@ static void csv_row(const char *csv, const corpusShape *sh, const corpusSize *sz
   fclose(f);
 }
 
-/* Run, validate and report one shape; returns 1 if a result was wrong. */
 /* Before every timed step the host's OpenMP threads are woken, untimed, by
  * an empty parallel region. Without it the step that followed the serial
  * original paid the wake-up of the other threads: the serial step runs on
  * one thread for milliseconds, the others' spin ends and they sleep, and
  * waking 15 of them on the GPU machine's VM host cost about 0.1-0.3 ms.
  * In the rotating order below that step is the port's in most
- * repetitions (it comes after the serial original), and at 16 threads and
- * --mb 64 (a step of 0.5 ms) the ports read 0.63-0.95 of their natives,
- * against 0.95-1.01 at --mb 512 (benchmarks/results/h100-host16/).
+ * repetitions (it comes after the serial original). At 16 threads and
+ * --mb 64, a step of about 0.5 ms, the wake-up moved port / native, worst
+ * and median over the corpus: gcc 0.85 / 0.92 -> 0.88 / 0.95, clang 0.77 /
+ * 0.95 -> 0.82 / 0.97 (benchmarks/results/h100-host16/, call 57).
  * CORPUS_NO_WAKE=1 leaves it out (for that comparison). */
 static void wake_threads(void) {
 #if defined(_OPENMP) && !TDP_GPU
@@ -270,6 +270,7 @@ static void wake_threads(void) {
 #endif
 }
 
+/* Run, validate and report one shape; returns 1 if a result was wrong. */
 static int run_shape(const corpusShape *sh, long sites, double mb, int reps, const char *csv,
                      int inject) {
   if (mb > 0) sites = (long) (mb * 1e6 / sh->bytes_per_site);

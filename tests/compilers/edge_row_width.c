@@ -10,25 +10,21 @@
  */
 #include "targetDP.h"
 
-static TDP_DEVICE TDP_INLINE void site(double *unew, const double *u, long s, long sx, long sy,
-                                       long nsites) {
-  size_t is = TDP_INDEX(nsites, 1, s, 0);
-  double lap = u[TDP_INDEX(nsites, 1, s - sx, 0)] + u[TDP_INDEX(nsites, 1, s + sx, 0)]
-             + u[TDP_INDEX(nsites, 1, s - sy, 0)] + u[TDP_INDEX(nsites, 1, s + sy, 0)]
-             + u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]
-             - 6.0 * u[is];
-  unew[is] = u[is] + 0.1 * lap;
-  (void) nsites;
+/* The 7-point update of site s; sx, sy the strides of x and y. */
+static TDP_DEVICE TDP_INLINE double update(const double *u, long s, long sx, long sy) {
+  double sum = u[s - sx] + u[s + sx];
+  sum += u[s - sy] + u[s + sy];
+  sum += u[s - 1] + u[s + 1];
+  return u[s] + 0.1 * (sum - 6.0 * u[s]);
 }
 
 TDP_KERNEL_STENCIL void edge_kernel(targetBox box, double *unew, const double *u) {
-  const long nsites = targetBoxLatticeSites(&box), sy = box.extent[2],
-             sx = box.extent[1] * box.extent[2];
+  const long sy = box.extent[2], sx = box.extent[1] * box.extent[2];
   TDP_TLP_3D_EDGE(box, 1, x, y, z0, base, edge) { /* EDGE_ROW */
     if (edge) {
-      TDP_ILP(v) unew[TDP_INDEX(nsites, 1, base + v, 0)] = u[TDP_INDEX(nsites, 1, base + v, 0)];
+      TDP_ILP(v) unew[base + v] = u[base + v];
     } else {
-      TDP_ILP(v) site(unew, u, base + v, sx, sy, nsites);
+      TDP_ILP(v) unew[base + v] = update(u, base + v, sx, sy);
     }
   }
 }
@@ -36,13 +32,8 @@ TDP_KERNEL_STENCIL void edge_kernel(targetBox box, double *unew, const double *u
 void native_rows(int nx, int ny, int nz, double *restrict unew, const double *restrict u) {
   const long sy = nz, sx = (long) ny * nz;
   for (int x = 1; x < nx - 1; x++)
-    for (int y = 1; y < ny - 1; y++) {
-      const long b = x * sx + y * sy;
+    for (int y = 1; y < ny - 1; y++)
 #pragma omp simd /* NATIVE_ROW */
-      for (int z = 1; z < nz - 1; z++) {
-        const long s = b + z;
-        unew[s] = u[s] + 0.1 * (u[s - sx] + u[s + sx] + u[s - sy] + u[s + sy] + u[s - 1] +
-                                u[s + 1] - 6.0 * u[s]);
-      }
-    }
+      for (long s = x * sx + y * sy + 1; s < x * sx + y * sy + nz - 1; s++)
+        unew[s] = update(u, s, sx, sy);
 }

@@ -36,6 +36,26 @@ for cc in gcc clang; do
   sed "s/^/  [$cc] /" "$bin.log"
 done
 
+# clang_compile NAME LOG ARGS...: compile with clang and the default
+# build's flags plus ARGS, compiler output in LOG. Prints the SKIP line (no
+# clang with OpenMP) or the failure of check NAME and returns 1; returns 0
+# when there is code to judge.
+clang_compile() {
+  local name=$1 log=$2
+  shift 2
+  if ! command -v clang >/dev/null 2>&1 ||
+     ! echo 'int main(void){return 0;}' | clang -fopenmp -x c - -o /dev/null 2>/dev/null; then
+    echo "ok - $name # SKIP no clang with OpenMP"
+    return 1
+  fi
+  if ! clang -std=c99 -O3 -march=native -fopenmp -Wall -Wextra -Wno-pass-failed -I. -ItargetDP \
+       -DTARGETDP_SOA -DVVL=8 -DSAL=8 -DTDP_NO_LEGACY_NAMES "$@" >"$log" 2>&1; then
+    echo "not ok - $name (compile failed)"
+    head -n 15 "$log"
+    return 1
+  fi
+}
+
 # clang: a lane loop calling a TDP_INLINE helper with an argument it does
 # not read vectorises without a run-time alias check (issue 28: clang 14's
 # dead-argument elimination dropped the loop pragma's assume_safety from the
@@ -44,26 +64,18 @@ done
 # flags: no "vector.memcheck" block, at least one "vector.body".
 SRC=tests/compilers/inline_dead_arg.c
 name="clang: a TDP_INLINE helper with an unread argument keeps the lane loop free of alias checks"
-if ! command -v clang >/dev/null 2>&1 ||
-   ! echo 'int main(void){return 0;}' | clang -fopenmp -x c - -o /dev/null 2>/dev/null; then
-  echo "ok - $name # SKIP no clang with OpenMP"
-else
-  ll=$OUTD/inline_dead_arg.ll
-  if ! clang -std=c99 -O3 -march=native -fopenmp -Wall -Wextra -Wno-pass-failed -I. -ItargetDP \
-       -DTARGETDP_SOA -DVVL=8 -DSAL=8 -DTDP_NO_LEGACY_NAMES -S -emit-llvm \
-       -fno-discard-value-names "$SRC" -o "$ll" >"$ll.build.log" 2>&1; then
-    echo "not ok - $name (compile failed)"
-    head -n 15 "$ll.build.log"
+ll=$OUTD/inline_dead_arg.ll
+if clang_compile "$name" "$ll.build.log" -S -emit-llvm -fno-discard-value-names "$SRC" \
+     -o "$ll"; then
+  nmem=$(grep -c '^vector\.memcheck[0-9]*:' "$ll")
+  nvec=$(grep -c '^vector\.body[0-9]*:' "$ll")
+  if [ "$nmem" = 0 ] && [ "$nvec" -ge 1 ]; then
+    echo "ok - $name"
   else
-    nmem=$(grep -c '^vector\.memcheck[0-9]*:' "$ll")
-    nvec=$(grep -c '^vector\.body[0-9]*:' "$ll")
-    if [ "$nmem" = 0 ] && [ "$nvec" -ge 1 ]; then
-      echo "ok - $name"
-    else
-      echo "not ok - $name ($nmem alias-check blocks, $nvec vector bodies in $ll)"
-    fi
+    echo "not ok - $name ($nmem alias-check blocks, $nvec vector bodies in $ll)"
   fi
 fi
+
 # clang: the stencil-with-walls loop's rows (TDP_TLP_3D_EDGE) are as wide as
 # clang's own "omp simd" loop of the same update and interleaved 4 times (16
 # sites an iteration at width 4): "omp simd simdlen(8)" made them 8 wide,
@@ -72,32 +84,23 @@ fi
 # -Rpass=loop-vectorize remarks of the default build's flags.
 SRC=tests/compilers/edge_row_width.c
 name="clang: an edge row is vectorised at clang's own width, interleaved 4 times"
-if ! command -v clang >/dev/null 2>&1 ||
-   ! echo 'int main(void){return 0;}' | clang -fopenmp -x c - -o /dev/null 2>/dev/null; then
-  echo "ok - $name # SKIP no clang with OpenMP"
-else
-  log=$OUTD/edge_row_width.remarks
-  if ! clang -std=c99 -O3 -march=native -fopenmp -Wall -Wextra -Wno-pass-failed -I. -ItargetDP \
-       -DTARGETDP_SOA -DVVL=8 -DSAL=8 -DTDP_NO_LEGACY_NAMES -Rpass=loop-vectorize -c "$SRC" \
-       -o "$OUTD/edge_row_width.o" >"$log" 2>&1; then
-    echo "not ok - $name (compile failed)"
-    head -n 15 "$log"
+log=$OUTD/edge_row_width.remarks
+if clang_compile "$name" "$log" -Rpass=loop-vectorize -c "$SRC" -o "$OUTD/edge_row_width.o"; then
+  # "file:LINE:COL: remark: vectorized loop (vectorization width: W, interleaved count: I)"
+  remarks() {
+    local line
+    line=$(grep -n "$1" "$SRC" | cut -d: -f1)
+    grep "edge_row_width.c:$line:.*vectorized loop" "$log" |
+      sed 's/.*width: \([0-9]*\), interleaved count: \([0-9]*\).*/\1 \2/'
+  }
+  native=$(remarks NATIVE_ROW | head -n 1)
+  edge=$(remarks EDGE_ROW | sort -u)
+  nw=${native%% *}
+  if [ -n "$native" ] && [ -n "$edge" ] && [ "$edge" = "$nw 4" ]; then
+    echo "ok - $name"
   else
-    # "file:LINE:COL: remark: vectorized loop (vectorization width: W, interleaved count: I)"
-    remarks() {
-      local line
-      line=$(grep -n "$1" "$SRC" | cut -d: -f1)
-      grep "edge_row_width.c:$line:.*vectorized loop" "$log" |
-        sed 's/.*width: \([0-9]*\), interleaved count: \([0-9]*\).*/\1 \2/'
-    }
-    native=$(remarks NATIVE_ROW | head -n 1)
-    edge=$(remarks EDGE_ROW | sort -u)
-    nw=${native%% *}
-    if [ -n "$native" ] && [ -n "$edge" ] && [ "$edge" = "$nw 4" ]; then
-      echo "ok - $name"
-    else
-      echo "not ok - $name (native row: width ${nw:-none}; edge row (width interleave): $(echo $edge))"
-    fi
+    echo "not ok - $name (native row: width ${nw:-none}; edge row, width and" \
+         "interleave: $(echo $edge))"
   fi
 fi
 exit 0
