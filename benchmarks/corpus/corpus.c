@@ -247,29 +247,6 @@ static void csv_row(const char *csv, const corpusShape *sh, const corpusSize *sz
   fclose(f);
 }
 
-/* Before every timed step the host's OpenMP threads are woken, untimed, by
- * an empty parallel region. Without it the step that followed the serial
- * original paid the wake-up of the other threads: the serial step runs on
- * one thread for milliseconds, the others' spin ends and they sleep, and
- * waking 15 of them on the GPU machine's VM host cost about 0.1-0.3 ms.
- * In the rotating order below that step is the port's in most
- * repetitions (it comes after the serial original). At 16 threads and
- * --mb 64, a step of about 0.5 ms, the wake-up moved port / native, worst
- * and median over the corpus: gcc 0.85 / 0.92 -> 0.88 / 0.95, clang 0.77 /
- * 0.95 -> 0.82 / 0.97 (benchmarks/results/h100-host16/, call 57).
- * CORPUS_NO_WAKE=1 leaves it out (for that comparison). */
-static void wake_threads(void) {
-#if defined(_OPENMP) && !TDP_GPU
-  static int off = -1;
-  if (off < 0) off = getenv("CORPUS_NO_WAKE") && strcmp(getenv("CORPUS_NO_WAKE"), "1") == 0;
-  if (off) return;
-  volatile int sink = 0;
-#pragma omp parallel
-  sink = 1; /* every thread runs the region; the store keeps it from being elided */
-  (void) sink;
-#endif
-}
-
 /* Run, validate and report one shape; returns 1 if a result was wrong. */
 static int run_shape(const corpusShape *sh, long sites, double mb, int reps, const char *csv,
                      int inject) {
@@ -294,7 +271,6 @@ static int run_shape(const corpusShape *sh, long sites, double mb, int reps, con
     for (int j = 0; j < n; j++) { /* a rotating order: none always runs first */
       const int k = (j + it) % n;
       if (k == 0 && serial_once) continue;
-      wake_threads();
       const double t0 = now();
       sh->step(st, k);
       t[k * nt + it] = now() - t0;
