@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # call57: bench_corpus wakes the host threads before every timed step (corpus.c wake_threads,
-# (The wake-up was in corpus.c at 844728c only; reverted in 1f4a986, README.md here says why.)
 # untimed); CORPUS_NO_WAKE=1 leaves that out, as before. The same binaries both ways, the whole
 # corpus, gcc 13 and clang 14, 16 threads, --mb 64, 10 repetitions, OMP_WAIT_POLICY unset, 5
-# interleaved rounds; every implementation validated by bench_corpus.
+# interleaved rounds; every implementation validated by bench_corpus. (The wake-up was in
+# corpus.c at 844728c only; reverted in 1f4a986, README.md here says why.)
 set -u
 out=$OUT; failed=(); . benchmarks/corpus/lib.sh; corpus_clang || exit 1
 for c in gcc clang; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # call58: the whole corpus on all 16 host threads at --mb 512 (outside the L3's 300 MiB), with
-# bench_corpus's thread wake-up (844728c), gcc 13 and clang 14, 6 repetitions, OMP_WAIT_POLICY
+# bench_corpus's thread wake-up (844728c, reverted since), gcc 13 and clang 14, 6 repetitions, OMP_WAIT_POLICY
 # unset, interleaved rounds; every implementation validated by bench_corpus. clang carried as
 # .deps/clang less libicu72, which the device does not need.
 set -u
