@@ -77,8 +77,8 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
  * row's 16 sites an iteration (TDP_EDGE_IC_ below; VVL before), the edge
  * form being the stencil-with-walls form (docs/porting.md). Measured (one
  * thread of the 2-core Xeon box, process CPU time, bench_corpus --mb 4 to
- * 64, 2-3 rounds each, port / native): d3q19 0.70-0.77 -> 1.17-1.32 (6.0 -> 9.4 MLUPS at
- * --mb 64), d2q9 0.87-1.01 -> 0.94-1.10, stencil27 1.03-1.10, heat3d
+ * 64, 2-3 rounds each, port / native): d3q19 0.70-0.77 -> 1.17-1.32
+ * (6.0 -> 9.4 MLUPS at --mb 64), d2q9 0.87-1.01 -> 0.94-1.10, stencil27 1.03-1.10, heat3d
  * median 0.92 -> 0.99 of clang's serial original (--mb 64, 9 runs); at
  * one width for every row stencil27 fell to 0.92-0.98 of its native
  * (width 4) or d3q19 stayed at 0.81 (width 8).
@@ -104,38 +104,6 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
 #endif
 #ifndef TDP_ROW_SIMDLEN_
 #define TDP_ROW_SIMDLEN_ 0
-#endif
-/* clang's edge rows: 16 sites an iteration as clang's own width (4
- * doubles at its default 256-bit preference) interleaved 4 times, where
- * "omp simd simdlen(8)" gave 8 wide interleaved 4 (32 sites an iteration;
- * heat3d's rows at --mb 64 have 158 interior sites): "clang loop vectorize
- * (assume_safety)", the "omp simd" of clang's own pragma (OpenMP's simd
- * construct takes no interleave count, and clang refuses both on one
- * loop). A stencil's weights and index arithmetic are shared by 16 sites.
- * Measured (issue 28, the GPU machine's 16-core host, clang 14, one
- * thread, CPU time, 9 interleaved rounds, port / native, --mb 16 / 64 /
- * 256; benchmarks/results/h100-edgewidth/): heat3d 0.94 / 0.87 / 0.93 ->
- * 1.06 / 0.92 / 1.02, stencil27 1.12 / 1.01 / 1.08 -> 1.22 / 0.97 / 1.17;
- * width 4 by vectorize_width(4) the same code; clang's own interleave
- * (omp simd without simdlen) stencil27 0.92-0.95. Knobs:
- * -DTDP_EDGE_IC_=n, -DTDP_EDGE_VW_=n (a width), -DTDP_EDGE_SIMDLEN_=n (the
- * "omp simd" form, as gcc's; 0: clang's own width). */
-#if defined(__clang__) && !defined(TDP_EDGE_SIMDLEN_) && \
-    (defined(_OPENMP) || defined(TDP_OPENMP_SIMD))
-#ifndef TDP_EDGE_IC_
-#define TDP_EDGE_IC_ 4
-#endif
-#ifdef TDP_EDGE_VW_
-#define TDP_EDGE_SIMD_()                                                                \
-  TDP_PRAGMA(clang loop vectorize(assume_safety) vectorize_width(TDP_EDGE_VW_) \
-                 interleave_count(TDP_EDGE_IC_))
-#else
-#define TDP_EDGE_SIMD_() \
-  TDP_PRAGMA(clang loop vectorize(assume_safety) interleave_count(TDP_EDGE_IC_))
-#endif
-#endif
-#ifndef TDP_EDGE_SIMDLEN_
-#define TDP_EDGE_SIMDLEN_ VVL
 #endif
 /* The stride widths of gcc's box rows (the strides form, not clang's
  * sites form): a box row (TDP_TLP_2D/3D/4D) in strides of 4 sites, an edge
@@ -171,11 +139,43 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
 #else
 #define TDP_ROW_SIMD_() TDP_OMP_SIMD_()
 #endif
-#if defined(TDP_EDGE_SIMD_) /* clang's, above */
-#elif TDP_EDGE_SIMDLEN_ > 0
+/* clang's edge rows: 16 sites an iteration as clang's own width (4
+ * doubles at its default 256-bit preference) interleaved 4 times, where
+ * "omp simd simdlen(8)" gave 8 wide interleaved 4 (32 sites an iteration;
+ * heat3d's rows at --mb 64 have 158 interior sites): "clang loop vectorize
+ * (assume_safety)", the "omp simd" of clang's own pragma (OpenMP's simd
+ * construct takes no interleave count, and clang refuses both on one
+ * loop). A stencil's weights and index arithmetic are shared by 16 sites.
+ * Measured (issue 28, the GPU machine's 16-core host, clang 14, one
+ * thread, CPU time, 9 interleaved rounds, port / native, --mb 16 / 64 /
+ * 256; benchmarks/results/h100-edgewidth/): heat3d 0.94 / 0.87 / 0.93 ->
+ * 1.06 / 0.92 / 1.02, stencil27 1.12 / 1.01 / 1.08 -> 1.22 / 0.97 / 1.17;
+ * width 4 by vectorize_width(4) the same code; clang's own interleave
+ * (omp simd without simdlen) stencil27 0.92-0.95. Knobs:
+ * -DTDP_EDGE_IC_=n, -DTDP_EDGE_VW_=n (a width), -DTDP_EDGE_SIMDLEN_=n (the
+ * "omp simd" form, as gcc's; 0: clang's own width). */
+#if defined(__clang__) && !defined(TDP_EDGE_SIMDLEN_) && \
+    (defined(_OPENMP) || defined(TDP_OPENMP_SIMD))
+#ifndef TDP_EDGE_IC_
+#define TDP_EDGE_IC_ 4
+#endif
+#ifdef TDP_EDGE_VW_
+#define TDP_EDGE_SIMD_()                                                                \
+  TDP_PRAGMA(clang loop vectorize(assume_safety) vectorize_width(TDP_EDGE_VW_) \
+                 interleave_count(TDP_EDGE_IC_))
+#else
+#define TDP_EDGE_SIMD_() \
+  TDP_PRAGMA(clang loop vectorize(assume_safety) interleave_count(TDP_EDGE_IC_))
+#endif
+#else /* gcc's edge rows (TDP_EDGE_SITES_), and clang's "omp simd" form */
+#ifndef TDP_EDGE_SIMDLEN_
+#define TDP_EDGE_SIMDLEN_ VVL
+#endif
+#if TDP_EDGE_SIMDLEN_ > 0
 #define TDP_EDGE_SIMD_() TDP_OMP_SIMD_(simdlen(TDP_EDGE_SIMDLEN_))
 #else
 #define TDP_EDGE_SIMD_() TDP_OMP_SIMD_()
+#endif
 #endif
 /* gcc (12, 13) does not vectorise an "omp simd" loop whose body passes a
  * local array to a function, the README recipe's per-site code
