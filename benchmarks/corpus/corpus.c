@@ -247,9 +247,44 @@ static void csv_row(const char *csv, const corpusShape *sh, const corpusSize *sz
   fclose(f);
 }
 
+/* The order of the timed steps (--order). ORDER_ROTATE: every repetition
+ * runs every implementation once, starting one further along each time;
+ * the successor of each implementation is then always the same one, so
+ * the port (implementation 1) followed the one-thread serial original in
+ * all but one repetition of n. On all 16 threads of the H100's VM host a
+ * step that follows a one-thread step of milliseconds is slower (the
+ * other 15 cores were idle), which at 64 MiB (0.25-0.6 ms steps) cost the
+ * port 10-35% against natives that never followed it (issue 28,
+ * benchmarks/results/h100-order/). ORDER_APART, the default: with more
+ * than one host thread the serial original's steps run in a block of their
+ * own before the others rotate, so no timed parallel step follows a
+ * serial one; with one thread, or on a GPU build, it is ORDER_ROTATE. */
+typedef enum { ORDER_APART, ORDER_ROTATE } stepOrder;
+static const char *const order_names[] = {"apart", "rotate", NULL};
+
+/* --steps FILE: one row per step (shape, threads, repetition, position,
+ * the implementation, the one that ran just before it, seconds), written
+ * after the timed steps, so a carry-over from one implementation to the
+ * next can be seen. */
+static void steps_rows(const char *steps, const corpusShape *sh, int nsteps, const int *seq_it,
+                       const int *seq_k, const double *t, int nt) {
+  FILE *f = fopen(steps, "a");
+  if (!f) {
+    fprintf(stderr, "bench_corpus: cannot append to %s\n", steps);
+    exit(1);
+  }
+  fseek(f, 0, SEEK_END);
+  if (ftell(f) == 0) fprintf(f, "shape,threads,rep,pos,impl,prev,seconds\n");
+  for (int p = 0; p < nsteps; p++)
+    fprintf(f, "%s,%d,%d,%d,%s,%s,%.6e\n", sh->name, TDP_GPU ? 0 : benchHostThreads(), seq_it[p],
+            p, sh->impl[seq_k[p]].name, p ? sh->impl[seq_k[p - 1]].name : "",
+            t[seq_k[p] * nt + seq_it[p]]);
+  fclose(f);
+}
+
 /* Run, validate and report one shape; returns 1 if a result was wrong. */
 static int run_shape(const corpusShape *sh, long sites, double mb, int reps, const char *csv,
-                     int inject) {
+                     int inject, stepOrder order, const char *steps) {
   if (mb > 0) sites = (long) (mb * 1e6 / sh->bytes_per_site);
   if (sites < 27) sites = 27;
   corpusSize sz;
@@ -261,20 +296,38 @@ static int run_shape(const corpusShape *sh, long sites, double mb, int reps, con
    * for validation only: it runs once, and that time stands for every
    * repetition (its ratio then says GPU / one host thread). */
   const int serial_once = TDP_GPU;
+  const int apart = !serial_once && order == ORDER_APART && benchHostThreads() > 1;
+  /* the steps in the order they ran: repetition and implementation */
+  int *seq_it = (int *) malloc((size_t) n * nt * sizeof(int)), nsteps = 0;
+  int *seq_k = (int *) malloc((size_t) n * nt * sizeof(int));
   if (serial_once) {
     const double t0 = now();
     sh->step(st, 0);
     const double once = now() - t0;
     for (int it = 0; it < nt; it++) t[it] = once;
+    seq_it[nsteps] = 0, seq_k[nsteps++] = 0;
   }
+  for (int it = 0; apart && it < nt; it++) {
+    const double t0 = now();
+    sh->step(st, 0);
+    t[it] = now() - t0;
+    seq_it[nsteps] = it, seq_k[nsteps++] = 0;
+  }
+  /* The rest rotate (the serial original too unless it ran apart or once):
+   * none always runs first. Two alternate instead: rotated, one of them
+   * would run twice in a row at every other repetition's start. */
+  const int first = apart || serial_once, nrot = n - first;
   for (int it = 0; it < nt; it++)
-    for (int j = 0; j < n; j++) { /* a rotating order: none always runs first */
-      const int k = (j + it) % n;
-      if (k == 0 && serial_once) continue;
+    for (int j = 0; j < nrot; j++) {
+      const int k = first + (j + (nrot > 2 ? it : 0)) % nrot;
       const double t0 = now();
       sh->step(st, k);
       t[k * nt + it] = now() - t0;
+      seq_it[nsteps] = it, seq_k[nsteps++] = k;
     }
+  if (steps) steps_rows(steps, sh, nsteps, seq_it, seq_k, t, nt);
+  free(seq_it);
+  free(seq_k);
 
   /* Every implementation against the serial original: one that is wrong
    * gets no rate (nor CSV row) and fails the run; the others are still
@@ -295,8 +348,9 @@ static int run_shape(const corpusShape *sh, long sites, double mb, int reps, con
     if (sh->impl[k].kind == CORPUS_NATIVE && !wrong[k] && (nat < 0 || s[k].median < s[nat].median))
       nat = k;
   }
-  printf("# %s: %s\n# %s, %ld sites, %d steps each after 1 warm-up, interleaved; %s\n",
+  printf("# %s: %s\n# %s, %ld sites, %d steps each after 1 warm-up, interleaved%s; %s\n",
          sh->name, sh->what, sz.dims, sz.sites, reps,
+         apart ? " (the serial original apart)" : "",
          nwrong ? "VALIDATION FAILED (no rate for a wrong result)" : "validated");
   printf("%-12s %-7s %11s %11s %9s %9s %9s\n", "impl", "kind", "best MLUPS", "med MLUPS",
          "med GB/s", "x serial", "x native");
@@ -324,18 +378,23 @@ static int run_shape(const corpusShape *sh, long sites, double mb, int reps, con
 
 static const char *const usage =
     "usage: bench_corpus [--shape a,b,...|all] [--sites N | --mb M] [--reps R] [--csv FILE]\n"
-    "                    [--inject-error] [--cpu-time] [--list]\n"
+    "                    [--order apart|rotate] [--steps FILE] [--inject-error] [--cpu-time]\n"
+    "                    [--list]\n"
     "  The legacy-kernel corpus (benchmarks/corpus/): each shape's serial original, its\n"
     "  targetDP port (docs/porting.md), the prototype form and the best native code, timed\n"
     "  interleaved and validated against the serial original.\n"
     "  --sites: lattice sites per shape (default: from --mb); --mb: about M megabytes\n"
     "  moved per step (default 256); --reps: timed steps after one warm-up (default 10);\n"
+    "  --order: apart (default): on more than one host thread the serial original's\n"
+    "  steps run before the others rotate; rotate: every implementation in one rotation\n"
+    "  (the order of runs before 2026-12-07); --steps: a CSV row per timed step.\n"
     "  --inject-error: corrupt one value of each port's result (validation must fail).\n"
     "  --cpu-time: time in process CPU seconds (diagnosis at one thread on a shared host).\n";
 
 int main(int argc, char **argv) {
-  static const char *const known[] = {"--shape=", "--sites=", "--mb=",   "--reps=", "--csv=",
-                                      "--inject-error", "--cpu-time", "--list", "--help", NULL};
+  static const char *const known[] = {"--shape=",       "--sites=",    "--mb=",   "--reps=",
+                                      "--csv=",         "--order=",    "--steps=", "--inject-error",
+                                      "--cpu-time",     "--list",      "--help",  NULL};
   if (cliCheck(argc, argv, known) != 0) {
     fputs(usage, stderr);
     return 2;
@@ -354,6 +413,15 @@ int main(int argc, char **argv) {
   const int reps = (int) cliLong(argc, argv, "--reps", 10, 1, 10000);
   const char *csv = cliString(argc, argv, "--csv", NULL);
   const int inject = cliFlag(argc, argv, "--inject-error");
+  const char *order_name = cliString(argc, argv, "--order", "apart");
+  int order = -1;
+  for (int i = 0; order_names[i]; i++)
+    if (strcmp(order_name, order_names[i]) == 0) order = i;
+  if (order < 0) {
+    fprintf(stderr, "bench_corpus: --order %s: apart or rotate\n", order_name);
+    return 2;
+  }
+  const char *steps = cliString(argc, argv, "--steps", NULL);
   use_cpu_time = cliFlag(argc, argv, "--cpu-time");
   if (use_cpu_time && (TDP_GPU || benchHostThreads() > 1)) {
     fprintf(stderr, "bench_corpus: --cpu-time is for one host thread (OMP_NUM_THREADS=1)\n");
@@ -385,7 +453,7 @@ int main(int argc, char **argv) {
   printf("# compiler: %s\n\n", compiler_name());
   int failed = 0;
   for (int i = 0; i < NSHAPES; i++)
-    if (all || run[i]) failed |= run_shape(shapes[i], sites, mb, reps, csv, inject);
+    if (all || run[i]) failed |= run_shape(shapes[i], sites, mb, reps, csv, inject, (stepOrder) order, steps);
   targetFinalize();
   return failed;
 }
