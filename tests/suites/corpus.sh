@@ -78,6 +78,46 @@ for s in $SHAPES; do
 done
 failsLoudly "bench_corpus refuses an unknown shape" "no shape 'jacobi3d'" "" \
   "$b/bench_corpus" --shape jacobi2d,jacobi3d --sites 100
+failsLoudly "bench_corpus refuses an unknown --order" "apart or rotate" "" \
+  "$b/bench_corpus" --shape masked --sites 100 --order first
+
+# The order of the steps (--steps): on more than one thread no timed step of a
+# parallel implementation may follow the one-thread serial original (in the
+# rotating order the port followed it in all but one repetition of n, and on
+# the 16-core host it ran 1.1-1.45x slower there: benchmarks/results/h100-order/);
+# every implementation runs reps + 1 times; --order rotate keeps the old order.
+# check_order FILE REPS WANT: WANT apart (no parallel step after serial in a
+# timed repetition) or rotate (the port after serial in a timed repetition).
+check_order() {
+  awk -F, -v reps="$2" -v want="$3" '
+    NR == 1 { next }
+    { n[$1 "," $5]++; shapes[$1] = 1 }
+    $4 > 0 && $3 > 0 && $6 == "serial" && $5 != "serial" { after[$1]++; if ($5 == "port") port[$1]++ }
+    END {
+      bad = 0
+      for (k in n) if (n[k] != reps + 1) { print "  " k " ran " n[k] " times"; bad = 1 }
+      for (s in shapes) {
+        if (want == "apart" && after[s] > 0) { print "  " s ": " after[s] " timed steps after serial"; bad = 1 }
+        if (want == "rotate" && !port[s]) { print "  " s ": the port never after serial"; bad = 1 }
+      }
+      if (length(shapes) < 9) { print "  only " length(shapes) " shapes"; bad = 1 }
+      exit bad
+    }' "$1"
+}
+for order in apart rotate; do
+  rm -f "$tmp/steps-$order.csv"
+  args=(--sites 3001 --reps 3 --steps "$tmp/steps-$order.csv")
+  [ "$order" = rotate ] && args+=(--order rotate)
+  if OMP_NUM_THREADS=2 "$b/bench_corpus" "${args[@]}" >"$tmp/order.log" 2>&1 &&
+     head -n 1 "$tmp/steps-$order.csv" | grep -q '^shape,threads,rep,pos,impl,prev,seconds$' &&
+     check_order "$tmp/steps-$order.csv" 3 "$order" >"$tmp/order-check.log"; then
+    ok "corpus --order $order on 2 threads: the steps in that order (--steps)"
+  else
+    notok "corpus --order $order on 2 threads: the steps in that order (--steps)" \
+      "$tmp/order-check.log"
+  fi
+done
+
 csv=$tmp/corpus.csv
 "$b/bench_corpus" --sites 3001 --reps 2 --csv "$csv" >/dev/null 2>&1
 nimpl=$("$b/bench_corpus" --sites 3001 --reps 1 | grep -cE '^(serial|port|proto|box|omp|cuda)')
