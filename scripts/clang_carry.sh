@@ -7,7 +7,10 @@
 #       here (Debian bookworm, as root): apt-get download the .deb files
 #       into DIR (clang 14 about 51 MiB, clang 16 about 52 MiB: one fits
 #       the device tool's 64 MiB carry; DIR is usually .deps/clang, which
-#       git ignores and the device tool carries). Bookworm has 13 to 16.
+#       git ignores and the device tool carries). Bookworm has 13 to 16, and
+#       19 and 22 from its point and security updates (clang 22 about 50 MiB:
+#       it fits beside the tree alone). libicu72 (for libxml2) is not
+#       fetched: a machine without libxml2 is told which library is missing.
 #   scripts/clang_carry.sh unpack DIR [ROOT]  there: dpkg -x (or ar + tar)
 #       every DIR/*.deb into ROOT (default build/clangV of this repository,
 #       V the version of DIR's clang-V .deb; about 250 MiB: never inside
@@ -32,9 +35,15 @@ set -euo pipefail
 # fetch's version; unpack reads its own from the .deb files.
 V=${CLANG_CARRY_VERSION:-14}
 pkgs() {
-  case "$V" in 1[3-6]) ;; *) die "CLANG_CARRY_VERSION=$V: bookworm has clang 13 to 16" ;; esac
-  PKGS=(clang-$V libclang-cpp$V libllvm$V libclang-common-$V-dev libomp5-$V libomp-$V-dev
-    libz3-4 libxml2 libicu72 libedit2 libbsd0 libmd0 libffi8 libtinfo6 liblzma5 zlib1g libelf1)
+  local omp=libomp5-$V
+  case "$V" in
+  1[3-6]) ;;
+  # 19 and 22 came later; 22's libomp-22-dev uses 19's runtime (libomp5-19)
+  19 | 22) omp=libomp5-19 ;;
+  *) die "CLANG_CARRY_VERSION=$V: bookworm has clang 13 to 16, 19 and 22" ;;
+  esac
+  PKGS=(clang-$V libclang-cpp$V libllvm$V libclang-common-$V-dev "$omp" libomp-$V-dev
+    libz3-4 libxml2 libedit2 libbsd0 libmd0 libffi8 libtinfo6 liblzma5 zlib1g libelf1)
 }
 
 die() { echo "clang_carry: $*" >&2; exit 1; }
@@ -109,7 +118,11 @@ unpack() {
   rm -rf "$root/run/lib" "$root/run/bin"
   for deb in "$dir"/*.deb; do extract "$deb" "$root"; done
   mkdir -p "$root/run/lib"
-  for soname in libLLVM-$V.so.1 libclang-cpp.so.$V libomp.so.5; do
+  # the unpacked libLLVM and libclang-cpp (libLLVM-14.so.1 / libclang-cpp.so.14
+  # to 16, libLLVM.so.22.1 / libclang-cpp.so.22.1 later: the names clang asks
+  # for) and libomp, before the machine's own
+  for soname in $(objdump -p "$root/usr/lib/llvm-$V/bin/clang" |
+                  awk '$1 == "NEEDED" && $2 ~ /^lib(LLVM|clang-cpp)/ {print $2}') libomp.so.5; do
     link_lib "$root" "$soname" || die "$soname not in the unpacked files"
   done
   # the machine's own libraries where it has them; ours where it does not
