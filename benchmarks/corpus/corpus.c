@@ -214,7 +214,9 @@ typedef struct {
 } implStats;
 
 /* Median over repetitions 1..reps of t_ref[i] / t[i]: each repetition runs
- * every implementation once, back to back, so a disturbance hits a pair. */
+ * every implementation once, back to back, so a disturbance hits a pair
+ * (not one with the serial original where it ran apart: its repetitions
+ * are paired by number). */
 static double paired_ratio(const double *t_ref, const double *t, int reps) {
   double *r = (double *) malloc(reps * sizeof(double)), best, median;
   for (int i = 0; i < reps; i++) r[i] = t_ref[i + 1] / t[i + 1];
