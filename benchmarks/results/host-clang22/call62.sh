@@ -10,8 +10,8 @@ set -u
 out=$OUT; failed=(); builds=(); . benchmarks/corpus/lib.sh
 CORPUS_CLANG_DEBS=.deps/clang22 corpus_clang || exit 1
 clang --version | head -1; gcc --version | head -1
-corpus_build gcc & corpus_build clang & wait
-builds=("gcc build/corpus-gcc" "clang build/corpus-clang")
+corpus_build gcc & corpus_build clang-22 & wait
+builds=("gcc build/corpus-gcc" "clang-22 build/corpus-clang-22")
 for b in "${builds[@]}"; do read -r cc dir <<<"$b"; [ -x $dir/bench_corpus ] || { echo "no $dir/bench_corpus"; exit 1; }; done
 csv_out=$out; out=$out/check; mkdir -p $out
 for b in "${builds[@]}"; do read -r cc dir <<<"$b"
@@ -19,7 +19,7 @@ for b in "${builds[@]}"; do read -r cc dir <<<"$b"
 done
 out=$csv_out; t0=$(date +%s)
 for r in 1 2 3 4 5 6 7 8; do
-  [ $(( $(date +%s) - t0 )) -gt 330 ] && break
+  [ $(( $(date +%s) - t0 )) -gt 200 ] && break
   for b in "${builds[@]}"; do read -r cc dir <<<"$b"
     for t in 1 16; do corpus_run $dir $cc-t$t-r$r $t --mb 64 --reps 10; done
   done
