@@ -15,7 +15,11 @@ PACKAGES=(build-essential libcmocka-dev openmpi-bin libopenmpi-dev python3-matpl
 # suite reports itself skipped instead of failing the whole run.
 # libomp-dev: OpenMP for clang and clang++ (the clang-openmp preset, the C++ test
 # configuration with clang++).
-OPTIONAL=(clang libclang-rt-14-dev libomp-dev)
+# clang-22: Debian's newest clang (bookworm's security updates), whose code
+# tests/suites/compilers.sh checks beside clang 14's (it left the edge rows
+# scalar where clang 14 vectorised them, issue 28). Not libomp-22-dev: it
+# conflicts with libomp-dev (clang 14's), and those checks only compile.
+OPTIONAL=(clang libclang-rt-14-dev libomp-dev clang-22)
 
 if [ "${TDP_SKIP_DEPS:-0}" = 1 ]; then
   exit 0
@@ -37,7 +41,7 @@ install_optional() {
   for p in "${OPTIONAL[@]}"; do
     installed "$p" && continue
     if [ "$(id -u)" -ne 0 ]; then
-      echo "install_deps: optional package $p is missing (the fuzz suite will be skipped)" >&2
+      echo "install_deps: optional package $p is missing (the suites that use it will be skipped)" >&2
       continue
     fi
     want+=("$p")
@@ -50,7 +54,7 @@ install_optional() {
        apt-get install -y -qq --no-install-recommends "$p" >/dev/null 2>&1; then
       echo "install_deps: installed optional $p"
     else
-      echo "install_deps: optional package $p is not available here (the fuzz suite will be skipped)" >&2
+      echo "install_deps: optional package $p is not available here (the suites that use it will be skipped)" >&2
     fi
   done
   return 0
