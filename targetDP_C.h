@@ -167,7 +167,15 @@ static inline int tdpNoBreak_(int st, const char *file, int line) {
 #define TDP_EDGE_SIMD_() \
   TDP_PRAGMA(clang loop vectorize(assume_safety) interleave_count(TDP_EDGE_IC_))
 #endif
+/* clang's pragma takes any loop: the edge row declares base and edge in its
+ * own loop (TDP_EDGE_SITES_LOOP_, targetDP/targetDP_box.h: clang 22).
+ * Diagnosis knob: -DTDP_EDGE_ONE_LOOP_=0, the one-trip loop of before. */
+#ifndef TDP_EDGE_ONE_LOOP_
+#define TDP_EDGE_ONE_LOOP_ 1
+#endif
 #else /* gcc's edge rows (TDP_EDGE_SITES_), and clang's "omp simd" form */
+#undef TDP_EDGE_ONE_LOOP_
+#define TDP_EDGE_ONE_LOOP_ 0 /* "omp simd" wants a canonical loop: one variable */
 #ifndef TDP_EDGE_SIMDLEN_
 #define TDP_EDGE_SIMDLEN_ VVL
 #endif

@@ -866,10 +866,30 @@ static inline long tdpShellDepth_(long nh, const char *file, int line) {
                 tdp_o7_ = 1;                                                                  \
            tdp_o7_; tdp_o7_ = 0)                                                              \
         TDP_EDGE_SIMD_()                                                                      \
-        for (long c0 = tdp_c_; c0 < tdp_e_; c0++)                                             \
-          for (long base = tdp_first_ + c0, tdp_n_ = 1, tdp_pass_ = 1, edge = tdp_s_ != 1,    \
-                    tdp_o2_ = 1;                                                              \
-               tdp_o2_ && tdp_n_ == tdp_pass_; tdp_o2_ = 0)
+        TDP_EDGE_SITES_LOOP_(c0, base, edge)
+/* The segment's sites: one loop. Under clang's loop pragma (TDP_EDGE_ONE_LOOP_,
+ * targetDP_C.h) base and edge are declared in the loop itself; a one-trip loop
+ * around the body, as the "omp simd" form needs (a canonical loop declares one
+ * variable), made clang 22 leave the edge rows scalar: its LICM hoists the loads
+ * of the kernel's shared variables (unew, u: the parallel region's captured
+ * pointers) out of the one-trip loop, speculatively past the body's `if (edge)`,
+ * and drops their access group, after which they cannot leave the row's loop
+ * and its vectoriser "cannot identify array bounds" (heat3d's port 0.64, and
+ * stencil27's 0.28, of the native on one thread of the H100's host; clang 14
+ * vectorised both forms; benchmarks/results/host-clang22/). `continue` goes on
+ * with the next site; a `break` in the body itself would leave the segment. */
+#if TDP_EDGE_ONE_LOOP_
+#define TDP_EDGE_SITES_LOOP_(c0, base, edge)                                              \
+  for (long c0 = tdp_c_, base = tdp_first_ + tdp_c_, tdp_n_ = 1, tdp_pass_ = 1,            \
+            edge = tdp_s_ != 1;                                                             \
+       c0 < tdp_e_ && tdp_n_ == tdp_pass_; c0++, base++)
+#else
+#define TDP_EDGE_SITES_LOOP_(c0, base, edge)                                                \
+  for (long c0 = tdp_c_; c0 < tdp_e_; c0++)                                                 \
+    for (long base = tdp_first_ + c0, tdp_n_ = 1, tdp_pass_ = 1, edge = tdp_s_ != 1,          \
+              tdp_o2_ = 1;                                                                  \
+         tdp_o2_ && tdp_n_ == tdp_pass_; tdp_o2_ = 0)
+#endif
 #else
 #define TDP_EDGE_ROW_(n, wall, c0, base, first, nh, edge)                                        \
   for (int tdp_fence_ = 0, tdp_o4_ = 1; tdp_o4_ && !tdp_fence_; tdp_o4_ = 0)                    \

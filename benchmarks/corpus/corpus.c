@@ -318,7 +318,7 @@ static int run_shape(const corpusShape *sh, long sites, double mb, int reps, con
   /* The rest rotate (the serial original too unless it ran apart or once):
    * none always runs first. Two alternate instead: rotated, one of them
    * would run twice in a row at every other repetition's start. */
-  const int first = apart || serial_once, nrot = n - first;
+  const int first = apart ? 1 : serial_once, nrot = n - first;
   for (int it = 0; it < nt; it++)
     for (int j = 0; j < nrot; j++) {
       const int k = first + (j + (nrot > 2 ? it : 0)) % nrot;
