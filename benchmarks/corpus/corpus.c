@@ -253,14 +253,16 @@ static void csv_row(const char *csv, const corpusShape *sh, const corpusSize *sz
  * runs every implementation once, starting one further along each time;
  * the successor of each implementation is then always the same one, so
  * the port (implementation 1) followed the one-thread serial original in
- * all but one repetition of n. On all 16 threads of the H100's VM host a
- * step that follows a one-thread step of milliseconds is slower (the
- * other 15 cores were idle), which at 64 MiB (0.25-0.6 ms steps) cost the
- * port 10-35% against natives that never followed it (issue 28,
- * benchmarks/results/h100-order/). ORDER_APART, the default: with more
- * than one host thread the serial original's steps run in a block of their
- * own before the others rotate, so no timed parallel step follows a
- * serial one; with one thread, or on a GPU build, it is ORDER_ROTATE. */
+ * all but one repetition of n. On all 16 threads of the H100's VM host, at
+ * 64 MiB, every implementation ran slower in that rotation than with the
+ * serial original apart, the ports most (gcc: natives 1.1-1.6x, ports
+ * 1.4-2.1x), and most ports 1.02-1.45x slower right after the serial step:
+ * masked, gather, su3mv, norm and jacobi2d read 0.63-0.84 of their natives,
+ * 0.94-1.03 apart (issue 28, benchmarks/results/h100-order/; why the ports
+ * more is not isolated). ORDER_APART, the default: with more than one host
+ * thread the serial original's steps run in a block of their own before
+ * the others rotate, so no timed parallel step follows a serial one; with
+ * one thread, or on a GPU build, it is ORDER_ROTATE. */
 typedef enum { ORDER_APART, ORDER_ROTATE } stepOrder;
 static const char *const order_names[] = {"apart", "rotate", NULL};
 
@@ -394,9 +396,9 @@ static const char *const usage =
     "  --cpu-time: time in process CPU seconds (diagnosis at one thread on a shared host).\n";
 
 int main(int argc, char **argv) {
-  static const char *const known[] = {"--shape=",       "--sites=",    "--mb=",   "--reps=",
-                                      "--csv=",         "--order=",    "--steps=", "--inject-error",
-                                      "--cpu-time",     "--list",      "--help",  NULL};
+  static const char *const known[] = {"--shape=", "--sites=",        "--mb=",       "--reps=",
+                                      "--csv=",   "--order=",        "--steps=",    "--inject-error",
+                                      "--cpu-time", "--list",        "--help",      NULL};
   if (cliCheck(argc, argv, known) != 0) {
     fputs(usage, stderr);
     return 2;
@@ -455,7 +457,8 @@ int main(int argc, char **argv) {
   printf("# compiler: %s\n\n", compiler_name());
   int failed = 0;
   for (int i = 0; i < NSHAPES; i++)
-    if (all || run[i]) failed |= run_shape(shapes[i], sites, mb, reps, csv, inject, (stepOrder) order, steps);
+    if (all || run[i])
+      failed |= run_shape(shapes[i], sites, mb, reps, csv, inject, (stepOrder) order, steps);
   targetFinalize();
   return failed;
 }
