@@ -8,8 +8,10 @@
 #       into DIR (clang 14 about 51 MiB, clang 16 about 52 MiB: one fits
 #       the device tool's 64 MiB carry; DIR is usually .deps/clang, which
 #       git ignores and the device tool carries). Bookworm has 13 to 16, and
-#       19 and 22 from its point and security updates (clang 22 about 50 MiB:
-#       it fits beside the tree alone). libicu72 (for libxml2) is not
+#       19 and 22 from its point and security updates (clang 22 about 51 MiB
+#       with only clang's, LLVM's and libomp's packages and libz3: the GPU
+#       machine's host has the rest; then it just fits beside the tree, see
+#       benchmarks/results/host-clang22/). libicu72 (for libxml2) is not
 #       fetched: a machine without libxml2 is told which library is missing.
 #   scripts/clang_carry.sh unpack DIR [ROOT]  there: dpkg -x (or ar + tar)
 #       every DIR/*.deb into ROOT (default build/clangV of this repository,

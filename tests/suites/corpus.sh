@@ -84,7 +84,7 @@ failsLoudly "bench_corpus refuses an unknown --order" "apart or rotate" "" \
 # The order of the steps (--steps): on more than one thread no timed step of a
 # parallel implementation may follow the one-thread serial original (in the
 # rotating order the port followed it in all but one repetition of n, and on
-# the 16-core host it ran 1.1-1.45x slower there: benchmarks/results/h100-order/);
+# the 16-core host most ports ran 1.02-1.45x slower there: benchmarks/results/h100-order/);
 # every implementation runs reps + 1 times; --order rotate keeps the old order.
 # check_order FILE REPS WANT: WANT apart (no parallel step after serial in a
 # timed repetition) or rotate (the port after serial in a timed repetition).
