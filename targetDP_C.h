@@ -267,6 +267,30 @@ static inline int tdpLanes_(int nlane) {
 /* Here a lane's offset from baseIndex is its number (on CUDA it is not). */
 #define TDP_LANE(vecIndex) (vecIndex)
 
+/* clang's reduction loops (the chunks below and the box rows,
+ * targetDP/targetDP_box.h) are interleaved TDP_REDUCE_IC_ times. Left to
+ * itself clang interleaves them half as often as the same loop written
+ * without the lane's one-trip loop (TDP_ILP_REDUCE) and the row's `base`:
+ * a Jacobi residual's row 2 times where the native's is 4 (clang 14), 1
+ * where it is 2 (clang 22). LICM moves the body's address arithmetic out
+ * of the one-trip loop, ahead of the loads, and the vectoriser's register
+ * estimate then counts every address live at once. The loop's accumulator
+ * is one chain of dependent adds per interleave; 4 is what clang 14
+ * gives the native loop and x86's most (benchmarks/results/h100-ic/).
+ * Diagnosis knob: -DTDP_REDUCE_IC_=n (0: clang's own count). */
+#if defined(__clang__) && (defined(_OPENMP) || defined(TDP_OPENMP_SIMD))
+#ifndef TDP_REDUCE_IC_
+#define TDP_REDUCE_IC_ 4
+#endif
+#if TDP_REDUCE_IC_ > 0
+#define TDP_RIC_() TDP_PRAGMA(clang loop interleave_count(TDP_REDUCE_IC_))
+#endif
+#endif
+#ifndef TDP_RIC_
+#define TDP_RIC_()
+#endif
+#define TDP_NO_RIC_()
+
 /* A reduction vectorises over the sites themselves, whatever VVL: a
  * VVL-wide simd reduction per stride would end every stride in a
  * horizontal sum (measured: 0.75-0.9 of a native dot product at VVL 4-8,
@@ -290,21 +314,27 @@ static inline int tdpLanes_(int nlane) {
  * form right and keeps it. */
 #define TDP_RCHUNK_ 2048L
 static inline long tdpRChunkEnd_(long c, long n) { return n - c > TDP_RCHUNK_ ? c + TDP_RCHUNK_ : n; }
-#define TDP_TLP_REDUCE_OPT_(opts, baseIndex, N, ...)                                 \
+/* ic: TDP_RIC_ (the interleave count below) or TDP_NO_RIC_ (TDP_TLP_EXACT,
+ * whose simdlen(1) loop is not to be unrolled either). */
+#define TDP_TLP_REDUCE_IC_(opts, ic, baseIndex, N, ...)                              \
   TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                                 \
   TDP_OMP_(parallel for schedule(static) TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))       \
   for (long tdp_c_ = 0; tdp_c_ < (N); tdp_c_ += TDP_RCHUNK_)                          \
     TDP_OMP_SIMD_(opts TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                          \
+    ic()                                                                             \
     for (long baseIndex = tdp_c_; baseIndex < tdpRChunkEnd_(tdp_c_, (N)); baseIndex++) \
       TDP_NOBREAK_
+#define TDP_TLP_REDUCE_OPT_(opts, baseIndex, N, ...) \
+  TDP_TLP_REDUCE_IC_(opts, TDP_NO_RIC_, baseIndex, N, __VA_ARGS__)
+#define TDP_TLP_REDUCE(baseIndex, N, ...) TDP_TLP_REDUCE_IC_(, TDP_RIC_, baseIndex, N, __VA_ARGS__)
 #else
 /* opts: extra clauses of the loop's pragma (TDP_TLP_EXACT's simdlen(1)). */
 #define TDP_TLP_REDUCE_OPT_(opts, baseIndex, N, ...)                   \
   TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                   \
   TDP_OMP_PFS_(opts TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))              \
   for (long baseIndex = 0; baseIndex < (N); baseIndex++) TDP_NOBREAK_
-#endif
 #define TDP_TLP_REDUCE(baseIndex, N, ...) TDP_TLP_REDUCE_OPT_(, baseIndex, N, __VA_ARGS__)
+#endif
 /* The min and max of TDP_RMIN/TDP_RMAX: OpenMP's own leave a NaN partial
  * unspecified (gcc dropped it), these keep it, as a sum does; a private
  * copy starts at the variable's value (rule 2 of docs/api.md: an element

@@ -760,6 +760,7 @@ static inline const targetBox *tdpBoxAt_(const targetBox *b, int want, const cha
             tdp_hi_ = tdp_bx_->hi[n - 1], tdp_o6_ = 1;                            \
        tdp_o6_; tdp_o6_ = 0)                                                      \
     TDP_OMP_SIMD_(TDP_EACH_(TDP_RCLAUSE_, __VA_ARGS__))                           \
+    TDP_RIC_()                                                                    \
     for (long c0 = tdp_lo_; c0 < tdp_hi_; c0++)                                   \
       for (long base = tdp_first_ + c0, tdp_o2_ = 1; tdp_o2_; tdp_o2_ = 0)
 
