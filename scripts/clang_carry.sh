@@ -5,14 +5,15 @@
 #
 #   [CLANG_CARRY_VERSION=16] scripts/clang_carry.sh fetch DIR
 #       here (Debian bookworm, as root): apt-get download the .deb files
-#       into DIR (clang 14 about 51 MiB, clang 16 about 52 MiB: one fits
-#       the device tool's 64 MiB carry; DIR is usually .deps/clang, which
-#       git ignores and the device tool carries). Bookworm has 13 to 16, and
-#       19 and 22 from its point and security updates (clang 22 about 51 MiB
-#       with only clang's, LLVM's and libomp's packages and libz3: the GPU
-#       machine's host has the rest; then it just fits beside the tree, see
-#       benchmarks/results/host-clang22/). libicu72 (for libxml2) is not
-#       fetched: a machine without libxml2 is told which library is missing.
+#       into DIR (clang 14 about 42 MiB, clang 16 about 43 MiB: one fits
+#       the device tool's 64 MiB carry beside the 15 MiB tree; DIR is
+#       usually .deps/clang, which git ignores and the device tool carries).
+#       Bookworm has 13 to 16, and 19 and 22 from its point and security
+#       updates (clang 22 about 45 MiB: its libLLVM alone is 29 MiB, so
+#       libz3 is not fetched for 19 and 22 and unpack puts a stub in its
+#       place where the machine lacks it; the GPU machine's host has the
+#       small libraries). libicu72 (for libxml2) is not fetched: a machine
+#       without libxml2 is told which library is missing.
 #   scripts/clang_carry.sh unpack DIR [ROOT]  there: dpkg -x (or ar + tar)
 #       every DIR/*.deb into ROOT (default build/clangV of this repository,
 #       V the version of DIR's clang-V .deb; about 250 MiB: never inside
@@ -45,7 +46,14 @@ pkgs() {
   *) die "CLANG_CARRY_VERSION=$V: bookworm has clang 13 to 16, 19 and 22" ;;
   esac
   PKGS=(clang-$V libclang-cpp$V libllvm$V libclang-common-$V-dev "$omp" libomp-$V-dev
-    libz3-4 libxml2 libedit2 libbsd0 libmd0 libffi8 libtinfo6 liblzma5 zlib1g libelf1)
+    libxml2 libedit2 libbsd0 libmd0 libffi8 libtinfo6 liblzma5 zlib1g libelf1)
+  # libz3 (7 MiB of .deb) only where the carry has room for it: clang 22's
+  # libLLVM is 29 MiB, and with the tree (15 MiB) and libz3 the device
+  # tool's 64 MiB were exceeded. unpack stubs it where the machine lacks it.
+  case "$V" in
+  19 | 22) ;;
+  *) PKGS+=(libz3-4) ;;
+  esac
 }
 
 die() { echo "clang_carry: $*" >&2; exit 1; }
@@ -93,6 +101,30 @@ missing() {
   LD_LIBRARY_PATH="$1/run/lib" ldd "$1/usr/lib/llvm-$V/bin/clang" | awk '/not found/ {print $1}'
 }
 
+# stub_z3 ROOT: ROOT/run/lib/libz3.so.4, every Z3_ function libLLVM asks
+# for, each stopping the program with a message. libLLVM links Z3 for the
+# static analyzer's optional constraint solver (clang --analyze with
+# -analyzer-constraints=z3); compiling and optimising never call it, and a
+# function of a library is bound at its first call, so the stub is never
+# entered by what the corpus builds. Built with the machine's cc.
+stub_z3() {
+  local root=$1 llvm c syms
+  llvm=$(readlink -f "$root/run/lib/$(objdump -p "$root/usr/lib/llvm-$V/bin/clang" |
+                                        awk '$1 == "NEEDED" && $2 ~ /^libLLVM/ {print $2}')")
+  syms=$(nm -D --undefined-only "$llvm" | awk '$NF ~ /^Z3_/ {print $NF}')
+  [ -n "$syms" ] || return 1
+  c=$(mktemp -d)
+  {
+    echo '#include <stdio.h>'
+    echo '#include <stdlib.h>'
+    echo 'static void stop_(const char *f) { fprintf(stderr, "clang_carry: %s called: this clang'"'"'s libz3 is a stub (scripts/clang_carry.sh)\n", f); abort(); }'
+    for s in $syms; do echo "void $s(void) { stop_(\"$s\"); }"; done
+  } >"$c/z3.c"
+  ${CC:-cc} -shared -fPIC -O1 -Wl,-soname,libz3.so.4 "$c/z3.c" -o "$root/run/lib/libz3.so.4" || return 1
+  rm -rf "$c"
+  echo "clang_carry: libz3.so.4: not on this machine nor carried; a stub of its $(echo "$syms" | wc -l) functions that libLLVM names"
+}
+
 link_lib() { # ROOT SONAME: link ROOT/run/lib/SONAME to the unpacked library
   local f
   for f in "$1"/usr/lib/x86_64-linux-gnu/"$2" "$1"/lib/x86_64-linux-gnu/"$2" \
@@ -131,6 +163,11 @@ unpack() {
   for _ in 1 2 3 4 5 6; do
     n=0
     for soname in $(missing "$root"); do
+      if [ "$soname" = libz3.so.4 ] && ! link_lib "$root" "$soname"; then
+        stub_z3 "$root" || die "libz3.so.4: needed, not on this machine nor in $dir, and no stub"
+        n=$((n + 1))
+        continue
+      fi
       link_lib "$root" "$soname" || die "$soname: needed, not on this machine nor in $dir"
       echo "clang_carry: $soname from the .deb files (not on this machine)"
       n=$((n + 1))
