@@ -117,5 +117,27 @@ for CC in ${CLANGS:-clang}; do
            "interleave: $(echo $edge))"
     fi
   fi
+
+  # clang: the reduction loops (a box sum's rows, a 1-D sum's chunks) are
+  # interleaved TDP_REDUCE_IC_ (4) times: left to itself clang interleaved the
+  # corpus's Jacobi residual half as often as its native loop, the lane's
+  # one-trip loop inflating its register estimate (issue 28, targetDP_C.h).
+  SRC=tests/compilers/reduce_row_ic.c
+  name="$CC: a box sum's rows and a 1-D sum are vectorised and interleaved 4 times"
+  log=$OUTD/reduce_row_ic-$CC.remarks
+  if clang_compile "$name" "$log" -Rpass=loop-vectorize -c "$SRC" -o "$OUTD/reduce_row_ic-$CC.o"; then
+    ics() {
+      local line
+      line=$(grep -n "$1" "$SRC" | cut -d: -f1)
+      grep "reduce_row_ic.c:$line:.*vectorized loop" "$log" |
+        sed 's/.*interleaved count: \([0-9]*\).*/\1/' | sort -u | tr '\n' ' '
+    }
+    box=$(ics BOX_ROW) flat=$(ics FLAT_ROW)
+    if [ "$box" = "4 " ] && [ "$flat" = "4 " ]; then
+      echo "ok - $name"
+    else
+      echo "not ok - $name (interleave counts: box row ${box:-not vectorised}, 1-D ${flat:-not vectorised})"
+    fi
+  fi
 done
 exit 0
