@@ -276,7 +276,7 @@ static inline int tdpLanes_(int nlane) {
  * of the one-trip loop, ahead of the loads, and the vectoriser's register
  * estimate then counts every address live at once. The loop's accumulator
  * is one chain of dependent adds per interleave; 4 is what clang 14
- * gives the native loop and x86's most (benchmarks/results/h100-ic/).
+ * gives the native loop and x86's most (benchmarks/results/reduce-ic/).
  * Diagnosis knob: -DTDP_REDUCE_IC_=n (0: clang's own count). */
 #if defined(__clang__) && (defined(_OPENMP) || defined(TDP_OPENMP_SIMD))
 #ifndef TDP_REDUCE_IC_

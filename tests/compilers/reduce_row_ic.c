@@ -7,7 +7,7 @@
  * them half as often as the same loop without the lane's one-trip loop
  * (clang 14: 2, its native's 4; clang 22: 1, its native's 2), the
  * vectoriser counting the body's addresses live at once (targetDP_C.h,
- * TDP_REDUCE_IC_; issue 28, benchmarks/results/h100-ic/).
+ * TDP_REDUCE_IC_; issue 28, benchmarks/results/reduce-ic/).
  */
 #include "targetDP.h"
 
