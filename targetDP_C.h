@@ -272,11 +272,15 @@ static inline int tdpLanes_(int nlane) {
  * itself clang interleaves them half as often as the same loop written
  * without the lane's one-trip loop (TDP_ILP_REDUCE) and the row's `base`:
  * a Jacobi residual's row 2 times where the native's is 4 (clang 14), 1
- * where it is 2 (clang 22). LICM moves the body's address arithmetic out
- * of the one-trip loop, ahead of the loads, and the vectoriser's register
- * estimate then counts every address live at once. The loop's accumulator
+ * where it is 2 (clang 22). With the one-trip loop the body's address
+ * arithmetic reaches the vectoriser ahead of all its loads (the IR of
+ * -mllvm -print-before=loop-vectorize; without it each address sits by
+ * its load), and the vectoriser's register estimate, which follows the
+ * order, counts every address live at once. The loop's accumulator
  * is one chain of dependent adds per interleave; 4 is what clang 14
- * gives the native loop and x86's most (benchmarks/results/reduce-ic/).
+ * gives the native loop (-Rpass=loop-vectorize; benchmarks/results/
+ * reduce-ic/: on the 2-core box, one thread, clang 14's jacobi2d port
+ * 0.92 -> 0.98 of its native; not yet timed on the GPU machine's host).
  * Diagnosis knob: -DTDP_REDUCE_IC_=n (0: clang's own count). */
 #if defined(__clang__) && (defined(_OPENMP) || defined(TDP_OPENMP_SIMD))
 #ifndef TDP_REDUCE_IC_
