@@ -1,7 +1,7 @@
 /*
- * reduce_row_ic.c -- a Jacobi sweep with its residual, the corpus's
- * jacobi2d port: a box sum (TDP_TLP_2D_SUM) and the same body in a 1-D
- * sum (TDP_TLP_SUM). Compiled, not run, by tests/suites/compilers.sh with
+ * reduce_row_ic.c -- a Jacobi sweep with its residual: the corpus's
+ * jacobi2d port (a box sum, TDP_TLP_2D_SUM, included from the corpus) and
+ * the same body in a 1-D sum (TDP_TLP_SUM). Compiled, not run, by tests/suites/compilers.sh with
  * clang -Rpass=loop-vectorize: both reduction loops must be vectorised and
  * interleaved TDP_REDUCE_IC_ (4) times. Left to itself clang interleaved
  * them half as often as the same loop without the lane's one-trip loop
@@ -9,23 +9,8 @@
  * vectoriser counting the body's addresses live at once (targetDP_C.h,
  * TDP_REDUCE_IC_; issue 28, benchmarks/results/reduce-ic/).
  */
-#include "targetDP.h"
-
-TDP_KERNEL void box_residual(targetBox box, double *unew, const double *u, double *t_res) {
-  const long nsites = targetBoxLatticeSites(&box), ny = box.extent[1];
-  double res = 0.0;
-  TDP_TLP_2D_SUM(box, x, y0, base, res) { /* BOX_ROW */
-    TDP_ILP_REDUCE(v) {
-      long s = base + v;
-      double val = 0.25 * (u[TDP_INDEX(nsites, 1, s - ny, 0)] + u[TDP_INDEX(nsites, 1, s + ny, 0)] +
-                           u[TDP_INDEX(nsites, 1, s - 1, 0)] + u[TDP_INDEX(nsites, 1, s + 1, 0)]);
-      double d = val - u[TDP_INDEX(nsites, 1, s, 0)];
-      unew[TDP_INDEX(nsites, 1, s, 0)] = val;
-      res += d * d;
-    }
-  }
-  targetBlockAddDouble(t_res, res);
-}
+/* The box sum: the corpus's port itself (its TDP_TLP_2D_SUM row). */
+#include "benchmarks/corpus/jacobi2d.c"
 
 /* The same body over sites ny .. n - ny - 1 of a flat loop. */
 TDP_KERNEL void flat_residual(long n, long ny, double *unew, const double *u, double *t_res) {

@@ -68,6 +68,17 @@ clang_compile() {
   fi
 }
 
+# vec_remarks FILE MARKER LOG: "W I" (vectorisation width, interleave count)
+# of each -Rpass=loop-vectorize remark in LOG on the line of FILE that holds
+# MARKER ("file:LINE:COL: remark: vectorized loop (vectorization width: W,
+# interleaved count: I)").
+vec_remarks() {
+  local line
+  line=$(grep -n "$2" "$1" | head -n 1 | cut -d: -f1)
+  grep "$(basename "$1"):$line:.*vectorized loop" "$3" |
+    sed 's/.*width: \([0-9]*\), interleaved count: \([0-9]*\).*/\1 \2/'
+}
+
 for CC in ${CLANGS:-clang}; do
   # clang: a lane loop calling a TDP_INLINE helper with an argument it does
   # not read vectorises without a run-time alias check (issue 28: clang 14's
@@ -100,15 +111,8 @@ for CC in ${CLANGS:-clang}; do
   name="$CC: an edge row is vectorised at clang's own width, interleaved 4 times"
   log=$OUTD/edge_row_width-$CC.remarks
   if clang_compile "$name" "$log" -Rpass=loop-vectorize -c "$SRC" -o "$OUTD/edge_row_width-$CC.o"; then
-    # "file:LINE:COL: remark: vectorized loop (vectorization width: W, interleaved count: I)"
-    remarks() {
-      local line
-      line=$(grep -n "$1" "$SRC" | cut -d: -f1)
-      grep "edge_row_width.c:$line:.*vectorized loop" "$log" |
-        sed 's/.*width: \([0-9]*\), interleaved count: \([0-9]*\).*/\1 \2/'
-    }
-    native=$(remarks NATIVE_ROW | head -n 1)
-    edge=$(remarks EDGE_ROW | sort -u)
+    native=$(vec_remarks "$SRC" NATIVE_ROW "$log" | head -n 1)
+    edge=$(vec_remarks "$SRC" EDGE_ROW "$log" | sort -u)
     nw=${native%% *}
     if [ -n "$native" ] && [ -n "$edge" ] && [ "$edge" = "$nw 4" ]; then
       echo "ok - $name"
@@ -118,21 +122,17 @@ for CC in ${CLANGS:-clang}; do
     fi
   fi
 
-  # clang: the reduction loops (a box sum's rows, a 1-D sum's chunks) are
-  # interleaved TDP_REDUCE_IC_ (4) times: left to itself clang interleaved the
-  # corpus's Jacobi residual half as often as its native loop, the lane's
-  # one-trip loop inflating its register estimate (issue 28, targetDP_C.h).
+  # clang: the reduction loops (a box sum's rows: the corpus's jacobi2d port,
+  # which reduce_row_ic.c includes; a 1-D sum's chunks) are interleaved
+  # TDP_REDUCE_IC_ (4) times: left to itself clang interleaved the Jacobi
+  # residual half as often as its native loop, the lane's one-trip loop
+  # inflating its register estimate (issue 28, targetDP_C.h).
   SRC=tests/compilers/reduce_row_ic.c
   name="$CC: a box sum's rows and a 1-D sum are vectorised and interleaved 4 times"
   log=$OUTD/reduce_row_ic-$CC.remarks
   if clang_compile "$name" "$log" -Rpass=loop-vectorize -c "$SRC" -o "$OUTD/reduce_row_ic-$CC.o"; then
-    ics() {
-      local line
-      line=$(grep -n "$1" "$SRC" | cut -d: -f1)
-      grep "reduce_row_ic.c:$line:.*vectorized loop" "$log" |
-        sed 's/.*interleaved count: \([0-9]*\).*/\1/' | sort -u | tr '\n' ' '
-    }
-    box=$(ics BOX_ROW) flat=$(ics FLAT_ROW)
+    ics() { vec_remarks "$1" "$2" "$log" | cut -d' ' -f2 | sort -u | tr '\n' ' '; }
+    box=$(ics benchmarks/corpus/jacobi2d.c "TDP_TLP_2D_SUM(box") flat=$(ics "$SRC" FLAT_ROW)
     if [ "$box" = "4 " ] && [ "$flat" = "4 " ]; then
       echo "ok - $name"
     else
