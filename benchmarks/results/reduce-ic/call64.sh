@@ -2,9 +2,9 @@
 # call64 (issue 28, 2026-12-08), nvidia-h100-x1, clang 14 carried in .deps/clang; call65 the same
 # with CORPUS_CLANG_DEBS=.deps/clang22 (clang 22) and E1_SHAPES=jacobi2d,norm,heat3d,masked:
 #  1. clang's reduction loops interleaved TDP_REDUCE_IC_ times (4, main) against 2 and clang's
-#     own count (0, the layer before), 3 rounds: the corpus's jacobi2d (a box sum) and norm (TDP_TLP_SUM),
-#     1 and 16 threads, --mb 64, and bench_reduce (dot, csum, jacobi, min, ...), interleaved
-#     rounds; every implementation validated before its row.
+#     own count (0, the layer before), 3 interleaved rounds: the corpus's jacobi2d (a box sum),
+#     norm (TDP_TLP_SUM) and masked (port against port-if), 1 and 16 threads, --mb 64, and
+#     bench_reduce (dot, csum, jacobi, min, ...); every implementation validated before its row.
 #  2. gcc 13's hot loops of norm's port and its native "omp" (objdump): the 16-thread miss.
 #  3. the recorded run: run_device.sh, 6 rounds (CUDA, gcc 13, clang 14), the masked port
 #     in porting.md's read-first form beside the legacy if/else ("port-if").
@@ -25,7 +25,7 @@ mkdir -p $out/e1
 for r in 1 2 3; do
   for t in 1 16; do
     for ic in 0 2 4; do
-      env $E OMP_NUM_THREADS=$t timeout 60 build/c64-ic$ic/bench_corpus --shape ${E1_SHAPES:-jacobi2d,norm} --mb 64 \
+      env $E OMP_NUM_THREADS=$t timeout 60 build/c64-ic$ic/bench_corpus --shape ${E1_SHAPES:-jacobi2d,norm,masked} --mb 64 \
         --reps 10 --csv $out/e1/corpus-ic$ic.csv > $out/e1/run-ic$ic-t$t-r$r.log 2>&1 || echo "ic$ic t$t r$r FAILED"
       env $E OMP_NUM_THREADS=$t timeout 60 build/c64-ic$ic/bench_reduce --size=4000000 --reps=10 \
         2>&1 | sed "s/^/ic$ic,r$r,/" >> $out/e1/reduce.csv || echo "reduce ic$ic t$t r$r FAILED"
