@@ -318,7 +318,7 @@ static inline int tdpLanes_(int nlane) {
  * form right and keeps it. */
 #define TDP_RCHUNK_ 2048L
 static inline long tdpRChunkEnd_(long c, long n) { return n - c > TDP_RCHUNK_ ? c + TDP_RCHUNK_ : n; }
-/* ic: TDP_RIC_ (the interleave count below) or TDP_NO_RIC_ (TDP_TLP_EXACT,
+/* ic: TDP_RIC_ (the interleave count above) or TDP_NO_RIC_ (TDP_TLP_EXACT,
  * whose simdlen(1) loop is not to be unrolled either). */
 #define TDP_TLP_REDUCE_IC_(opts, ic, baseIndex, N, ...)                              \
   TDP_RREGISTER_(TDP_EACH_(TDP_RADDR_, __VA_ARGS__))                                 \
