@@ -1,8 +1,9 @@
 /*
  * reduce_row_ic.c -- a Jacobi sweep with its residual: the corpus's
  * jacobi2d port (a box sum, TDP_TLP_2D_SUM, included from the corpus) and
- * the same body in a 1-D sum (TDP_TLP_SUM). Compiled, not run, by tests/suites/compilers.sh with
- * clang -Rpass=loop-vectorize: both reduction loops must be vectorised and
+ * the same body in a 1-D sum (TDP_TLP_SUM). Compiled, not run, by
+ * tests/suites/compilers.sh with clang -Rpass=loop-vectorize: both
+ * reduction loops must be vectorised and
  * interleaved TDP_REDUCE_IC_ (4) times. Left to itself clang interleaved
  * them half as often as the same loop without the lane's one-trip loop
  * (clang 14: 2, its native's 4; clang 22: 1, its native's 2), the
